@@ -1,0 +1,45 @@
+/** Source of generated/client.ts: the typed fetch clients of the platform and of the control plane. */
+export const clientSource = `import createClient, { type Client, type Middleware } from "openapi-fetch";
+import type { paths } from "./schema.js";
+import type { paths as MockControlPaths } from "./mock-control.js";
+
+export type { paths, components, operations, webhooks } from "./schema.js";
+export type {
+  paths as MockControlPaths,
+  components as MockControlComponents,
+} from "./mock-control.js";
+
+export type PlatformClient = Client<paths>;
+export type MockControlClient = Client<MockControlPaths>;
+
+export interface PlatformClientOptions {
+  /** Deployment root, without /v1: the paths carry it. */
+  baseUrl: string;
+  apiKey: string;
+  fetch?: (input: Request) => Promise<Response>;
+  headers?: Record<string, string>;
+}
+
+/** Sets X-API-Key on every request, so no call site can forget it. */
+export function apiKeyMiddleware(apiKey: string): Middleware {
+  return {
+    onRequest({ request }) {
+      request.headers.set("X-API-Key", apiKey);
+      return request;
+    },
+  };
+}
+
+/** Typed client of the platform API. Never throws on an HTTP error: it returns { data, error, response }. */
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  const { apiKey, ...rest } = options;
+  const client = createClient<paths>(rest);
+  client.use(apiKeyMiddleware(apiKey));
+  return client;
+}
+
+/** Typed client of the mock's /__mock control plane (no API key). */
+export function createMockControlClient(options: Omit<PlatformClientOptions, "apiKey">): MockControlClient {
+  return createClient<MockControlPaths>(options);
+}
+`;
