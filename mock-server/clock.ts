@@ -1,0 +1,143 @@
+/**
+ * The one clock. Handlers, simulations and the webhook dispatcher read time from here, never from
+ * Date.now(), so tests can run on virtual time and `POST /__mock/clock/advance` can make scheduled
+ * things happen. Real mode runs at `speed` times wall-clock time from `start`.
+ */
+export type ClockMode = "real" | "virtual";
+
+export interface ClockOptions {
+  mode: ClockMode;
+  /** Time at creation; defaults to the wall clock (real) or 2026-11-01T12:00:00Z (virtual). */
+  start?: Date;
+  /** Real mode only: how many virtual seconds pass per wall-clock second. */
+  speed?: number;
+}
+
+interface Task {
+  at: number;
+  seq: number;
+  run: () => unknown;
+}
+
+export const DEFAULT_VIRTUAL_START = new Date("2026-11-01T12:00:00.000Z");
+
+export class Clock {
+  readonly mode: ClockMode;
+  readonly speed: number;
+  private readonly origin: number;
+  private readonly wallOrigin = performance.now();
+  private offset = 0;
+  private readonly queue: Task[] = [];
+  private seq = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private draining = false;
+
+  constructor(options: ClockOptions) {
+    this.mode = options.mode;
+    this.speed = options.speed ?? 1;
+    this.origin = (options.start ?? (options.mode === "virtual" ? DEFAULT_VIRTUAL_START : new Date())).getTime();
+  }
+
+  nowMs(): number {
+    const wall = this.mode === "real" ? (performance.now() - this.wallOrigin) * this.speed : 0;
+    return Math.floor(this.origin + wall + this.offset);
+  }
+
+  now(): Date {
+    return new Date(this.nowMs());
+  }
+
+  /** ISO 8601 in UTC with milliseconds, the format of every timestamp the mock writes. */
+  iso(): string {
+    return new Date(this.nowMs()).toISOString();
+  }
+
+  /** Runs `run` when the clock reaches `atMs` (at once on the next drain if already past). */
+  schedule(atMs: number, run: () => unknown): void {
+    const task = { at: atMs, seq: this.seq++, run };
+    heapPush(this.queue, task);
+    this.arm();
+  }
+
+  pending(): number {
+    return this.queue.length;
+  }
+
+  /** Moves time on by `seconds`, running every task that falls due, in time order, at its own time. */
+  async advance(seconds: number): Promise<void> {
+    const target = this.nowMs() + Math.round(seconds * 1000);
+    while (this.queue.length > 0 && this.queue[0].at <= target) {
+      const task = heapPop(this.queue)!;
+      if (task.at > this.nowMs()) this.offset += task.at - this.nowMs();
+      await task.run();
+    }
+    if (target > this.nowMs()) this.offset += target - this.nowMs();
+    this.arm();
+  }
+
+  /** Stops the real-time timer (the app calls this on close). */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.queue.length = 0;
+  }
+
+  /** Real mode: one timer, for the earliest task. Virtual mode: tasks wait for advance(). */
+  private arm(): void {
+    if (this.mode !== "real" || this.queue.length === 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    const delay = Math.max(0, (this.queue[0].at - this.nowMs()) / this.speed);
+    this.timer = setTimeout(() => void this.drain(), Math.min(delay, 2 ** 31 - 1));
+    this.timer.unref();
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.queue.length > 0 && this.queue[0].at <= this.nowMs()) {
+        const task = heapPop(this.queue)!;
+        await task.run();
+      }
+    } finally {
+      this.draining = false;
+      this.timer = undefined;
+      this.arm();
+    }
+  }
+}
+
+function before(a: Task, b: Task): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+}
+
+function heapPush(heap: Task[], task: Task): void {
+  heap.push(task);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!before(heap[i], heap[parent])) break;
+    [heap[i], heap[parent]] = [heap[parent], heap[i]];
+    i = parent;
+  }
+}
+
+function heapPop(heap: Task[]): Task | undefined {
+  const top = heap[0];
+  const last = heap.pop();
+  if (heap.length > 0 && last) {
+    heap[0] = last;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && before(heap[l], heap[m])) m = l;
+      if (r < heap.length && before(heap[r], heap[m])) m = r;
+      if (m === i) break;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  }
+  return top;
+}
