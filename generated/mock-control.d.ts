@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * Reset every workspace
-         * @description Every workspace returns to its deterministic seed state; workspaces made since start are dropped except the default one.
+         * @description Every workspace returns to its deterministic seed state (an empty workspace to empty); `seed` replaces the default workspace's seed.
          */
         post: operations["resetMock"];
         delete?: never;

@@ -732,7 +732,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            authType: "ApiKeyAuthCreate";
+            authType: "API_KEY";
             apiKey: {
                 /** @description Header or query parameter name. */
                 key: string;
@@ -749,7 +749,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            authType: "BearerAuthCreate";
+            authType: "BEARER";
             token: string;
             headers?: components["schemas"]["AuthHeaders"];
         };
@@ -759,7 +759,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            authType: "BasicAuthCreate";
+            authType: "BASIC";
             /** @description Account username or client id. */
             username: string;
             /** @description Password or client secret. */
@@ -772,7 +772,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            authType: "NoneAuthCreate";
+            authType: "NONE";
             headers?: components["schemas"]["AuthHeaders"];
         };
         /** @description Creation payload of integration auth; the required fields depend on `authType`. */

@@ -79,13 +79,13 @@ export class Workspaces {
 
   constructor(private readonly seeder: Seeder) {}
 
-  add(options: WorkspaceOptions): Workspace {
+  add(options: WorkspaceOptions, how: { seed: boolean } = { seed: true }): Workspace {
     if (this.byId.has(options.workspaceId)) throw new Error(`workspace ${options.workspaceId} exists`);
     const workspace = new Workspace(options);
     this.byId.set(workspace.workspaceId, workspace);
     const d = digest(options.apiKey);
     this.byKeyDigest.set(d.toString("hex"), { digest: d, workspace });
-    if (!options.empty) this.seeder(workspace);
+    if (!options.empty && how.seed) this.seeder(workspace);
     return workspace;
   }
 

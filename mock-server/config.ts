@@ -1,0 +1,50 @@
+/**
+ * Options of `npm start`, from flags first, then environment variables, then defaults.
+ * `--help` lists them all.
+ */
+import { parseArgs } from "node:util";
+
+export interface Option {
+  flag: string;
+  env: string;
+  fallback: string;
+  help: string;
+}
+
+export const OPTIONS: Option[] = [
+  { flag: "port", env: "PORT", fallback: "4010", help: "port to listen on" },
+  { flag: "host", env: "HOST", fallback: "127.0.0.1", help: "interface to bind" },
+  { flag: "api-key", env: "MOCK_API_KEY", fallback: "mock-api-key", help: "API key of the default workspace" },
+  { flag: "seed", env: "MOCK_SEED", fallback: "1", help: "faker seed of the default workspace" },
+  { flag: "clock", env: "MOCK_CLOCK", fallback: "real", help: "real (wall clock) or virtual (moves only on POST /__mock/clock/advance)" },
+  { flag: "clock-speed", env: "MOCK_CLOCK_SPEED", fallback: "1", help: "real clock: virtual seconds per wall-clock second" },
+  { flag: "clock-start", env: "MOCK_CLOCK_START", fallback: "", help: "ISO 8601 start time (default: now, or 2026-11-01T12:00:00Z when virtual)" },
+  { flag: "validate-responses", env: "MOCK_VALIDATE_RESPONSES", fallback: "", help: "on|off: check every response against the spec (default on, off when NODE_ENV=production)" },
+  { flag: "journal-size", env: "MOCK_JOURNAL_SIZE", fallback: "500", help: "requests kept by GET /__mock/requests" },
+  { flag: "outbox-size", env: "MOCK_OUTBOX_SIZE", fallback: "1000", help: "webhook deliveries kept by GET /__mock/webhook-deliveries" },
+  { flag: "state-file", env: "MOCK_STATE_FILE", fallback: "", help: "persist state to this file (saved on exit and every --save-interval seconds)" },
+  { flag: "save-interval", env: "MOCK_SAVE_INTERVAL", fallback: "10", help: "seconds between state saves with --state-file" },
+];
+
+export function helpText(): string {
+  const rows = OPTIONS.map((o) => `  --${o.flag.padEnd(20)} ${o.env.padEnd(24)} ${o.help}${o.fallback ? ` (default ${o.fallback})` : ""}`);
+  return ["Usage: npm start -- [options]", "", "  flag                   environment", ...rows, "  --help                 this text", ""].join("\n");
+}
+
+export function readConfig(argv: string[], env: NodeJS.ProcessEnv): { help: boolean; values: Record<string, string> } {
+  const { values } = parseArgs({
+    args: argv,
+    options: { help: { type: "boolean" }, ...Object.fromEntries(OPTIONS.map((o) => [o.flag, { type: "string" as const }])) },
+    strict: true,
+  });
+  const resolved: Record<string, string> = {};
+  const given = values as Record<string, string | boolean | undefined>;
+  for (const o of OPTIONS) resolved[o.flag] = (given[o.flag] as string | undefined) ?? env[o.env] ?? o.fallback;
+  return { help: Boolean(values.help), values: resolved };
+}
+
+export function integerOption(values: Record<string, string>, flag: string, min: number, max: number): number {
+  const n = Number(values[flag]);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${flag} must be an integer from ${min} to ${max}, got "${values[flag]}"`);
+  return n;
+}

@@ -1,0 +1,39 @@
+/**
+ * Snapshots of a workspace: every record of every collection (newest last, so an import replays the
+ * creation order). Used by the control plane's export/import and by --state-file persistence.
+ */
+import { ApiError, invalid } from "../http/errors.js";
+import { collectionNames } from "../store/records.js";
+import type { Workspace } from "../store/workspace.js";
+
+export type Snapshot = Record<string, unknown[]>;
+
+export function exportSnapshot(workspace: Workspace): Snapshot {
+  return Object.fromEntries(collectionNames.map((name) => [name, workspace.collections[name].all()]));
+}
+
+/** Replaces every collection; all or nothing: a bad snapshot leaves the workspace as it was. */
+export function importSnapshot(workspace: Workspace, snapshot: Record<string, unknown>): void {
+  for (const [name, records] of Object.entries(snapshot)) {
+    if (!(collectionNames as string[]).includes(name)) throw invalid({ [name]: "is not a collection" });
+    if (!Array.isArray(records) || records.some((r) => !r || typeof r !== "object" || Array.isArray(r))) {
+      throw invalid({ [name]: "must be an array of records" });
+    }
+  }
+  const before = exportSnapshot(workspace);
+  try {
+    for (const name of collectionNames) {
+      if (!(name in snapshot)) continue;
+      const collection = workspace.collections[name] as unknown as { clear(): void; create(r: unknown): void };
+      collection.clear();
+      for (const record of snapshot[name] as unknown[]) collection.create(record);
+    }
+  } catch (error) {
+    for (const name of collectionNames) {
+      const collection = workspace.collections[name] as unknown as { clear(): void; create(r: unknown): void };
+      collection.clear();
+      for (const record of before[name]) collection.create(record);
+    }
+    throw new ApiError(400, `Snapshot refused: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * What a route handler gets and gives. Handlers return a Reply; the app sends it and validates it
+ * against the spec, so no handler writes HTTP by hand.
+ */
+import type { Request } from "express";
+import type { operations } from "../../generated/schema.js";
+import type { Workspace, Workspaces } from "../store/workspace.js";
+import type { Clock } from "../clock.js";
+import type { OperationId } from "./operations.js";
+import type { Simulation } from "../sim/simulation.js";
+import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
+
+declare module "express-serve-static-core" {
+  interface Request {
+    workspace?: Workspace;
+  }
+}
+
+export interface Services {
+  clock: Clock;
+  workspaces: Workspaces;
+  simulation: Simulation;
+  webhooks: WebhookDispatcher;
+}
+
+type Op<K extends OperationId> = operations[K];
+type JsonBody<K extends OperationId> = Op<K> extends { requestBody: { content: { "application/json": infer B } } } ? B : undefined;
+type Query<K extends OperationId> = Op<K>["parameters"] extends { query?: infer Q } ? NonNullable<Q> : never;
+type PathParams<K extends OperationId> = Op<K>["parameters"] extends { path: infer P } ? P : never;
+
+export interface RequestContext<K extends OperationId = OperationId> {
+  req: Request;
+  workspace: Workspace;
+  /** Path parameters, decoded and validated. */
+  params: PathParams<K>;
+  /** Query parameters, coerced to their types, with documented defaults filled in. */
+  query: Query<K>;
+  /** JSON body, validated against the spec (undefined for multipart operations). */
+  body: JsonBody<K>;
+  services: Services;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+export type Handler<K extends OperationId> = (ctx: RequestContext<K>) => Reply | Promise<Reply>;
+
+/** One table per resource group: operationId -> handler. */
+export type HandlerTable<K extends OperationId> = { [P in K]: Handler<P> };

@@ -1,0 +1,119 @@
+/**
+ * The operations of the spec, each with its validators compiled once at start. The app routes
+ * from this table, so an operation added to spec/ is routed (and must get a handler) after
+ * `npm run generate`.
+ */
+import type { ValidateFunction } from "ajv";
+import { compile, deref, loadSpec } from "./schemas.js";
+import type { operations, webhooks } from "../../generated/schema.js";
+
+type WebhookOperation = NonNullable<webhooks[keyof webhooks]["post"]>;
+/** Operations under paths; the top-level `webhooks` are deliveries the mock sends, not routes. */
+export type OperationId = { [K in keyof operations]: operations[K] extends WebhookOperation ? never : K }[keyof operations];
+export type Method = "get" | "post" | "put" | "patch" | "delete";
+
+interface ParameterObject {
+  name: string;
+  in: "path" | "query" | "header" | "cookie";
+  required?: boolean;
+  schema: Record<string, unknown>;
+}
+
+export interface ResponseInfo {
+  status: number;
+  /** null: the status is documented with no body (E13's 204). */
+  validate: ValidateFunction | null;
+  schema: unknown;
+  examples: Record<string, unknown>;
+}
+
+export interface Operation {
+  operationId: OperationId;
+  method: Method;
+  path: string;
+  /** Express 5 route path: /v1/calls/:callId */
+  routePath: string;
+  tags: string[];
+  pathParams: string[];
+  queryParams: string[];
+  /** Validates `{ path, query }` in place: coerces strings and fills documented defaults. */
+  validateParams: ValidateFunction;
+  bodyType?: "application/json" | "multipart/form-data";
+  bodyRequired: boolean;
+  bodySchema?: unknown;
+  validateBody?: ValidateFunction;
+  responses: Map<number, ResponseInfo>;
+  successStatus: number;
+}
+
+const METHODS: Method[] = ["get", "post", "put", "patch", "delete"];
+
+function paramsSchema(params: ParameterObject[], location: "path" | "query") {
+  const own = params.filter((p) => p.in === location);
+  return {
+    type: "object",
+    properties: Object.fromEntries(own.map((p) => [p.name, p.schema])),
+    required: own.filter((p) => p.required || location === "path").map((p) => p.name),
+  };
+}
+
+function buildOperation(path: string, method: Method, item: Record<string, any>, op: Record<string, any>): Operation {
+  const params: ParameterObject[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(p));
+  const validateParams = compile("params", {
+    type: "object",
+    properties: { path: paramsSchema(params, "path"), query: paramsSchema(params, "query") },
+  });
+  const body = op.requestBody ? deref<Record<string, any>>(op.requestBody) : undefined;
+  const bodyType = body ? (Object.keys(body.content)[0] as Operation["bodyType"]) : undefined;
+  const bodySchema = bodyType ? body!.content[bodyType].schema : undefined;
+  const responses = new Map<number, ResponseInfo>();
+  for (const [code, ref] of Object.entries<Record<string, any>>(op.responses)) {
+    const response = deref<Record<string, any>>(ref);
+    const media = response.content?.["application/json"];
+    const examples = Object.fromEntries(
+      Object.entries<Record<string, unknown>>(media?.examples ?? {}).map(([name, ex]) => [name, deref<{ value: unknown }>(ex).value]),
+    );
+    responses.set(Number(code), {
+      status: Number(code),
+      schema: media?.schema,
+      validate: media?.schema ? compile("response", media.schema) : null,
+      examples,
+    });
+  }
+  const successStatus = [...responses.keys()].find((s) => s >= 200 && s < 300) ?? 200;
+  return {
+    operationId: op.operationId,
+    method,
+    path,
+    routePath: path.replace(/\{([^}]+)\}/g, ":$1"),
+    tags: op.tags ?? [],
+    pathParams: params.filter((p) => p.in === "path").map((p) => p.name),
+    queryParams: params.filter((p) => p.in === "query").map((p) => p.name),
+    validateParams,
+    bodyType,
+    bodyRequired: Boolean(body?.required),
+    bodySchema,
+    validateBody: bodyType === "application/json" ? compile("request", bodySchema) : undefined,
+    responses,
+    successStatus,
+  };
+}
+
+let cached: Operation[] | undefined;
+
+export function loadOperations(): Operation[] {
+  if (cached) return cached;
+  const spec = loadSpec();
+  cached = [];
+  for (const [path, rawItem] of Object.entries(spec.paths)) {
+    const item = deref<Record<string, any>>(rawItem);
+    for (const method of METHODS) if (item[method]) cached.push(buildOperation(path, method, item, item[method]));
+  }
+  return cached;
+}
+
+export function findOperation(operationId: string): Operation {
+  const op = loadOperations().find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`no operation ${operationId} in the spec`);
+  return op;
+}

@@ -1,0 +1,67 @@
+/**
+ * Prism-compatible controls through the Prefer header:
+ *   code=NNN     answer with that status if the operation declares it (400 otherwise)
+ *   example=NAME serve that named example of the spec
+ *   dynamic=true generate the body from the schema
+ *   delay=MS     wait first (at most 60 s)
+ * A preferred reply changes no state: it is served instead of the handler.
+ */
+import type { Request } from "express";
+import { ApiError, STATUS_TEXT, requestPath } from "./errors.js";
+import type { Operation } from "./operations.js";
+import type { Reply } from "./context.js";
+import { sampleSchema } from "./schema-sampler.js";
+import type { Clock } from "../clock.js";
+
+export const MAX_DELAY_MS = 60_000;
+
+export function parsePrefer(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? "").split(/[,;]/)) {
+    const [k, ...v] = part.trim().split("=");
+    if (k) out[k.toLowerCase()] = v.join("=").replace(/^"|"$/g, "").trim();
+  }
+  return out;
+}
+
+export async function preferredReply(op: Operation, req: Request, clock: Clock): Promise<Reply | undefined> {
+  const header = req.headers.prefer;
+  if (typeof header !== "string" || header.length === 0) return undefined;
+  const prefer = parsePrefer(header);
+  if (prefer.delay !== undefined) {
+    const ms = Number(prefer.delay);
+    if (!Number.isFinite(ms) || ms < 0) throw new ApiError(400, `Prefer: delay must be a number of milliseconds, got ${prefer.delay}`);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(ms, MAX_DELAY_MS)));
+  }
+  if (prefer.code === undefined && prefer.example === undefined && prefer.dynamic !== "true") return undefined;
+
+  const status = prefer.code === undefined ? op.successStatus : Number(prefer.code);
+  const response = op.responses.get(status);
+  if (!response) {
+    const declared = [...op.responses.keys()].join(", ");
+    throw new ApiError(400, `Prefer: code=${prefer.code} is not declared for ${op.operationId} (declared: ${declared})`);
+  }
+  if (response.validate === null) return { status };
+  if (prefer.example !== undefined) {
+    if (!(prefer.example in response.examples)) {
+      const names = Object.keys(response.examples).join(", ") || "none";
+      throw new ApiError(400, `Prefer: example=${prefer.example} is not an example of ${op.operationId} ${status} (examples: ${names})`);
+    }
+    return { status, body: response.examples[prefer.example] };
+  }
+  if (prefer.dynamic === "true") return { status, body: sampleSchema(response.schema) };
+  if (status >= 400) {
+    return {
+      status,
+      body: {
+        timestamp: clock.iso(),
+        status,
+        error: STATUS_TEXT[status] ?? "Error",
+        message: `${STATUS_TEXT[status] ?? "Error"} (forced by Prefer: code=${status})`,
+        path: requestPath(req),
+      },
+    };
+  }
+  const first = Object.values(response.examples)[0];
+  return { status, body: first ?? sampleSchema(response.schema) };
+}

@@ -1,0 +1,10 @@
+/** E1 listAgents: agents in creation order (x-assumption of listAgents). */
+import type { HandlerTable } from "../http/context.js";
+import { pageOf } from "../http/pagination.js";
+
+export const agentHandlers: HandlerTable<"listAgents"> = {
+  listAgents: ({ workspace, query }) => ({
+    status: 200,
+    body: pageOf(workspace.collections.agents, { order: "oldest", page: query.page!, size: query.size! }),
+  }),
+};

@@ -1,0 +1,24 @@
+/** Every operation's handler, by operationId: one table per resource group. */
+import type { Handler } from "../http/context.js";
+import type { OperationId } from "../http/operations.js";
+import { agentHandlers } from "./agents.js";
+import { callHandlers } from "./calls.js";
+import { chatHandlers } from "./chat.js";
+import { integrationHandlers } from "./integrations.js";
+import { knowledgeBaseHandlers } from "./knowledge-bases.js";
+import { phoneNumberHandlers } from "./phone-numbers.js";
+import { qaRuleHandlers } from "./qa-rules.js";
+import { simulationHandlers } from "./simulations.js";
+import { webhookHandlers } from "./webhooks.js";
+
+export const handlers: { [K in OperationId]: Handler<K> } = {
+  ...agentHandlers,
+  ...integrationHandlers,
+  ...simulationHandlers,
+  ...knowledgeBaseHandlers,
+  ...callHandlers,
+  ...qaRuleHandlers,
+  ...phoneNumberHandlers,
+  ...chatHandlers,
+  ...webhookHandlers,
+};

@@ -1,0 +1,56 @@
+/** Test harness: a mock on 127.0.0.1:0 with a virtual clock, typed clients, and raw fetch helpers. */
+import { afterAll, beforeAll } from "vitest";
+import { createMockControlClient, createPlatformClient, type MockControlClient, type PlatformClient } from "../../generated/client.js";
+import { startMock, type RunningMock, type StartOptions } from "../server.js";
+
+export interface Harness {
+  mock: RunningMock;
+  url: string;
+  api: PlatformClient;
+  control: MockControlClient;
+  /** fetch against the mock with the default key unless headers say otherwise. */
+  raw(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
+  /** A fresh seeded workspace and a client for it. */
+  workspace(body?: { seed?: number; empty?: boolean; readOnly?: boolean }): Promise<{ workspaceId: string; apiKey: string; api: PlatformClient }>;
+  advance(seconds: number): Promise<void>;
+}
+
+export function useMock(options: StartOptions = {}): Harness {
+  const harness = {} as Harness;
+  beforeAll(async () => {
+    const mock = await startMock({ log: () => undefined, ...options });
+    Object.assign(harness, {
+      mock,
+      url: mock.url,
+      api: createPlatformClient({ baseUrl: mock.url, apiKey: mock.apiKey }),
+      control: createMockControlClient({ baseUrl: mock.url }),
+      raw(path: string, init: RequestInit & { key?: string | null } = {}) {
+        const { key = mock.apiKey, ...rest } = init;
+        const headers = new Headers(rest.headers);
+        if (key !== null && !headers.has("X-API-Key")) headers.set("X-API-Key", key);
+        return fetch(mock.url + path, { ...rest, headers });
+      },
+      async workspace(body = {}) {
+        const { data, error } = await harness.control.POST("/__mock/workspaces", { body });
+        if (!data) throw new Error(`workspace not created: ${JSON.stringify(error)}`);
+        return { ...data, api: createPlatformClient({ baseUrl: mock.url, apiKey: data.apiKey }) };
+      },
+      async advance(seconds: number) {
+        const { response } = await harness.control.POST("/__mock/clock/advance", { body: { seconds } });
+        if (!response.ok) throw new Error(`clock did not advance: ${response.status}`);
+      },
+    } satisfies Partial<Harness>);
+  });
+  afterAll(async () => {
+    await harness.mock?.close();
+  });
+  return harness;
+}
+
+/** The 2.2 error body, checked field by field. */
+export function expectErrorBody(body: any, status: number, path: string): void {
+  if (typeof body?.timestamp !== "string" || !/Z$/.test(body.timestamp)) throw new Error(`timestamp not UTC: ${JSON.stringify(body)}`);
+  if (body.status !== status) throw new Error(`status ${body.status} != ${status}: ${JSON.stringify(body)}`);
+  if (typeof body.error !== "string" || typeof body.message !== "string" || body.message.length === 0) throw new Error(`error/message missing: ${JSON.stringify(body)}`);
+  if (body.path !== path) throw new Error(`path ${body.path} != ${path}`);
+}

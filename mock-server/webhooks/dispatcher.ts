@@ -1,0 +1,181 @@
+/**
+ * Webhook deliveries: for an event of an agent, one signed POST to each active webhook of that agent
+ * subscribed to the event. The first attempt goes out at once; failures (non-2xx, no answer within
+ * the timeout) are retried on the clock with exponential backoff. The outbox is bounded.
+ */
+import type { Clock } from "../clock.js";
+import type { Workspace } from "../store/workspace.js";
+import type { WebhookEvent } from "../store/records.js";
+import { SIGNATURE_HEADER, signWebhookPayload } from "./signature.js";
+
+export interface DeliveryAttempt {
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface Delivery {
+  deliveryId: string;
+  webhookId: string;
+  workspaceId: string;
+  event: string;
+  url: string;
+  payload: string;
+  signature: string;
+  status: "pending" | "delivered" | "failed" | "skipped";
+  nextAttemptAt: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+export interface DispatcherOptions {
+  outboxCapacity: number;
+  timeoutMs: number;
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  backoffSeconds: number;
+  log: (line: string) => void;
+}
+
+export const DEFAULT_DISPATCHER_OPTIONS: Omit<DispatcherOptions, "log"> = {
+  outboxCapacity: 1000,
+  timeoutMs: 5000,
+  maxAttempts: 6,
+  backoffSeconds: 10,
+};
+
+/** Reserved example domains (RFC 2606, RFC 6761) go nowhere: seeded webhooks point there. */
+const RESERVED_HOST = /(^|\.)(example\.(com|net|org)|example|test|invalid)$/i;
+
+export class WebhookDispatcher {
+  private outbox: Delivery[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: DispatcherOptions,
+  ) {}
+
+  emit(workspace: Workspace, agentId: string, event: WebhookEvent["event"], data: WebhookEvent["data"]): Delivery[] {
+    const hooks = workspace.collections.webhooks.page({ where: { agentId, active: true }, order: "oldest", page: 0, size: 1000 }).items;
+    const created: Delivery[] = [];
+    for (const hook of hooks) {
+      if (!hook.events.split(",").map((e) => e.trim()).includes(event)) continue;
+      const payload: WebhookEvent = {
+        eventId: workspace.random.uuid(),
+        event,
+        createdAt: this.clock.iso(),
+        workspaceId: workspace.workspaceId,
+        agentId,
+        data,
+      };
+      const delivery: Delivery = {
+        deliveryId: workspace.random.uuid(),
+        webhookId: hook.webhookId,
+        workspaceId: workspace.workspaceId,
+        event,
+        url: hook.url,
+        payload: JSON.stringify(payload),
+        signature: "",
+        status: "pending",
+        nextAttemptAt: this.clock.iso(),
+        attempts: [],
+      };
+      this.push(delivery);
+      created.push(delivery);
+      this.track(this.attempt(delivery, hook.secret));
+    }
+    return created;
+  }
+
+  /** Newest first. */
+  list(): Delivery[] {
+    return [...this.outbox].reverse();
+  }
+
+  clear(): void {
+    this.outbox = [];
+  }
+
+  get size(): number {
+    return this.outbox.length;
+  }
+
+  /** Resolves when every attempt under way has finished (tests and shutdown wait on this). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private track(work: Promise<void>): void {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  private push(delivery: Delivery): void {
+    this.outbox.push(delivery);
+    if (this.outbox.length > this.options.outboxCapacity) {
+      // Drop the oldest finished delivery; if all are pending, the oldest one.
+      const i = this.outbox.findIndex((d) => d.status !== "pending");
+      this.outbox.splice(i === -1 ? 0 : i, 1);
+    }
+  }
+
+  private async attempt(delivery: Delivery, secret: string): Promise<void> {
+    const at = this.clock.now();
+    delivery.signature = signWebhookPayload(delivery.payload, secret, at);
+    if (RESERVED_HOST.test(safeHost(delivery.url))) {
+      delivery.attempts.push({ at: at.toISOString(), statusCode: null, error: "reserved example domain: not sent", durationMs: 0 });
+      delivery.status = "skipped";
+      delivery.nextAttemptAt = null;
+      return;
+    }
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await fetch(delivery.url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          [SIGNATURE_HEADER]: delivery.signature,
+          "X-Webhook-Id": delivery.webhookId,
+          "X-Webhook-Event": delivery.event,
+        },
+        body: delivery.payload,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        redirect: "manual",
+      });
+      statusCode = response.status;
+      await response.body?.cancel();
+      if (statusCode < 200 || statusCode >= 300) error = `receiver answered ${statusCode}`;
+    } catch (e) {
+      error = (e as Error).name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : `request failed: ${(e as Error).message}`;
+    }
+    delivery.attempts.push({ at: at.toISOString(), statusCode, error, durationMs: Math.round(performance.now() - started) });
+    if (error === null) {
+      delivery.status = "delivered";
+      delivery.nextAttemptAt = null;
+    } else if (delivery.attempts.length >= this.options.maxAttempts) {
+      delivery.status = "failed";
+      delivery.nextAttemptAt = null;
+      this.options.log(`webhook delivery ${delivery.deliveryId} to ${delivery.url} failed after ${delivery.attempts.length} attempts: ${error}`);
+    } else {
+      const wait = this.options.backoffSeconds * 2 ** (delivery.attempts.length - 1) * 1000;
+      const next = this.clock.nowMs() + wait;
+      delivery.nextAttemptAt = new Date(next).toISOString();
+      this.clock.schedule(next, () => {
+        const retry = this.attempt(delivery, secret);
+        this.track(retry);
+        return retry;
+      });
+    }
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "invalid";
+  }
+}

@@ -1,0 +1,193 @@
+/** Section 2 of the reference (and the bodies of section 4), resource by resource, as a table. */
+import {
+  type FieldWant, AUTH_TYPES, CALL_STATUSES, CALL_TYPES, PROVIDERS, TERMINATION_REASONS,
+  arrayOf, boolean, dateTime, double, e164, int32, integer, ref, string, stringMap,
+} from "./fields.js";
+
+export interface ResourceWant {
+  /** Every property the schema has (allOf merged); none may be missing, none added. */
+  fields: Record<string, FieldWant>;
+  /** The reference leaves something about the whole schema open (E2's required fields). */
+  assumed?: boolean;
+}
+
+export type ResourceRow = [string, { given: string; want: ResourceWant }];
+
+const agentRef = ref("AgentReference", { type: "object" });
+const phoneNumber = ref("PhoneNumber", { type: "object" });
+const id = string;
+
+/** 2.1: every list wraps its items like this; the phone number list says totalCounts. */
+function page(items: string, total: "totalCount" | "totalCounts" = "totalCount"): ResourceWant {
+  return { fields: {
+    data: arrayOf(ref(items)),
+    page: int32(), size: int32(), totalPages: int32(),
+    [total]: { type: "integer", format: "int64" },
+    hasNext: boolean, hasPrevious: boolean,
+  } };
+}
+
+export const resources: ResourceRow[] = [
+  ["2.1 agent page", { given: "AgentPage", want: page("Agent") }],
+  ["2.1 test run page", { given: "TestRunPage", want: page("TestRun") }],
+  ["2.1 call page", { given: "CallPage", want: page("Call") }],
+  ["2.1 webhook page (E17)", { given: "WebhookPage", want: page("Webhook") }],
+  ["2.1 phone number page with totalCounts (E14)", { given: "PhoneNumberPage", want: page("PhoneNumber", "totalCounts") }],
+  ["2.2 error body", { given: "Error", want: { fields: {
+    timestamp: { ...dateTime, required: true }, status: { ...integer, required: true },
+    error: { ...string, required: true }, message: { ...string, required: true }, path: { ...string, required: true },
+    validationErrors: { ...stringMap, required: false },
+  } } }],
+  ["2.3 agent", { given: "Agent", want: { fields: {
+    agentId: id, agentName: string, instructions: string,
+    welcomeMessageType: { type: "string", enum: ["static", "prompt"], default: "static" },
+    welcomeMessage: string, agentSettings: ref("AgentSettings", { type: "object" }), tools: arrayOf(ref("AgentTool")),
+  } } }],
+  ["2.3.1 agentSettings", { given: "AgentSettings", want: { fields: {
+    language: { ...string, default: "en_US" },
+    aiStartsConversation: { ...boolean, default: true },
+    backgroundSound: { type: "string", enum: ["keyboard_typing", "office_ambience", "none"], default: "none" },
+    globalPrompt: string,
+    remindersIntervalDuration: int32({ default: 10 }),
+    remindersLimit: int32({ default: 4 }),
+    endCallOnSilenceDuration: { type: "number", format: "float", default: 5 },
+    maxCallDuration: int32({ default: 60 }),
+    llmModel: { ...string, assumed: true },
+    llmTemperature: double(), llmTopP: double(), llmTopK: int32(),
+    voiceId: { ...string, assumed: true },
+    voiceModelId: { ...string, assumed: true },
+    ttsSpeed: double(), ttsTemperature: double(), ttsVolume: double(),
+    aiStartsSpeakingPlan: double({ default: 1 }), aiStopsSpeakingPlan: double({ default: 1 }),
+    ivrHangup: { ...boolean, default: false },
+    agentTimezone: string, autoVolumeNormalization: boolean, backgroundNoiseFilter: boolean, echoCancellation: boolean,
+    enablePostConversationAnalysis: boolean, postConversationAnalysisLlmModel: string,
+    postConversationAnalysis: arrayOf(ref("PostConversationInsight")),
+    webhooks: arrayOf(ref("AgentWebhook")),
+  } } }],
+  ["2.3.1 post-conversation insight", { given: "PostConversationInsight", want: { fields: {
+    insightName: string, insightInstructions: string, dataType: string, options: arrayOf(string),
+  } } }],
+  ["2.3.1 agentSettings.webhooks item (events an array)", { given: "AgentWebhook", want: { fields: {
+    webhookId: id, name: string, url: string, secret: string, events: arrayOf(string),
+  } } }],
+  ["2.3.2 agent tool", { given: "AgentTool", want: { fields: {
+    type: string, nodeId: string, toolName: string, instruction: string, transferToRouting: string,
+    transferTo: string, extensionNumber: string, transferSettings: ref("TransferSettings", { type: "object" }),
+  } } }],
+  ["2.3.2 transferSettings", { given: "TransferSettings", want: { fields: {
+    transferType: string, ringingDuration: integer, waitForParticipantAnswer: boolean, enableWhisperMessage: boolean,
+    whisperMessage: string, whisperMessageType: string, enableThreeWayMessage: boolean, threeWayMessage: string,
+    threeWayMessageType: string, customHeaders: { type: "object" },
+  } } }],
+  ["2.4 integration", { given: "Integration", want: { fields: {
+    integrationId: id, name: string, description: string, authentication: ref("IntegrationAuth"),
+    tools: arrayOf(ref("IntegrationTool")), createdAt: dateTime, updatedAt: dateTime,
+  } } }],
+  ["2.5 integration auth summary", { given: "IntegrationAuth", want: { fields: {
+    authId: id, integrationId: id, authType: { type: "string", enum: AUTH_TYPES },
+    headers: arrayOf(ref("KeyValue")), createdAt: dateTime, updatedAt: dateTime,
+  } } }],
+  ["2.5 header {key, value}", { given: "KeyValue", want: { fields: { key: string, value: string } } }],
+  ["2.6 integration tool", { given: "IntegrationTool", want: { fields: {
+    toolId: id, integrationId: id, name: string, description: string, method: string, url: string, scope: string,
+    headers: stringMap, queryParams: stringMap, bodyParams: stringMap, createdAt: dateTime, updatedAt: dateTime,
+  } } }],
+  ["2.7 agent reference", { given: "AgentReference", want: { fields: { name: string, agentId: id, status: string } } }],
+  ["2.7 batch run (get-one)", { given: "BatchRun", want: { fields: {
+    batchId: id, workspaceId: id, agent: agentRef, createdDate: dateTime, testCases: arrayOf(ref("TestCase")),
+    successfulAttempts: integer, failedAttempts: integer, totalAttempts: integer,
+  } } }],
+  ["2.7 test case", { given: "TestCase", want: { fields: {
+    testCaseId: id, label: string, agent: agentRef, workspaceId: id, llmModel: string,
+    mockData: arrayOf(ref("MockDataItem")), mockToolData: arrayOf(ref("MockToolDataRef")),
+    userPrompt: string, attempt: integer, successCriteria: string,
+  } } }],
+  ["2.7 mock data item", { given: "MockDataItem", want: { fields: { variableName: string, value: string } } }],
+  ["2.7 mock tool data reference", { given: "MockToolDataRef", want: { fields: {
+    toolAlias: string, mockToolDataId: id, name: string, statusCode: integer,
+  } } }],
+  ["2.7 test run", { given: "TestRun", want: { fields: {
+    batchId: id, workspaceId: id, agent: agentRef, testCase: ref("TestCase"), jobId: id, chatId: id,
+    createdDate: dateTime, completedDate: dateTime, isSuccessful: boolean, remarks: string,
+    conversation: arrayOf(ref("ConversationMessage")),
+  } } }],
+  ["2.7 conversation message", { given: "ConversationMessage", want: { fields: { role: string, content: string } } }],
+  ["2.8 knowledge base", { given: "KnowledgeBase", want: { fields: {
+    kbId: { ...string, minLength: 1, maxLength: 64 }, name: { ...string, maxLength: 512 },
+    files: arrayOf(ref("KnowledgeBaseSource")), createdAt: dateTime, updatedAt: dateTime,
+  } } }],
+  ["2.8 knowledge base source", { given: "KnowledgeBaseSource", want: { fields: {
+    documentId: id, type: { ...string, assumed: true }, content: string,
+  } } }],
+  ["2.9 call", { given: "Call", want: { fields: {
+    callId: id, callType: { type: "string", enum: CALL_TYPES }, phoneNumber, campaign: ref("Campaign", { type: "object" }),
+    status: { type: "string", enum: CALL_STATUSES }, transcript: string,
+    startTime: { ...dateTime, nullable: true }, endTime: { ...dateTime, nullable: true },
+    duration: { ...integer, nullable: true },
+    terminationReason: { type: "string", enum: TERMINATION_REASONS, nullable: true },
+    createdAt: dateTime, updatedAt: dateTime,
+    dynamicVariables: { type: "object", nullable: true },
+    recordingUrl: { ...string, nullable: true }, agent: agentRef,
+  } } }],
+  ["2.10 phone number", { given: "PhoneNumber", want: { fields: {
+    sipPhoneNumber: e164, provider: { type: "string", enum: PROVIDERS }, inboundAgentId: string,
+    outboundAgentId: string, outboundPhoneNumber: e164, active: boolean, terminationSipURI: string, friendlyName: string,
+  } } }],
+  ["2.11 campaign", { given: "Campaign", want: { fields: {
+    campaignId: id, campaignName: string, campaignStatus: string, scheduledDate: dateTime, concurrentCalls: integer,
+    agent: agentRef, phoneNumber, errors: arrayOf(string), scheduled: boolean,
+  } } }],
+  ["2.12 QA rule", { given: "QaRule", want: { fields: {
+    qaRuleId: id, workspaceId: id, ruleName: string, ruleDescription: string, agents: arrayOf(agentRef),
+    evaluationCriteria: string, expectedValue: boolean,
+  } } }],
+  ["2.13 webhook (events a string)", { given: "Webhook", want: { fields: {
+    workspaceId: id, webhookId: id, name: string, agentId: id, active: boolean, secret: string,
+    events: { ...string, assumed: true }, url: string,
+  } } }],
+  ["2.14 chat completion result", { given: "ChatCompletion", want: { fields: {
+    id, createdAt: dateTime, updatedAt: dateTime, status: { ...string, assumed: true }, error: string,
+    response: arrayOf(ref("ChatResponseMessage")),
+  } } }],
+  ["2.14 chat response item", { given: "ChatResponseMessage", want: { fields: {
+    id, role: string, type: string, content: arrayOf(string),
+  } } }],
+  ["E2 body", { given: "IntegrationCreate", want: { fields: { name: string, description: string }, assumed: true } }],
+  ["E4 body (partial update)", { given: "IntegrationUpdate", want: { fields: {
+    name: { ...string, required: false }, description: { ...string, required: false },
+  } } }],
+  ["E6 body", { given: "BatchRunCreate", want: { fields: { agentId: id, testCases: arrayOf(string) } } }],
+  ["E9 multipart fields", { given: "KnowledgeBaseCreate", want: { fields: {
+    name: { ...string, maxLength: 512, assumed: true },
+    knowledge_base_texts: { ...string, required: false },
+    knowledge_base_urls: { ...string, required: false },
+    knowledge_base_files: arrayOf(string, { required: false }),
+  } } }],
+  ["E15 body (all strings)", { given: "PhoneNumberUpdate", want: { fields: {
+    friendlyName: string, inboundAgentId: string, outboundAgentId: string, terminationSipUri: string,
+    sipTrunkName: string, trunkUsername: string, trunkPassword: string,
+  } } }],
+  ["E16 body", { given: "ChatCreate", want: { fields: {
+    agentId: { ...string, required: true }, conversation: string, variables: { type: "object" },
+  } } }],
+];
+
+/** 2.5 creation payload (E5): one variant per authType, with what each requires. */
+export const authVariants: [string, { given: string; want: { required: string[]; fields: Record<string, FieldWant> } }][] = [
+  ["API_KEY", { given: "ApiKeyAuthCreate", want: { required: ["authType", "apiKey"], fields: {
+    authType: string, apiKey: { type: "object" }, headers: arrayOf(ref("KeyValue")),
+  } } }],
+  ["BEARER", { given: "BearerAuthCreate", want: { required: ["authType", "token"], fields: {
+    authType: string, token: string, headers: arrayOf(ref("KeyValue")),
+  } } }],
+  ["BASIC", { given: "BasicAuthCreate", want: { required: ["authType", "username", "password"], fields: {
+    authType: string, username: string, password: string, headers: arrayOf(ref("KeyValue")),
+  } } }],
+  ["NONE", { given: "NoneAuthCreate", want: { required: ["authType"], fields: { authType: string, headers: arrayOf(ref("KeyValue")) } } }],
+];
+
+/** 2.5 apiKey object of the API_KEY payload. */
+export const apiKeyObject: Record<string, FieldWant> = {
+  key: { ...string, required: true }, value: { ...string, required: true },
+  position: { type: "string", enum: ["header", "query"], required: true },
+};
