@@ -293,7 +293,8 @@ function makeTranscript(call: Call, reason: TerminationReason | null, rand: () =
   if (reason === "voicemail_detected" || reason === "ivr_detected") return closer;
   const lines = [`Agent: Hello, this is ${call.agent.name}. How can I help you today?`];
   lines.push(`Customer: ${OPENERS[Math.floor(rand() * OPENERS.length)]}`);
-  const turns = 1 + Math.floor(rand() * MIDDLES.length);
+  // An odd number of middle turns, so the agent speaks last before the closing line.
+  const turns = 1 + 2 * Math.floor(rand() * 3);
   for (const [who, text] of MIDDLES.slice(0, turns)) lines.push(`${who}: ${text}`);
   lines.push(closer);
   return lines.join("\n");

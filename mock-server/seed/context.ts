@@ -19,7 +19,7 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
 /** A Faker of its own, seeded, with its reference date pinned so faker.date.* never reads the wall clock. */
-export function newFaker(seed: number, now: Date): Faker {
+export function newFaker(seed: number | number[], now: Date): Faker {
   const faker = new Faker({ locale: [en] });
   faker.seed(seed);
   faker.setDefaultRefDate(now);
@@ -41,11 +41,6 @@ export function parseTime(value: unknown): number | undefined {
 /** A random float in [0, 1) drawn from the context's Faker (for helpers that take a plain `rand`). */
 export function randOf(ctx: BuildContext): () => number {
   return () => ctx.faker.number.float();
-}
-
-/** An instant between `maxAgo` and `minAgo` milliseconds before now. */
-export function msAgo(ctx: BuildContext, minAgo: number, maxAgo: number): number {
-  return ctx.now.getTime() - ctx.faker.number.int({ min: Math.round(minAgo), max: Math.round(maxAgo) });
 }
 
 /** `count` instants in [from, to], ascending: seeded collections are created oldest first. */

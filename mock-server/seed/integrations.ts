@@ -5,7 +5,7 @@
  */
 import type { Integration, IntegrationAuth, IntegrationTool } from "../store/records.js";
 import type { IntegrationCredentials } from "../store/workspace.js";
-import { clampPast, iso, lowerAlnum, lowerHex, msAgo, parseTime, DAY, MINUTE, SECOND, type BuildContext } from "./context.js";
+import { clampPast, iso, lowerAlnum, lowerHex, parseTime, DAY, SECOND, type BuildContext } from "./context.js";
 
 type AuthType = IntegrationAuth["authType"];
 type KeyValue = IntegrationAuth["headers"][number];
@@ -69,7 +69,7 @@ export function buildIntegration(ctx: BuildContext, partial: Partial<Integration
   const { faker, workspace } = ctx;
   const integrationId = partial.integrationId ?? faker.string.uuid();
   const service = faker.helpers.arrayElement(SERVICES);
-  const createdMs = parseTime(partial.createdAt) ?? msAgo(ctx, 10 * SECOND, 5 * MINUTE);
+  const createdMs = parseTime(partial.createdAt) ?? ctx.now.getTime();
   // Tools and auth were added after the integration; none of it is dated after now.
   const later = () => clampPast(ctx, createdMs + faker.number.int({ min: SECOND, max: 3 * DAY }), createdMs);
 
@@ -109,7 +109,7 @@ export function buildIntegration(ctx: BuildContext, partial: Partial<Integration
       partial.description !== undefined
         ? partial.description
         : faker.datatype.boolean(0.8)
-          ? `Use for anything about the customer's ${service.kind.toLowerCase()} data.`
+          ? `Use when the customer asks about something kept in the ${service.kind}.`
           : null,
     authentication,
     tools,

@@ -3,7 +3,7 @@
  * (files grouped pdf, txt, html, markdown, docx). `content` is the text, the URL, or the file name.
  */
 import type { KnowledgeBase } from "../store/records.js";
-import { clampPast, iso, lowerAlnum, msAgo, parseTime, slugify, DAY, MINUTE, SECOND, type BuildContext } from "./context.js";
+import { clampPast, iso, lowerAlnum, parseTime, slugify, DAY, MINUTE, type BuildContext } from "./context.js";
 
 type Source = KnowledgeBase["files"][number];
 
@@ -19,7 +19,7 @@ export function newKbId(ctx: BuildContext): string {
 
 export function buildKnowledgeBase(ctx: BuildContext, partial: Partial<KnowledgeBase> = {}): KnowledgeBase {
   const { faker } = ctx;
-  const createdMs = parseTime(partial.createdAt) ?? msAgo(ctx, 10 * SECOND, 5 * MINUTE);
+  const createdMs = parseTime(partial.createdAt) ?? ctx.now.getTime();
   const name = partial.name ?? `${faker.company.name()} ${faker.helpers.arrayElement(["FAQ", "Help center", "Policies", "Product guide"])}`;
   const files = partial.files ?? buildSources(ctx);
   // Sources were added over the following days at most; updatedAt follows the last change.

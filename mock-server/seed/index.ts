@@ -1,0 +1,61 @@
+/**
+ * Seed data and record builders of the mock.
+ *  - seedWorkspace: the deterministic world a workspace starts with (and returns to on reset).
+ *  - buildRecord: fills a partial record for `POST /__mock/workspaces/{id}/{collection}`; the caller
+ *    stores the result. Fills are deterministic too: the Faker is seeded from workspace.random.
+ */
+import type { Workspace } from "../store/workspace.js";
+import type { CollectionName, RecordTypes } from "../store/records.js";
+import { newFaker, type BuildContext } from "./context.js";
+import { buildAgent } from "./agents.js";
+import { buildCall } from "./calls.js";
+import { buildPhoneNumber } from "./phone-numbers.js";
+import { buildIntegration } from "./integrations.js";
+import { buildKnowledgeBase } from "./knowledge-bases.js";
+import { buildWebhook } from "./webhooks.js";
+import { buildQaIssue, buildQaRule } from "./qa.js";
+import { buildTestCase } from "./test-cases.js";
+import { buildBatchRun, buildTestRun } from "./batch-runs.js";
+import { buildMockToolData } from "./mock-tool-data.js";
+import { buildChat } from "./chats.js";
+import { buildApiKey } from "./api-keys.js";
+
+export { seedWorkspace } from "./world.js";
+export type { BuildContext } from "./context.js";
+export { settleCall, terminationReasonsFor, canTransition, isFinal, NEXT_STATUSES } from "./call-lifecycle.js";
+export { countAttempts, recountBatch } from "./batch-runs.js";
+export { buildAgent, buildCall, buildPhoneNumber, buildIntegration, buildKnowledgeBase, buildWebhook };
+export { buildQaRule, buildQaIssue, buildTestCase, buildBatchRun, buildTestRun, buildMockToolData, buildChat, buildApiKey };
+
+type Builders = { [K in CollectionName]: (ctx: BuildContext, partial: Partial<RecordTypes[K]>) => RecordTypes[K] };
+
+const builders: Builders = {
+  agents: buildAgent,
+  calls: buildCall,
+  phoneNumbers: buildPhoneNumber,
+  integrations: buildIntegration,
+  knowledgeBases: buildKnowledgeBase,
+  webhooks: buildWebhook,
+  qaRules: buildQaRule,
+  qaIssues: buildQaIssue,
+  testCases: buildTestCase,
+  batchRuns: buildBatchRun,
+  testRuns: buildTestRun,
+  mockToolData: buildMockToolData,
+  chats: buildChat,
+  apiKeys: buildApiKey,
+};
+
+/**
+ * A full record of collection `name`, coherent with `partial`. Side effect: an integration built with
+ * authentication stores its credentials in workspace.credentials (unless the id is already taken).
+ */
+export function buildRecord<K extends CollectionName>(name: K, ctx: BuildContext, partial: Record<string, unknown>): RecordTypes[K] {
+  const build = builders[name] as (ctx: BuildContext, partial: Partial<RecordTypes[K]>) => RecordTypes[K];
+  return build(ctx, partial as Partial<RecordTypes[K]>);
+}
+
+/** A context for control-plane fills: a fresh Faker seeded from the workspace's own Random sequence. */
+export function createBuildContext(workspace: Workspace, now: Date): BuildContext {
+  return { faker: newFaker(workspace.random.int(0, 2 ** 31), now), workspace, now };
+}
