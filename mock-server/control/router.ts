@@ -10,7 +10,7 @@ import type { Journal } from "../http/journal.js";
 import type { Services } from "../http/context.js";
 import { collectionNames, type CollectionName } from "../store/records.js";
 import type { Workspace } from "../store/workspace.js";
-import { buildRecord, createBuildContext } from "../seed/index.js";
+import { buildRecord, createBuildContext, recountBatch } from "../seed/index.js";
 import { exportSnapshot, importSnapshot } from "./snapshot.js";
 
 export interface ControlOptions {
@@ -103,12 +103,16 @@ export function controlRouter({ services, journal, defaultWorkspaceId }: Control
     const workspace = workspaceOf(req.params.workspaceId);
     const name = collectionOf(req.params.collection);
     const partial = objectBody(req.body);
-    const record = buildRecord(name, createBuildContext(workspace, clock.now()), partial);
+    const record = fillRecord(workspace, name, partial, clock.now());
     const collection = workspace.collections[name] as unknown as { create(r: unknown): unknown; idOf(r: unknown): string; has(id: string): boolean };
     if (collection.has(collection.idOf(record))) throw new ApiError(409, `${name} already holds a record with id ${collection.idOf(record)}`);
     collection.create(record);
     if (name === "calls") simulation.calls.track(workspace, record as never);
-    if (name === "testRuns") simulation.batches.track(workspace, record as never);
+    if (name === "testRuns") {
+      // The batch's counters follow its test runs, whichever way a run arrives.
+      recountBatch(workspace, (record as { batchId: string }).batchId);
+      simulation.batches.track(workspace, record as never);
+    }
     sendJson(res, 201, record);
   });
 
@@ -135,6 +139,21 @@ export function controlRouter({ services, journal, defaultWorkspaceId }: Control
   router.get("/webhook-deliveries", (_req, res) => sendJson(res, 200, webhooks.list()));
 
   return router;
+}
+
+/**
+ * A record filled through the control plane counts as created now: it is inserted last, so it comes
+ * first in "most recently created first" lists. Its creation time must agree, so a fill the builder
+ * dated before the newest record of the collection is built again from that record's time.
+ */
+function fillRecord(workspace: Workspace, name: CollectionName, partial: Record<string, unknown>, now: Date): unknown {
+  const record = buildRecord(name, createBuildContext(workspace, now), partial) as unknown as Record<string, unknown>;
+  const field = ["createdAt", "createdDate"].find((f) => typeof record[f] === "string" && !(f in partial));
+  if (!field) return record;
+  const newest = (workspace.collections[name] as unknown as { page(q: object): { items: Record<string, unknown>[] } }).page({ order: "newest", page: 0, size: 1 }).items[0];
+  const floor = typeof newest?.[field] === "string" ? (newest[field] as string) : undefined;
+  if (!floor || Date.parse(record[field] as string) >= Date.parse(floor) || Date.parse(floor) > now.getTime()) return record;
+  return buildRecord(name, createBuildContext(workspace, now), { ...partial, [field]: floor });
 }
 
 function clockState(clock: Clock) {

@@ -1,0 +1,122 @@
+/**
+ * expectConforms: the one check every response the suite receives goes through.
+ * - the status is documented for the operation;
+ * - a documented body comes as application/json and validates against the schema for that status;
+ * - a documented empty response (E13's 204) has no body;
+ * - every failure (documented or not) carries the error body of section 2.2, whose `status`, `error`
+ *   and `path` agree with the HTTP exchange.
+ */
+import type { Exchange } from "./http.js";
+import { operation, STATUS_TEXT } from "./spec.js";
+import { validatorFor, type Level } from "./schemas.js";
+
+export interface Issue {
+  /** JSON pointer into the response body ("" for the whole body, "#status" / "#header/..." for the envelope). */
+  pointer: string;
+  expected: string;
+  actual: string;
+  message: string;
+}
+
+/**
+ * Success responses the reference does not show. At level documented any 2xx passes and its body is
+ * not validated; at level assumed the spec's choice applies.
+ */
+const ASSUMED_SUCCESS = new Set(["createIntegrationAuth"]);
+
+const MAX_ISSUES_PER_SCHEMA = 6;
+
+export function preview(value: unknown, max = 160): string {
+  if (value === undefined) return "(absent)";
+  const s = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return s.length > max ? `${s.slice(0, max)}...` : s;
+}
+
+function valueAt(body: unknown, pointer: string): unknown {
+  let node = body;
+  for (const raw of pointer.split("/").slice(1)) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  return node;
+}
+
+export function isJsonContentType(value: string | null): boolean {
+  return value !== null && value.split(";")[0].trim().toLowerCase() === "application/json";
+}
+
+export function schemaIssues(body: unknown, schemaPointer: string, level: Level): Issue[] {
+  const validate = validatorFor(schemaPointer, level);
+  if (validate(body)) return [];
+  return (validate.errors ?? []).slice(0, MAX_ISSUES_PER_SCHEMA).map((e) => {
+    const extra = e.keyword === "unevaluatedProperties" || e.keyword === "additionalProperties"
+      ? `/${(e.params as { unevaluatedProperty?: string; additionalProperty?: string }).unevaluatedProperty ?? (e.params as { additionalProperty?: string }).additionalProperty}`
+      : e.keyword === "required" ? `/${(e.params as { missingProperty: string }).missingProperty}` : "";
+    const pointer = e.instancePath + extra;
+    const expected = e.keyword === "required" ? "present (required)" : e.keyword.endsWith("Properties") ? "no such property" : `${e.message}${e.keyword === "enum" ? ` ${preview((e.params as { allowedValues: unknown }).allowedValues)}` : ""}`;
+    return { pointer, expected, actual: preview(valueAt(body, pointer)), message: `schema ${e.schemaPath}: ${e.message}` };
+  });
+}
+
+export function conformanceIssues(exchange: Exchange, operationId: string, level: Level): Issue[] {
+  const op = operation(operationId);
+  const status = String(exchange.status);
+  const issues: Issue[] = [];
+  const assumedSuccess = level === "documented" && ASSUMED_SUCCESS.has(operationId) && exchange.status >= 200 && exchange.status < 300;
+  const documented = op.statuses.includes(status);
+  if (!documented && !assumedSuccess) {
+    issues.push({ pointer: "#status", expected: `one of ${op.statuses.join(", ")}`, actual: status, message: `status ${status} is not documented for ${operationId}` });
+  }
+  const contentType = exchange.headers.get("content-type");
+  const schemaPointer = assumedSuccess ? undefined : op.bodySchemas[status] ?? (exchange.status >= 400 ? "/components/schemas/Error" : undefined);
+  if (schemaPointer) {
+    if (!isJsonContentType(contentType)) {
+      issues.push({ pointer: "#header/content-type", expected: "application/json", actual: contentType ?? "(none)", message: "a documented body must be application/json" });
+    }
+    if (exchange.json === undefined) {
+      issues.push({ pointer: "", expected: "a JSON body", actual: preview(exchange.text), message: "body is missing or not JSON" });
+    } else {
+      issues.push(...schemaIssues(exchange.json, schemaPointer, level));
+    }
+  } else if (documented && !assumedSuccess && exchange.text.length > 0) {
+    issues.push({ pointer: "", expected: "no body", actual: preview(exchange.text), message: `status ${status} documents no body` });
+  }
+  if (exchange.status >= 400 && exchange.json && typeof exchange.json === "object") issues.push(...errorBodyIssues(exchange));
+  return issues;
+}
+
+/** Section 2.2 and 7: the error body repeats the HTTP status, its status text and the request path. */
+export function errorBodyIssues(exchange: Exchange): Issue[] {
+  const body = exchange.json as Record<string, unknown>;
+  const issues: Issue[] = [];
+  if (body.status !== exchange.status) {
+    issues.push({ pointer: "/status", expected: String(exchange.status), actual: preview(body.status), message: "error body status must equal the HTTP status" });
+  }
+  const text = STATUS_TEXT[exchange.status];
+  if (text && body.error !== text) {
+    issues.push({ pointer: "/error", expected: JSON.stringify(text), actual: preview(body.error), message: "error must be the HTTP status text" });
+  }
+  const path = exchange.request.path;
+  const accepted = new Set([path, safeDecode(path)]);
+  if (typeof body.path === "string" && !accepted.has(body.path) && !accepted.has(safeDecode(body.path))) {
+    issues.push({ pointer: "/path", expected: JSON.stringify(path), actual: preview(body.path), message: "path must be the request path" });
+  }
+  return issues;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Throws an Error listing every issue; for use in tests and scripts. */
+export function expectConforms(exchange: Exchange, operationId: string, level: Level = "assumed"): void {
+  const issues = conformanceIssues(exchange, operationId, level);
+  if (issues.length > 0) {
+    const lines = issues.map((i) => `  ${i.pointer || "(body)"}: expected ${i.expected}, got ${i.actual} (${i.message})`);
+    throw new Error(`${exchange.request.method} ${exchange.request.path} -> ${exchange.status} does not conform to ${operationId}:\n${lines.join("\n")}`);
+  }
+}

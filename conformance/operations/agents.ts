@@ -1,0 +1,12 @@
+/** E1 list agents: the pagination wrapper of 2.1 over agents of 2.3. */
+import { defineRules } from "../lib/rule.js";
+import type { ListConfig } from "./list-pages.js";
+import { orderRule } from "./ordering.js";
+import { paginationRules } from "./pagination.js";
+
+export const agentsList: ListConfig = { operationId: "listAgents", path: "/v1/agents", totalField: "totalCount", idOf: (a) => a.agentId };
+
+export const agentRules = defineRules("agents", [
+  ...paginationRules(agentsList),
+  orderRule(agentsList, { direction: "oldest-first", level: "assumed", knownIds: (f) => f.known.agents }),
+]);

@@ -1,0 +1,28 @@
+/**
+ * Section 5: every operation answers 401 with the error body when the X-API-Key header is missing or
+ * holds a key the service never issued. Writes are sent too (they cannot change state without a key),
+ * except under --read-only, which promises no request that could.
+ */
+import { operations } from "../lib/spec.js";
+import { defineRules, type RuleSpec } from "../lib/rule.js";
+import { sampleRequest } from "./samples.js";
+
+const WRONG_KEY = "conformance-invalid-key-0000000000";
+
+function authRule(operationId: string, method: string): RuleSpec {
+  return {
+    id: `${operationId}.auth`,
+    operationId,
+    level: "documented",
+    readOnly: method === "GET",
+    description: "A missing or invalid API key answers 401 with the error body (section 5).",
+    run: async (t) => {
+      for (const [label, key] of [["without a key", null], ["with a wrong key", WRONG_KEY]] as const) {
+        const ex = await t.call(operationId, { ...sampleRequest(operationId, t.fixtures), key });
+        t.expectStatus(ex, 401, `${method} ${ex.request.path} ${label} must answer 401`);
+      }
+    },
+  };
+}
+
+export const authRules = defineRules("auth", [...operations.values()].map((op) => authRule(op.operationId, op.method)));

@@ -1,0 +1,136 @@
+/** E10 list calls and E11 get call: pagination, order, the status filter and the call invariants of 2.9. */
+import { randomUUID } from "node:crypto";
+import { defineRules, obj, type RuleContext } from "../lib/rule.js";
+import type { Exchange } from "../lib/http.js";
+import { fetchPage, walk, type ListConfig } from "./list-pages.js";
+import { orderRule } from "./ordering.js";
+import { paginationRules } from "./pagination.js";
+
+export const CALL_STATUSES = ["scheduled", "in_progress", "ended", "not_connected", "error"];
+const cfg: ListConfig = { operationId: "listCalls", path: "/v1/calls", totalField: "totalCount", idOf: (c) => c.callId };
+
+const isNull = (v: unknown) => v === null || v === undefined;
+
+/** 2.9 and section 3: which fields may be set in which state. */
+export function checkCall(t: RuleContext, call: Record<string, any>, pointer: string, exchange: Exchange): void {
+  const at = (field: string) => `${pointer}/${field}`;
+  const expectNull = (field: string, why: string, assumed = false) =>
+    t.expect(isNull(call[field]), { pointer: at(field), expected: "null", actual: call[field], message: `${call.status} call: ${why}`, exchange, assumed });
+  const expectSet = (field: string, why: string, assumed = false) =>
+    t.expect(!isNull(call[field]), { pointer: at(field), expected: "a value", actual: call[field], message: `${call.status} call: ${why}`, exchange, assumed });
+  switch (call.status) {
+    case "scheduled":
+      expectNull("startTime", "startTime is null if the call never reached in_progress");
+      expectNull("endTime", "endTime is null while the call never connected");
+      expectNull("duration", "duration is null if never connected");
+      expectNull("terminationReason", "terminationReason is null until the call has ended");
+      expectNull("recordingUrl", "recordingUrl is available only after the call ends");
+      break;
+    case "in_progress":
+      expectSet("startTime", "an in-progress call has started");
+      expectNull("endTime", "endTime is null while in progress");
+      expectNull("terminationReason", "terminationReason is null until the call has ended");
+      expectNull("recordingUrl", "recordingUrl is available only after the call ends");
+      break;
+    case "ended": {
+      expectSet("startTime", "an ended call started");
+      expectSet("endTime", "an ended call has an end");
+      expectSet("duration", "duration runs from startTime to endTime");
+      expectSet("terminationReason", "terminationReason is set once the call has ended");
+      const start = Date.parse(call.startTime);
+      const end = Date.parse(call.endTime);
+      if (!Number.isNaN(start) && !Number.isNaN(end)) {
+        t.expect(end >= start, { pointer: at("endTime"), expected: `>= ${call.startTime}`, actual: call.endTime, message: "a call ends after it starts", exchange });
+        if (typeof call.duration === "number") {
+          const seconds = (end - start) / 1000;
+          t.expect(Math.abs(call.duration - seconds) <= 1, { pointer: at("duration"), expected: `${seconds} (endTime - startTime, in seconds)`, actual: call.duration, message: "duration is the seconds from startTime to endTime", exchange });
+        }
+      }
+      break;
+    }
+    case "not_connected":
+      expectNull("startTime", "startTime is null if the call never reached in_progress");
+      expectNull("endTime", "endTime is null when the call never connected");
+      expectNull("duration", "duration is null if never connected");
+      expectNull("recordingUrl", "recordingUrl is null if the call did not connect");
+      expectSet("terminationReason", "a call that is over says why (assumption: not_connected is final, so it has ended)", true);
+      break;
+    case "error":
+      expectSet("terminationReason", "a call that is over says why (assumption: error is final)", true);
+      break;
+  }
+  if (call.status !== "ended") expectNull("transcript", "transcript is null until the call has ended (assumption)", true);
+  if (call.callType === "web" || call.callType === "chat") expectNull("phoneNumber", "web and chat calls use no phone number (assumption)", true);
+  const created = Date.parse(call.createdAt);
+  const updated = Date.parse(call.updatedAt);
+  if (!Number.isNaN(created) && !Number.isNaN(updated)) {
+    t.expect(updated >= created, { pointer: at("updatedAt"), expected: `>= createdAt ${call.createdAt}`, actual: call.updatedAt, message: "a record is not updated before it is created", exchange });
+  }
+}
+
+export const callRules = defineRules("calls", [
+  ...paginationRules(cfg),
+  orderRule(cfg, { direction: "newest-first", level: "documented", timestampField: "createdAt", knownIds: (f) => f.known.calls?.map((c) => c.callId) }),
+  {
+    id: "listCalls.call-invariants", operationId: "listCalls", level: "documented", readOnly: true,
+    description: "Every listed call has the fields its status allows (2.9, section 3).",
+    run: async (t) => {
+      const result = await walk(t, cfg, {}, 10, 20);
+      if (!result) return;
+      for (const page of result.pages) page.data.forEach((call, i) => checkCall(t, call, `/data/${i}`, page.exchange));
+    },
+  },
+  {
+    id: "listCalls.status-filter", operationId: "listCalls", level: "documented", readOnly: true,
+    description: "status=<each state> lists only calls in that state; the states together list every call.",
+    run: async (t) => {
+      const all = await fetchPage(t, cfg, { size: 1 });
+      let sum = 0;
+      const store = await t.fixtures.control?.listRecords("calls");
+      for (const status of CALL_STATUSES) {
+        const result = await walk(t, cfg, { status }, 5, 20);
+        if (!result) continue;
+        sum += result.total;
+        const wrong = result.items.findIndex((c) => c.status !== status);
+        t.expect(wrong < 0, { pointer: `/data/*/status`, expected: status, actual: result.items[wrong]?.status, message: `status=${status} lists only ${status} calls` });
+        if (store) {
+          const expected = store.filter((c) => c.status === status).length;
+          t.expectEqual(result.total, expected, "/totalCount", `status=${status}: as many calls as the workspace holds in that state`);
+        }
+      }
+      if (all.ok) t.expectEqual(sum, all.total, "/totalCount", "the five status filters together count every call");
+    },
+  },
+  {
+    id: "listCalls.invalid-status", operationId: "listCalls", level: "documented", readOnly: true,
+    description: "A status outside the five states answers 400.",
+    run: async (t) => {
+      const ex = await t.call("listCalls", { method: "GET", path: cfg.path, query: { status: "finished" } });
+      if (!t.expectStatus(ex, 400)) return;
+      t.expect(typeof obj(ex).validationErrors?.status === "string", { pointer: "/validationErrors/status", expected: "a message", actual: obj(ex).validationErrors, message: "validationErrors names status (assumption)", assumed: true });
+    },
+  },
+  {
+    id: "getCall.matches-list", operationId: "getCall", level: "documented", readOnly: true,
+    description: "E11 returns the call the list shows, in the same shape.",
+    run: async (t) => {
+      const page = await fetchPage(t, cfg, { size: 5 });
+      if (page.data.length === 0) return t.skip("the target lists no call");
+      for (const listed of page.data) {
+        const ex = await t.call("getCall", { method: "GET", path: `/v1/calls/${encodeURIComponent(listed.callId)}` });
+        if (!t.expectStatus(ex, 200)) continue;
+        const got = obj(ex);
+        t.expectEqual(got.callId, listed.callId, "/callId", "E11 returns the call asked for");
+        for (const field of ["callType", "createdAt", "agent"]) t.expectEqual(got[field], listed[field], `/${field}`, `E11 and E10 agree on ${field}`);
+        // A live call may move on between the two requests; compare everything only when it did not.
+        if (got.status === listed.status && got.updatedAt === listed.updatedAt) t.expectEqual(got, listed, "", "E11 and E10 return the same record");
+        checkCall(t, got, "", ex);
+      }
+    },
+  },
+  {
+    id: "getCall.unknown-id", operationId: "getCall", level: "documented", readOnly: true,
+    description: "An unknown callId answers 404 with the error body.",
+    run: async (t) => void t.expectStatus(await t.call("getCall", { method: "GET", path: `/v1/calls/${randomUUID()}` }), 404),
+  },
+]);

@@ -1,0 +1,105 @@
+/**
+ * Reading list pages. Every page the suite fetches, whatever the rule, is checked against the
+ * invariants of the pagination wrapper (section 2.1), so a broken wrapper is caught wherever it shows.
+ */
+import type { RuleContext } from "../lib/rule.js";
+import type { Exchange } from "../lib/http.js";
+
+export interface ListConfig {
+  operationId: string;
+  path: string;
+  /** The wrapper's total field: the phone number list names it totalCounts (2.1). */
+  totalField: "totalCount" | "totalCounts";
+  idOf(item: Record<string, any>): string;
+}
+
+export interface Page {
+  exchange: Exchange;
+  ok: boolean;
+  data: Record<string, any>[];
+  page: number;
+  size: number;
+  total: number;
+  totalPages: number;
+  hasNext: boolean;
+  hasPrevious: boolean;
+}
+
+export async function fetchPage(t: RuleContext, cfg: ListConfig, query: Record<string, string | number | boolean | undefined> = {}): Promise<Page> {
+  const exchange = await t.call(cfg.operationId, { method: "GET", path: cfg.path, query });
+  const body = (exchange.json ?? {}) as Record<string, any>;
+  const page: Page = {
+    exchange,
+    ok: exchange.status === 200 && Array.isArray(body.data),
+    data: Array.isArray(body.data) ? body.data : [],
+    page: body.page,
+    size: body.size,
+    total: body[cfg.totalField],
+    totalPages: body.totalPages,
+    hasNext: body.hasNext,
+    hasPrevious: body.hasPrevious,
+  };
+  if (!t.expectStatus(exchange, 200) || !page.ok) return { ...page, ok: false };
+  checkInvariants(t, page, query);
+  return page;
+}
+
+function checkInvariants(t: RuleContext, p: Page, query: Record<string, unknown>): void {
+  const exchange = p.exchange;
+  const wantPage = query.page === undefined ? 0 : Number(query.page);
+  const wantSize = query.size === undefined ? 10 : Number(query.size);
+  t.expectEqual(p.page, wantPage, "/page", query.page === undefined ? "page defaults to 0" : "page echoes the requested page", { exchange });
+  t.expectEqual(p.size, wantSize, "/size", query.size === undefined ? "size defaults to 10" : "size echoes the requested size", { exchange });
+  t.expect(p.data.length <= wantSize, { pointer: "/data", expected: `at most ${wantSize} items`, actual: `${p.data.length} items`, message: "data holds at most size items", exchange });
+  if (!Number.isInteger(p.total) || !Number.isInteger(p.totalPages)) return;
+  const expectedPages = Math.ceil(p.total / wantSize);
+  t.expectEqual(p.totalPages, expectedPages, "/totalPages", `totalPages == ceil(${p.total} / ${wantSize})`, { exchange });
+  const pages = expectedPages;
+  t.expectEqual(p.hasNext, wantPage < pages - 1, "/hasNext", `hasNext: a later page exists (page ${wantPage} of ${pages})`, { exchange });
+  if (wantPage === 0 || pages > 0) {
+    t.expectEqual(p.hasPrevious, wantPage > 0, "/hasPrevious", `hasPrevious: an earlier page exists (page ${wantPage} of ${pages})`, { exchange });
+  }
+  const expectedLength = Math.max(0, Math.min(wantSize, p.total - wantPage * wantSize));
+  t.expectEqual(p.data.length, expectedLength, "/data", `page ${wantPage} of size ${wantSize} over ${p.total} records holds ${expectedLength} items`, { exchange });
+  const ids = p.data.map((item) => safeId(item));
+  t.expect(new Set(ids).size === ids.length, { pointer: "/data", expected: "distinct items", actual: ids.join(","), message: "a page lists each record once", exchange });
+}
+
+function safeId(item: unknown): string {
+  return JSON.stringify(item);
+}
+
+export interface Walk {
+  items: Record<string, any>[];
+  pages: Page[];
+  complete: boolean;
+  total: number;
+}
+
+/**
+ * Reads pages of `size` until the end or `maxPages`. On a live target records may arrive during the
+ * walk; when the total moved, the walk is retried once and then reported incomplete, never failed.
+ */
+export async function walk(t: RuleContext, cfg: ListConfig, query: Record<string, string | number | boolean | undefined> = {}, size = 4, maxPages = 40): Promise<Walk | undefined> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const first = await fetchPage(t, cfg, { ...query, page: 0, size });
+    if (!first.ok) return undefined;
+    const items = [...first.data];
+    const pages = [first];
+    let complete = true;
+    let stable = true;
+    for (let page = 1; page < first.totalPages; page++) {
+      if (page >= maxPages) {
+        complete = false;
+        break;
+      }
+      const next = await fetchPage(t, cfg, { ...query, page, size });
+      if (!next.ok) return undefined;
+      if (next.total !== first.total) stable = false;
+      items.push(...next.data);
+      pages.push(next);
+    }
+    if (stable) return { items, pages, complete, total: first.total };
+  }
+  return { items: [], pages: [], complete: false, total: -1 };
+}

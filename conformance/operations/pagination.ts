@@ -1,0 +1,83 @@
+/**
+ * The rules every list operation shares (section 2.1 and 8): defaults, echo, totalPages, hasNext and
+ * hasPrevious on the first, last and an out-of-range page, a bounded walk over every page, and the
+ * 400 answers to page=-1, size=0 and size=abc.
+ */
+import type { RuleSpec } from "../lib/rule.js";
+import { fetchPage, walk, type ListConfig } from "./list-pages.js";
+
+export function paginationRules(cfg: ListConfig): RuleSpec[] {
+  const op = cfg.operationId;
+  const base = { operationId: op, readOnly: true };
+  return [
+    {
+      ...base, id: `${op}.defaults`, level: "documented",
+      description: "Without page and size the wrapper answers page 0 of size 10 (sections 4 and 8).",
+      run: async (t) => void (await fetchPage(t, cfg)),
+    },
+    {
+      ...base, id: `${op}.page-size-echo`, level: "documented",
+      description: "page and size are echoed; data holds at most size items.",
+      run: async (t) => {
+        await fetchPage(t, cfg, { page: 1, size: 3 });
+        await fetchPage(t, cfg, { page: 0, size: 1 });
+      },
+    },
+    {
+      ...base, id: `${op}.total-pages`, level: "documented",
+      description: "totalPages == ceil(total / size), and hasNext / hasPrevious exact, for several sizes.",
+      run: async (t) => {
+        for (const size of [1, 2, 5, 10, 1000]) await fetchPage(t, cfg, { page: 0, size });
+      },
+    },
+    {
+      ...base, id: `${op}.last-and-out-of-range`, level: "documented",
+      description: "The last page has hasNext false; a page past the end is empty with hasNext false and hasPrevious true.",
+      run: async (t) => {
+        const first = await fetchPage(t, cfg, { page: 0, size: 2 });
+        if (!first.ok || !Number.isInteger(first.totalPages)) return;
+        if (first.totalPages > 1) await fetchPage(t, cfg, { page: first.totalPages - 1, size: 2 });
+        const beyond = await fetchPage(t, cfg, { page: first.totalPages + 3, size: 2 });
+        if (beyond.ok) {
+          t.expectEqual(beyond.data.length, 0, "/data", "a page past the end holds no items");
+          t.expectEqual(beyond.total, first.total, `/${cfg.totalField}`, "the total does not depend on the page asked");
+        }
+      },
+    },
+    {
+      ...base, id: `${op}.walk`, level: "documented",
+      description: "Walking every page yields exactly total distinct items.",
+      run: async (t) => {
+        const result = await walk(t, cfg);
+        if (!result) return;
+        if (!result.complete) return t.skip(result.total < 0 ? "the total changed during the walk (live target)" : "more than 40 pages: walk bounded");
+        const ids = result.items.map(cfg.idOf);
+        const distinct = new Set(ids);
+        t.expect(distinct.size === ids.length, { pointer: "/data", expected: "each record on exactly one page", actual: `${ids.length - distinct.size} repeated`, message: "pages do not overlap" });
+        t.expectEqual(distinct.size, result.total, `/${cfg.totalField}`, "the pages together hold total records");
+      },
+    },
+    {
+      ...base, id: `${op}.invalid-params`, level: "documented",
+      description: "page=-1, page=abc, size=0, size=-1, size=abc answer 400 with the error body (section 8: page >= 0, size >= 1).",
+      run: async (t) => {
+        for (const [name, value] of [["page", "-1"], ["page", "abc"], ["size", "0"], ["size", "-1"], ["size", "abc"]]) {
+          const ex = await t.call(op, { method: "GET", path: cfg.path, query: { [name]: value } });
+          t.expectStatus(ex, 400, `${name}=${value} must be rejected with 400`);
+        }
+      },
+    },
+    {
+      ...base, id: `${op}.validation-errors-name-param`, level: "assumed",
+      description: "A rejected page or size is named in validationErrors (assumption: keyed by parameter name).",
+      run: async (t) => {
+        for (const [name, value] of [["page", "-1"], ["size", "0"], ["size", "abc"]]) {
+          const ex = await t.call(op, { method: "GET", path: cfg.path, query: { [name]: value } });
+          if (!t.expectStatus(ex, 400)) continue;
+          const errors = (ex.json as Record<string, any>)?.validationErrors;
+          t.expect(!!errors && typeof errors[name] === "string", { pointer: `/validationErrors/${name}`, expected: "a message naming the parameter", actual: errors, message: `validationErrors names ${name}` });
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,44 @@
+/** E12 get QA rule and E13 delete QA rule (2.12). The reference has no list of QA rules: ids come from fixtures. */
+import { randomUUID } from "node:crypto";
+import { defineRules, obj } from "../lib/rule.js";
+
+const path = (id: string) => `/v1/qa-rules/${encodeURIComponent(id)}`;
+
+export const qaRuleRules = defineRules("qa-rules", [
+  {
+    id: "getQaRule.known", operationId: "getQaRule", level: "documented", readOnly: true,
+    description: "E12 returns the rule asked for.",
+    run: async (t) => {
+      const id = t.fixtures.qaRuleId;
+      if (!id) return t.skip("no QA rule id known (pass --qa-rule-id)");
+      const ex = await t.call("getQaRule", { method: "GET", path: path(id) });
+      if (t.expectStatus(ex, 200)) t.expectEqual(obj(ex).qaRuleId, id, "/qaRuleId", "E12 returns the rule asked for");
+    },
+  },
+  {
+    id: "getQaRule.unknown-id", operationId: "getQaRule", level: "documented", readOnly: true,
+    description: "An unknown qaRuleId answers 404.",
+    run: async (t) => void t.expectStatus(await t.call("getQaRule", { method: "GET", path: path(randomUUID()) }), 404),
+  },
+  {
+    id: "deleteQaRule.then-gone", operationId: "deleteQaRule", level: "documented", readOnly: false,
+    description: "E13 answers 204 with no body; the rule is then gone: E12 and a second E13 answer 404.",
+    run: async (t) => {
+      const id = t.fixtures.qaRuleIdToDelete;
+      if (!id) return t.skip("no QA rule the run may delete (pass --qa-rule-id-to-delete)");
+      const before = await t.call("getQaRule", { method: "GET", path: path(id) });
+      t.expectStatus(before, 200, "the rule to delete exists first");
+      const ex = await t.call("deleteQaRule", { method: "DELETE", path: path(id) });
+      if (!t.expectStatus(ex, 204)) return;
+      t.expectEqual(ex.text, "", "", "204 has no body");
+      t.expectStatus(await t.call("getQaRule", { method: "GET", path: path(id) }), 404, "E12 after E13 answers 404");
+      t.expectStatus(await t.call("deleteQaRule", { method: "DELETE", path: path(id) }), 404, "a second E13 answers 404");
+      if (t.fixtures.qaRuleId) t.expectStatus(await t.call("getQaRule", { method: "GET", path: path(t.fixtures.qaRuleId) }), 200, "E13 removes only the rule named");
+    },
+  },
+  {
+    id: "deleteQaRule.unknown-id", operationId: "deleteQaRule", level: "documented", readOnly: false,
+    description: "E13 on an unknown qaRuleId answers 404.",
+    run: async (t) => void t.expectStatus(await t.call("deleteQaRule", { method: "DELETE", path: path(randomUUID()) }), 404),
+  },
+]);

@@ -1,0 +1,144 @@
+/** E6 create batch run, E7 get batch run and E8 list test runs (2.7). */
+import { randomUUID } from "node:crypto";
+import { defineRules, obj, type RuleContext } from "../lib/rule.js";
+import { walk, type ListConfig } from "./list-pages.js";
+import { orderRule } from "./ordering.js";
+import { paginationRules } from "./pagination.js";
+
+const runs: ListConfig = { operationId: "listTestRuns", path: "/v1/test-runs", totalField: "totalCount", idOf: (r) => r.jobId };
+const batchPath = (id: string) => `/v1/batch-runs/${encodeURIComponent(id)}`;
+
+function counters(t: RuleContext, batch: Record<string, any>): void {
+  const { successfulAttempts: ok, failedAttempts: failed, totalAttempts: total } = batch;
+  if (![ok, failed, total].every(Number.isInteger)) return;
+  t.expect(ok + failed <= total, { pointer: "/totalAttempts", expected: `>= successful + failed (${ok + failed})`, actual: total, message: "attempts evaluated successful or failed were executed" });
+  t.expect(ok + failed === total, { pointer: "/totalAttempts", expected: ok + failed, actual: total, message: "every executed attempt is evaluated (assumption)", assumed: true });
+}
+
+async function createBatch(t: RuleContext): Promise<Record<string, any> | undefined> {
+  const { agentId, testCaseIds } = t.fixtures;
+  if (!agentId || testCaseIds.length === 0) return t.skip("no agent with a test case known (pass --agent-id and --test-case-id)");
+  const ex = await t.call("createBatchRun", { method: "POST", path: "/v1/batch-runs", body: { agentId, testCases: testCaseIds } });
+  if (!t.expectStatus(ex, 201, "E6 answers 201")) return undefined;
+  if (!t.fixtures.isMock) t.fixtures.ledger.push({ kind: "batch run", id: String(obj(ex).batchId), note: "E6; batch runs cannot be removed through the reference" });
+  return obj(ex);
+}
+
+export const simulationRules = defineRules("simulations", [
+  {
+    id: "createBatchRun.created", operationId: "createBatchRun", level: "documented", readOnly: false,
+    description: "E6 answers 201 with batchId, workspaceId, the agent and createdDate; E7 returns the batch with its test cases.",
+    run: async (t) => {
+      const batch = await createBatch(t);
+      if (!batch) return;
+      t.expectEqual(batch.agent?.agentId, t.fixtures.agentId, "/agent/agentId", "the batch belongs to the agent sent");
+      const ex = await t.call("getBatchRun", { method: "GET", path: batchPath(batch.batchId), query: { agentId: t.fixtures.agentId } });
+      if (!t.expectStatus(ex, 200)) return;
+      const got = obj(ex);
+      for (const field of ["batchId", "workspaceId", "agent", "createdDate"]) t.expectEqual(got[field], batch[field], `/${field}`, `E7 and E6 agree on ${field}`);
+      const ids = (got.testCases ?? []).map((c: Record<string, any>) => c.testCaseId).sort();
+      t.expectEqual(ids, [...t.fixtures.testCaseIds].sort(), "/testCases", "E7 lists the test cases E6 was given");
+      counters(t, got);
+    },
+  },
+  {
+    id: "createBatchRun.progress", operationId: "createBatchRun", level: "assumed", readOnly: false,
+    description: "Each test case runs `attempt` times; once finished the counters and E8 agree (assumption).",
+    run: async (t) => {
+      const batch = await createBatch(t);
+      if (!batch) return;
+      if (!(await t.fixtures.advanceClock(3600))) return t.skip("cannot move the target's clock");
+      const ex = await t.call("getBatchRun", { method: "GET", path: batchPath(batch.batchId) });
+      if (!t.expectStatus(ex, 200)) return;
+      const got = obj(ex);
+      const expected = (got.testCases ?? []).reduce((n: number, c: Record<string, any>) => n + (c.attempt ?? 1), 0);
+      t.expectEqual(got.totalAttempts, expected, "/totalAttempts", "every attempt of every test case ran");
+      counters(t, got);
+      const listed = await walk(t, runs, { batchId: batch.batchId }, 10);
+      if (listed) t.expectEqual(listed.total, expected, "/totalCount", "E8 lists one test run per attempt of the batch");
+    },
+  },
+  {
+    id: "createBatchRun.invalid-body", operationId: "createBatchRun", level: "assumed", readOnly: false,
+    description: "agentId and testCases are required (assumption): without them 400 naming the field.",
+    run: async (t) => {
+      for (const [body, field] of [[{ testCases: ["x"] }, "agentId"], [{ agentId: t.fixtures.agentId ?? "x" }, "testCases"], [{ agentId: "x", testCases: [] }, "testCases"]] as const) {
+        const ex = await t.call("createBatchRun", { method: "POST", path: "/v1/batch-runs", body });
+        if (t.expectStatus(ex, 400)) t.expect(typeof obj(ex).validationErrors?.[field] === "string", { pointer: `/validationErrors/${field}`, expected: "a message", actual: obj(ex).validationErrors, message: `validationErrors names ${field}` });
+      }
+    },
+  },
+  {
+    id: "createBatchRun.unknown-references", operationId: "createBatchRun", level: "assumed", readOnly: false,
+    description: "An unknown agent or test case answers 404 (assumption).",
+    run: async (t) => {
+      t.expectStatus(await t.call("createBatchRun", { method: "POST", path: "/v1/batch-runs", body: { agentId: randomUUID(), testCases: t.fixtures.testCaseIds.length ? t.fixtures.testCaseIds : [randomUUID()] } }), 404, "unknown agent");
+      if (t.fixtures.agentId) t.expectStatus(await t.call("createBatchRun", { method: "POST", path: "/v1/batch-runs", body: { agentId: t.fixtures.agentId, testCases: [randomUUID()] } }), 404, "unknown test case");
+    },
+  },
+  {
+    id: "getBatchRun.known", operationId: "getBatchRun", level: "documented", readOnly: true,
+    description: "E7 returns the batch asked for, with consistent counters.",
+    run: async (t) => {
+      const batchId = t.fixtures.batchId;
+      if (!batchId) return t.skip("no batch run known (pass --batch-id)");
+      const ex = await t.call("getBatchRun", { method: "GET", path: batchPath(batchId) });
+      if (!t.expectStatus(ex, 200)) return;
+      t.expectEqual(obj(ex).batchId, batchId, "/batchId", "E7 returns the batch asked for");
+      counters(t, obj(ex));
+      const agentId = obj(ex).agent?.agentId;
+      if (agentId) t.expectStatus(await t.call("getBatchRun", { method: "GET", path: batchPath(batchId), query: { agentId } }), 200, "agentId of the batch's own agent");
+    },
+  },
+  {
+    id: "getBatchRun.other-agent", operationId: "getBatchRun", level: "assumed", readOnly: true,
+    description: "agentId naming another agent than the batch's answers 404 (assumption).",
+    run: async (t) => {
+      const { batchId, otherAgentId } = t.fixtures;
+      if (!batchId || !otherAgentId) return t.skip("needs a batch run and a second agent");
+      t.expectStatus(await t.call("getBatchRun", { method: "GET", path: batchPath(batchId), query: { agentId: otherAgentId } }), 404);
+    },
+  },
+  {
+    id: "getBatchRun.unknown-id", operationId: "getBatchRun", level: "documented", readOnly: true,
+    description: "An unknown batchId answers 404.",
+    run: async (t) => void t.expectStatus(await t.call("getBatchRun", { method: "GET", path: batchPath(randomUUID()) }), 404),
+  },
+  ...paginationRules(runs),
+  orderRule(runs, { direction: "newest-first", level: "documented", timestampField: "createdDate" }),
+  {
+    id: "listTestRuns.filters", operationId: "listTestRuns", level: "documented", readOnly: true,
+    description: "batchId and agentId list only the test runs of that batch run or agent.",
+    run: async (t) => {
+      const all = await walk(t, runs, {}, 10, 10);
+      const batchId = t.fixtures.batchId ?? all?.items[0]?.batchId;
+      const agentId = t.fixtures.agentId ?? all?.items[0]?.agent?.agentId;
+      if (!batchId && !agentId) return t.skip("the target lists no test run");
+      const store = await t.fixtures.control?.listRecords("testRuns");
+      for (const [name, value, of] of [["batchId", batchId, (r: Record<string, any>) => r.batchId], ["agentId", agentId, (r: Record<string, any>) => r.agent?.agentId]] as const) {
+        if (!value) continue;
+        const result = await walk(t, runs, { [name]: value }, 3, 20);
+        if (!result) continue;
+        const wrong = result.items.find((r) => of(r) !== value);
+        t.expect(!wrong, { pointer: "/data", expected: `only test runs with ${name} ${value}`, actual: wrong, message: `${name} filters the test runs` });
+        if (store && result.complete) t.expectEqual(result.total, store.filter((r) => of(r) === value).length, "/totalCount", `every test run with ${name} ${value} is counted`);
+      }
+    },
+  },
+  {
+    id: "listTestRuns.run-invariants", operationId: "listTestRuns", level: "documented", readOnly: true,
+    description: "A test run completes after it is created; while running it has no result (assumption).",
+    run: async (t) => {
+      const result = await walk(t, runs, {}, 10, 10);
+      for (const page of result?.pages ?? []) page.data.forEach((r, i) => {
+        const exchange = page.exchange;
+        if (r.completedDate) t.expect(Date.parse(r.completedDate) >= Date.parse(r.createdDate), { pointer: `/data/${i}/completedDate`, expected: `>= ${r.createdDate}`, actual: r.completedDate, message: "completedDate is not before createdDate", exchange });
+        const running = r.completedDate === null;
+        for (const field of ["isSuccessful", "remarks"]) {
+          t.expect((r[field] === null) === running, { pointer: `/data/${i}/${field}`, expected: running ? "null while running" : "set once completed", actual: r[field], message: "a test run has a result exactly when it has completed (assumption)", exchange, assumed: true });
+        }
+        if (running) t.expectEqual(r.conversation, [], `/data/${i}/conversation`, "a running test run has no conversation yet (assumption)", { exchange, assumed: true });
+      });
+    },
+  },
+]);

@@ -1,0 +1,60 @@
+/**
+ * A deliberately broken target: a proxy in front of the mock that corrupts some responses. The suite
+ * must fail, naming the rules that catch each fault, with a pointer and a curl line that hides the key.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../cli.js";
+import { hasMock, json, NO_MOCK, silentIo, startKitMock, startProxy, type Rewrite, type Running } from "./support.js";
+
+const faults: Rewrite = (req, res) => {
+  if (req.method === "GET" && req.path === "/v1/calls" && res.status === 200) return json((b) => void (b.totalPages += 1))(res);
+  if (req.method === "GET" && req.path.startsWith("/v1/integrations/") && res.status === 200) return json((b) => void delete b.tools)(res);
+  if (req.method === "POST" && req.path === "/v1/chat" && res.status === 200) return { ...json(() => {})(res), status: 201 };
+  if (req.path.startsWith("/v1/qa-rules/") && res.status === 404) return { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" };
+  if (req.method === "GET" && req.path === "/v1/webhooks" && res.status === 200) return json((b) => void (b.hasNext = false))(res);
+  if (req.method === "GET" && req.path === "/v1/phone-number" && res.status === 200) return json((b) => { b.totalCount = b.totalCounts; delete b.totalCounts; })(res);
+  if (req.path === "/v1/agents" && res.status === 401) return json((b) => void (b.path = "/"))(res);
+  return undefined;
+};
+
+// fault -> [rule that must fail, pointer it must report]
+const expected: [string, string][] = [
+  ["listCalls.total-pages", "/totalPages"],
+  ["createIntegration.created", "/tools"],
+  ["createChat.completion", "#status"],
+  ["getQaRule.unknown-id", "#header/content-type"],
+  ["listWebhooks.total-pages", "/hasNext"],
+  ["listPhoneNumbers.total-counts-name", "/totalCounts"],
+  ["listAgents.auth", "/path"],
+];
+
+describe.skipIf(!hasMock)(`suite against a broken target${hasMock ? "" : ` (skipped: ${NO_MOCK})`}`, () => {
+  let mock: Running;
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  beforeAll(async () => {
+    mock = await startKitMock();
+    proxy = await startProxy(mock.url, faults);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await mock?.close();
+  });
+
+  it("fails with the rules that catch each fault, reproducibly", async () => {
+    const out: string[] = [];
+    const { code, run } = await main(["--base-url", proxy.url, "--api-key", mock.apiKey, "--level", "assumed"], {}, { out: (t) => out.push(t), err: () => {} });
+    expect(code).toBe(1);
+    const failed = new Map(run!.results.filter((r) => r.outcome === "failed").map((r) => [r.id, r]));
+    for (const [rule, pointer] of expected) {
+      expect(failed.has(rule), `${rule} should fail`).toBe(true);
+      expect(failed.get(rule)!.failures.map((f) => f.pointer)).toContain(pointer);
+    }
+    const failures = [...failed.values()].flatMap((r) => r.failures);
+    expect(failures.every((f) => f.curl?.startsWith("curl -i -X "))).toBe(true);
+    // The run's keys are never printed: failures carry $API_KEY instead.
+    const keys = new Set(proxy.seen.map((r) => r.key).filter((k): k is string => !!k));
+    expect(keys.size).toBeGreaterThan(0);
+    for (const key of keys) expect(out.join("\n")).not.toContain(key);
+    expect(out.join("\n")).toContain("-H 'X-API-Key: $API_KEY'");
+  });
+});
