@@ -25,4 +25,30 @@ function authRule(operationId: string, method: string): RuleSpec {
   };
 }
 
-export const authRules = defineRules("auth", [...operations.values()].map((op) => authRule(op.operationId, op.method)));
+/**
+ * x-assumption of the 403 response: a valid read-only key answers 403 on an operation that changes
+ * state. Only the kit's mock can issue such a key (POST /__mock/workspaces {"readOnly": true}).
+ */
+function forbiddenRule(operationId: string): RuleSpec {
+  return {
+    id: `${operationId}.read-only-key`,
+    operationId,
+    level: "assumed",
+    readOnly: false,
+    description: "A read-only API key answers 403 with the error body on an operation that changes state (x-assumption).",
+    run: async (t) => {
+      const control = t.fixtures.control;
+      if (!control) t.skip("needs the mock's control plane to issue a read-only key");
+      const { apiKey } = await control.createWorkspace({ empty: true, readOnly: true });
+      const ex = await t.call(operationId, { ...sampleRequest(operationId, t.fixtures), key: apiKey });
+      t.expectStatus(ex, 403, `${ex.request.method} ${ex.request.path} with a read-only key must answer 403`);
+    },
+  };
+}
+
+const writes = [...operations.values()].filter((op) => op.method !== "GET");
+
+export const authRules = defineRules("auth", [
+  ...[...operations.values()].map((op) => authRule(op.operationId, op.method)),
+  ...writes.map((op) => forbiddenRule(op.operationId)),
+]);
