@@ -38,7 +38,7 @@ function forbiddenRule(operationId: string): RuleSpec {
     description: "A read-only API key answers 403 with the error body on an operation that changes state (x-assumption).",
     run: async (t) => {
       const control = t.fixtures.control;
-      if (!control) t.skip("needs the mock's control plane to issue a read-only key");
+      if (!control) return t.skip("needs the mock's control plane to issue a read-only key");
       const { apiKey } = await control.createWorkspace({ empty: true, readOnly: true });
       const ex = await t.call(operationId, { ...sampleRequest(operationId, t.fixtures), key: apiKey });
       t.expectStatus(ex, 403, `${ex.request.method} ${ex.request.path} with a read-only key must answer 403`);
