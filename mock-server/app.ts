@@ -104,7 +104,11 @@ export function createApp(overrides: Partial<AppOptions> = {}): MockApp {
   }
   for (const [routePath, methods] of allowed) {
     const allow = [...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
-    app.all(routePath, (req, _res, next) => next(new ApiError(405, `${req.method} is not allowed here; allowed: ${allow}`, undefined, { Allow: allow })));
+    app.all(routePath, (req, res, next) => {
+      // A plain OPTIONS (not a CORS preflight, which cors() answered) asks what is allowed.
+      if (req.method === "OPTIONS") return void res.setHeader("Allow", allow).status(204).end();
+      next(new ApiError(405, `${req.method} is not allowed here; allowed: ${allow}`, undefined, { Allow: allow }));
+    });
   }
   app.use(notFoundHandler());
   app.use(errorHandler(clock, options.log));
