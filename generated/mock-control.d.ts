@@ -263,8 +263,11 @@ export interface components {
             payload: string;
             /** @description Value of the X-Webhook-Signature header. */
             signature: string;
-            /** @enum {string} */
-            status: "pending" | "delivered" | "failed";
+            /**
+             * @description skipped when the url is on a reserved example domain (example.com, .test, .invalid), where nothing is sent.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed" | "skipped";
             /** Format: date-time */
             nextAttemptAt?: string | null;
             attempts: {
