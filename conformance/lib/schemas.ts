@@ -6,15 +6,11 @@
  * required, closed objects), and a property carrying `x-assumption` is no longer required by its parent.
  * Level `assumed` is the spec as written and closes every response object (unknown properties fail).
  */
-import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import { createOpenApiAjv } from "../../mock-server/http/ajv.js";
 import { spec, type Json, type JsonObject } from "./spec.js";
 
 export type Level = "documented" | "assumed";
-
-// ajv-formats is CommonJS; under NodeNext its default export sits one level down.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
 const RELAXED_KEYWORDS = [
   "enum", "const", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
@@ -77,18 +73,11 @@ function resolveRef(doc: JsonObject, ref: string): Json {
   return node;
 }
 
-const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
-
 function buildAjv(level: Level) {
   const doc = structuredClone(spec);
   if (level === "documented") relax(doc, "");
   else close(doc);
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-  addFormats(ajv);
-  ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= INT32.min && n <= INT32.max });
-  ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
-  ajv.addFormat("float", { type: "number", validate: () => true });
-  ajv.addFormat("double", { type: "number", validate: () => true });
+  const ajv = createOpenApiAjv();
   ajv.addSchema(doc as object, "spec.json");
   return ajv;
 }

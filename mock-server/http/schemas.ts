@@ -3,12 +3,9 @@
  * query and path strings and fills documented defaults; response validation checks exactly.
  */
 import { readFileSync } from "node:fs";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
-
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+import { createOpenApiAjv } from "./ajv.js";
 
 export type OpenApiDocument = {
   paths: Record<string, Record<string, unknown>>;
@@ -27,15 +24,7 @@ export function loadSpec(): OpenApiDocument {
 export const SPEC_ID = "openapi.json";
 
 function makeAjv(kind: "request" | "response" | "params"): Ajv2020 {
-  const ajv = new Ajv2020({
-    strict: false,
-    allErrors: true,
-    discriminator: true,
-    coerceTypes: kind === "params",
-    useDefaults: kind === "params",
-    validateFormats: true,
-  });
-  addFormats(ajv);
+  const ajv = createOpenApiAjv({ discriminator: true, coerceTypes: kind === "params", useDefaults: kind === "params" });
   ajv.addSchema(anchored(loadSpec()) as object, SPEC_ID);
   return ajv;
 }

@@ -5,20 +5,15 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, it, expect } from "vitest";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createOpenApiAjv } from "../http/ajv.js";
 import { Workspace } from "../store/workspace.js";
 import { collectionNames, type Call, type CallStatus, type CollectionName } from "../store/records.js";
 import { buildRecord, createBuildContext, seedWorkspace, settleCall, terminationReasonsFor } from "./index.js";
 import { ALL_TERMINATION_REASONS, CALL_STATUSES, NEXT_STATUSES } from "./call-lifecycle.js";
 
-// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
-
 const NOW = new Date("2026-11-01T12:00:00.000Z");
 const doc = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
+const ajv = createOpenApiAjv();
 ajv.addSchema(doc, "openapi.json");
 
 const SCHEMA_OF: Partial<Record<CollectionName, string>> = {
