@@ -7,26 +7,10 @@ import type { Clock } from "../clock.js";
 import type { Workspace } from "../store/workspace.js";
 import type { WebhookEvent } from "../store/records.js";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./signature.js";
+import type { components as MockControlComponents } from "../../generated/mock-control.js";
 
-export interface DeliveryAttempt {
-  at: string;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
-export interface Delivery {
-  deliveryId: string;
-  webhookId: string;
-  workspaceId: string;
-  event: string;
-  url: string;
-  payload: string;
-  signature: string;
-  status: "pending" | "delivered" | "failed" | "skipped";
-  nextAttemptAt: string | null;
-  attempts: DeliveryAttempt[];
-}
+/** Outbox entries have the shape spec/mock-control.yaml gives GET /__mock/webhook-deliveries. */
+export type Delivery = MockControlComponents["schemas"]["WebhookDelivery"];
 
 export interface DispatcherOptions {
   outboxCapacity: number;
