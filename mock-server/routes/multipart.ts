@@ -54,7 +54,9 @@ export function readMultipart(req: Request): Promise<{ fields: Record<string, st
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { fileSize: MAX_FILE_BYTES, fieldSize: MAX_FIELD_BYTES, files: MAX_FILES, fields: 50, parts: 100 },
+        // busboy signals `limit` when a file reaches fileSize bytes, so a file of exactly 25 MB (the
+        // documented maximum, still allowed) would be refused: the limit is one byte past it.
+        limits: { fileSize: MAX_FILE_BYTES + 1, fieldSize: MAX_FIELD_BYTES, files: MAX_FILES, fields: 50, parts: 100 },
         defParamCharset: "utf8",
       });
     } catch (e) {

@@ -54,6 +54,12 @@ describe("knowledge bases", () => {
     expect((await (await t.raw("/__mock/workspaces/default/knowledgeBases")).json()).length).toBe(before);
   });
 
+  it("accepts a file of exactly 25 MB, the documented maximum", async () => {
+    const res = await post(form({ name: "largest" }, [["largest.txt", new Uint8Array(25 * 1024 * 1024).fill(97)]]));
+    expect(res.status).toBe(201);
+    expect((await res.json()).files).toEqual([expect.objectContaining({ type: "txt", content: "largest.txt" })]);
+  });
+
   it.each([
     [{ name: "n".repeat(513) }, "name"],
     [{}, "name"],
