@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-async function freePort(): Promise<number> {
+/** A port that was free a moment ago on 127.0.0.1 (for tools that cannot bind port 0 and report it). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

@@ -1,0 +1,41 @@
+/**
+ * Smoke run of `npm run bench -- --quick`: a few seconds of every part, so the bench keeps working.
+ * No thresholds: it asserts only that every row of every table got figures.
+ */
+import { describe, expect, it } from "vitest";
+import { TARGETS } from "./compare.js";
+import { renderResults } from "./report.js";
+import { runBench } from "./run.js";
+import { CALL_QUERIES, RUN_QUERIES } from "./scale.js";
+
+const finite = (n: number | undefined) => typeof n === "number" && Number.isFinite(n);
+
+describe("npm run bench -- --quick", () => {
+  it("produces figures for every row", async () => {
+    const r = await runBench(["--quick"], () => undefined);
+    expect(r.compare.map((row) => row.scenario)).toHaveLength(6);
+    for (const row of r.compare) {
+      for (const { id } of TARGETS) {
+        const cell = row.cells[id];
+        expect(cell.requests, `${row.scenario} ${id}`).toBeGreaterThan(0);
+        expect([cell.rps, cell.p50, cell.p99].every(finite), `${row.scenario} ${id}`).toBe(true);
+      }
+      // Every server but Prism (which refuses the multipart upload with 400) answers as expected.
+      for (const id of ["a", "b", "c", "crv"] as const) expect(row.cells[id].errors, `${row.scenario} ${id}`).toBe(0);
+    }
+    expect(r.scale).toHaveLength(2);
+    for (const size of r.scale) {
+      expect(size.queries.map((q) => q.name)).toEqual([...CALL_QUERIES, ...RUN_QUERIES]);
+      for (const q of size.queries) expect(finite(q.p50) && q.errors === 0, `${size.calls}: ${q.name}`).toBe(true);
+      expect([size.loadCallsMs, size.loadTestRunsMs, size.rss].every(finite)).toBe(true);
+    }
+    expect([...r.starts.mock, ...r.starts.npmStart, ...r.starts.prism].every(finite)).toBe(true);
+    expect(r.tooling.generateIdentical).toBe(true);
+    expect(r.tooling.conformanceExit).toBe(0);
+    expect(r.uploads.statuses25).toEqual([201]);
+    expect(r.uploads.oversizeStatus).toBe(413);
+    expect(r.uploads.peakRss).toBeGreaterThan(0);
+    const markdown = renderResults(r, "/nonexistent");
+    expect(markdown).not.toMatch(/n\/a|NaN|undefined/);
+  }, 180_000);
+});

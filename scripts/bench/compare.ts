@@ -1,0 +1,65 @@
+/**
+ * Part 1 of the bench: the six requests against (a) bare Express, (b) bare node:http, (c) the mock
+ * in production configuration, (c+rv) the mock with response validation on, (d) Prism. For each
+ * request the targets run in turn (a, b, c, c+rv, d), so a drift in the machine's load spreads over
+ * all of them instead of falling on one.
+ */
+import type { Fixture } from "./bare-server.js";
+import type { Child } from "./children.js";
+import { exchange, measureLoad, type LoadOptions, type LoadResult } from "./load.js";
+import { buildScenarios } from "./scenarios.js";
+import { MOCK_API_KEY, startBareTarget, startMockTarget, startPrismTarget } from "./targets.js";
+
+export const TARGETS = [
+  { id: "a", label: "(a) bare Express" },
+  { id: "b", label: "(b) bare node:http" },
+  { id: "c", label: "(c) mock" },
+  { id: "crv", label: "(c+rv) mock, response validation on" },
+  { id: "d", label: "(d) prism mock" },
+] as const;
+
+export type TargetId = (typeof TARGETS)[number]["id"];
+
+export interface CompareRow {
+  scenario: string;
+  cells: Record<TargetId, LoadResult>;
+}
+
+export async function runComparison(options: LoadOptions, log: (line: string) => void): Promise<CompareRow[]> {
+  const children: Child[] = [];
+  const start = async (child: Promise<Child>) => {
+    const started = await child;
+    children.push(started);
+    return started;
+  };
+  try {
+    const mock = await start(startMockTarget());
+    const scenarios = await buildScenarios(mock.url, MOCK_API_KEY);
+    const fixtures: Fixture[] = [];
+    for (const s of scenarios) {
+      const answer = await exchange(mock.url, s.request);
+      if (answer.status !== s.request.expect) throw new Error(`${s.name}: the mock answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
+      fixtures.push({ method: s.request.method, path: s.request.path.split("?")[0], status: answer.status, contentType: answer.contentType, bodyBase64: answer.body.toString("base64") });
+    }
+    const [a, b, crv, d] = await Promise.all([
+      start(startBareTarget("express", fixtures)),
+      start(startBareTarget("http", fixtures)),
+      start(startMockTarget({ validateResponses: true, name: "mock (response validation on)" })),
+      start(startPrismTarget()),
+    ]);
+    const targets: Record<TargetId, Child> = { a, b, c: mock, crv, d };
+    const rows: CompareRow[] = [];
+    for (const s of scenarios) {
+      const cells = {} as Record<TargetId, LoadResult>;
+      if (options.parallel) await Promise.all(TARGETS.map(async ({ id }) => void (cells[id] = await measureLoad(targets[id].url, s.request, options))));
+      for (const { id, label } of TARGETS) {
+        if (!options.parallel) cells[id] = await measureLoad(targets[id].url, s.request, options);
+        log(`  ${s.name.padEnd(42)} ${label.padEnd(38)} ${cells[id].rps.toFixed(0).padStart(6)} req/s  p50 ${cells[id].p50.toFixed(2)} ms  p99 ${cells[id].p99.toFixed(2)} ms  errors ${cells[id].errors}`);
+      }
+      rows.push({ scenario: s.name, cells });
+    }
+    return rows;
+  } finally {
+    await Promise.all(children.map((c) => c.stop()));
+  }
+}

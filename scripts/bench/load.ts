@@ -1,0 +1,112 @@
+/**
+ * Load and latency measurement. autocannon drives the load; its own latency histogram holds whole
+ * milliseconds, too coarse for sub-millisecond servers, so latencies are taken from its per-response
+ * event (a float, in ms) and the percentiles computed here. Errors count connection errors, timeouts
+ * and every answer whose status is not the expected one.
+ */
+import http from "node:http";
+import autocannon from "autocannon";
+
+export interface BenchRequest {
+  method: "GET" | "POST" | "PATCH";
+  /** Path and query. */
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  expect: number;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  requests: number;
+}
+
+export interface LoadOptions {
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+  /** Smoke runs: this many requests per measurement instead of a duration. */
+  amount?: number;
+  /** Smoke runs: all targets of a request at once (autocannon never finishes in under a second). */
+  parallel?: boolean;
+}
+
+export function percentile(sorted: Float64Array | number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function cannon(url: string, r: BenchRequest, o: LoadOptions, durationSec: number, onLatency?: (ms: number, ok: boolean) => void) {
+  const length = o.amount ? { amount: o.amount } : { duration: durationSec };
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { url: url + r.path, method: r.method, headers: r.headers, body: r.body, connections: o.connections, ...length, timeout: 10 },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+    if (onLatency) instance.on("response", (_client, statusCode, _bytes, ms) => onLatency(ms, statusCode === r.expect));
+  });
+}
+
+/** A warm-up (not counted), then the measured run. */
+export async function measureLoad(url: string, r: BenchRequest, o: LoadOptions): Promise<LoadResult> {
+  if (o.warmupSec > 0) await cannon(url, r, o, o.warmupSec);
+  const latencies: number[] = [];
+  let unexpected = 0;
+  const result = await cannon(url, r, o, o.durationSec, (ms, ok) => {
+    latencies.push(ms);
+    if (!ok) unexpected++;
+  });
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    rps: sorted.length / ((result.finish.getTime() - result.start.getTime()) / 1000),
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    errors: result.errors + result.timeouts + unexpected,
+    requests: sorted.length,
+  };
+}
+
+/**
+ * Latency of one request at a time on one kept-alive connection: what a page costs the server plus
+ * a constant for the loopback round trip, without queueing behind other requests.
+ */
+export async function sequentialLatency(url: string, r: BenchRequest, samples: number, warmup = 20): Promise<{ p50: number; p99: number; errors: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const once = () =>
+    new Promise<{ ms: number; ok: boolean }>((resolve) => {
+      const started = process.hrtime.bigint();
+      const req = http.request(url + r.path, { method: r.method, headers: r.headers, agent }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, ok: res.statusCode === r.expect }));
+      });
+      req.on("error", () => resolve({ ms: Number.NaN, ok: false }));
+      req.end(r.body);
+    });
+  for (let i = 0; i < warmup; i++) await once();
+  const times: number[] = [];
+  let errors = 0;
+  for (let i = 0; i < samples; i++) {
+    const { ms, ok } = await once();
+    if (ok) times.push(ms);
+    else errors++;
+  }
+  agent.destroy();
+  const sorted = Float64Array.from(times).sort();
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors };
+}
+
+/** One request, its status, content type and body bytes (to capture a constant answer). */
+export function exchange(url: string, r: BenchRequest): Promise<{ status: number; contentType: string; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url + r.path, { method: r.method, headers: r.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end(r.body);
+  });
+}

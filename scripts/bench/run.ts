@@ -1,0 +1,92 @@
+/**
+ * npm run bench [-- --quick] [--out FILE] [--json FILE] [--only compare,scale,start,tooling,uploads]
+ * Runs every part of the benchmark in one process on this machine and rewrites scripts/bench/RESULTS.md.
+ * --quick: a smoke run of a few seconds per part (tiny durations and sizes), for `npm test`; its figures
+ * mean nothing and it writes RESULTS.md only when --out says so.
+ */
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { runComparison } from "./compare.js";
+import type { LoadOptions } from "./load.js";
+import { renderResults, type Results } from "./report.js";
+import { runScale } from "./scale.js";
+import { measureStarts, measureTooling } from "./tooling.js";
+import { measureUploads } from "./uploads.js";
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+export const FULL = {
+  load: { connections: 8, durationSec: 5, warmupSec: 1 } satisfies LoadOptions,
+  scale: [
+    { calls: 1_000, testRuns: 100 },
+    { calls: 100_000, testRuns: 1_000 },
+    { calls: 1_000_000, testRuns: 10_000 },
+  ],
+  scaleSamples: 300,
+  startSamples: 3,
+  warmStart: true,
+  uploadSamples: 3,
+};
+
+export const QUICK: typeof FULL = {
+  load: { connections: 2, durationSec: 1, warmupSec: 0, amount: 10, parallel: true },
+  scale: [
+    { calls: 100, testRuns: 10 },
+    { calls: 1_000, testRuns: 100 },
+  ],
+  scaleSamples: 10,
+  startSamples: 1,
+  warmStart: false,
+  uploadSamples: 1,
+};
+
+export async function runBench(argv: string[], log: (line: string) => void = console.log): Promise<Results> {
+  const { values } = parseArgs({ args: argv, options: { quick: { type: "boolean" }, out: { type: "string" }, json: { type: "string" } }, strict: true });
+  const quick = Boolean(values.quick);
+  const plan = quick ? QUICK : FULL;
+  const started = performance.now();
+  const loadBefore = os.loadavg();
+  const step = async <T>(title: string, work: () => Promise<T>): Promise<T> => {
+    log(`${title}...`);
+    const t = performance.now();
+    const result = await work();
+    log(`  (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+    return result;
+  };
+
+  const compare = await step("1. side by side: bare Express, bare node:http, mock, mock + response validation, Prism", () => runComparison(plan.load, log));
+  const scale = await step("3. scale", () => runScale(plan.scale, plan.scaleSamples, log));
+  const starts = await step("4. start times", () => measureStarts(plan.startSamples, plan.warmStart));
+  const tooling = await step("4. npm run generate, conformance against a local mock", () => measureTooling());
+  const uploads = await step("5. uploads", () => measureUploads(plan.uploadSamples));
+
+  const cpus = os.cpus();
+  const results: Results = {
+    date: new Date().toISOString(),
+    command: `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`,
+    quick,
+    machine: { cores: cpus.length, cpu: cpus[0]?.model.trim() ?? "unknown", node: process.version, os: `${os.type()} ${os.release()}`, memoryGiB: os.totalmem() / 2 ** 30, loadBefore, loadAfter: os.loadavg() },
+    load: plan.load,
+    scaleSamples: plan.scaleSamples,
+    compare,
+    scale,
+    starts,
+    tooling,
+    uploads,
+    durationSec: (performance.now() - started) / 1000,
+  };
+  const out = values.out ?? (quick ? undefined : here("RESULTS.md"));
+  if (out) writeFileSync(out, renderResults(results, here("profile-notes.md")));
+  if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
+  log(`done in ${results.durationSec.toFixed(0)} s${out ? `; wrote ${out}` : ""}`);
+  return results;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  runBench(process.argv.slice(2)).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

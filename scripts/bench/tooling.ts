@@ -1,0 +1,102 @@
+/**
+ * Part 4: start time to the first 200 (the mock on /__mock/health, Prism on a documented GET), the
+ * duration of `npm run generate` (in a throwaway copy of the repo, so the working tree is never
+ * rewritten), and a full conformance run against a local mock, each timed as the whole command.
+ */
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, readFile, readdir, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { freePort, root, startChild, TSX_EXEC_ARGV } from "./children.js";
+import { percentile } from "./load.js";
+import { MOCK_API_KEY, startMockTarget, startPrismTarget } from "./targets.js";
+
+export interface StartFigures {
+  /** Milliseconds from spawn to the first 200, one per sample. */
+  mock: number[];
+  npmStart: number[];
+  prism: number[];
+}
+
+export interface ToolingFigures {
+  generateMs: number;
+  generateIdentical: boolean;
+  conformanceMs: number;
+  conformanceExit: number;
+  conformanceSummary: string;
+}
+
+export const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
+
+async function timeStart(start: () => Promise<{ readyMs: number; stop(): Promise<void> }>, samples: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const child = await start();
+    out.push(child.readyMs);
+    await child.stop();
+  }
+  return out;
+}
+
+async function npmStart() {
+  const port = await freePort();
+  return startChild({ name: "npm start", command: "npm", args: ["start", "--", "--port", String(port)], group: true, url: `http://127.0.0.1:${port}`, readyPath: "/__mock/health" });
+}
+
+/** The mock exactly as `npm start` runs it, without npm's and tsx's launchers: node with tsx's loader. */
+async function mockProcess() {
+  const port = await freePort();
+  return startChild({ name: "mock", args: [...TSX_EXEC_ARGV, "mock-server/main.ts", "--port", String(port)], url: `http://127.0.0.1:${port}`, readyPath: "/__mock/health" });
+}
+
+export async function measureStarts(samples: number, warm: boolean): Promise<StartFigures> {
+  // One start first, not counted: it fills tsx's transform cache as any earlier `npm start` would.
+  if (warm) await (await mockProcess()).stop();
+  return { mock: await timeStart(mockProcess, samples), npmStart: await timeStart(npmStart, samples), prism: await timeStart(startPrismTarget, samples) };
+}
+
+const run = promisify(execFile);
+
+async function sameFiles(a: string, b: string): Promise<boolean> {
+  const names = (await readdir(a)).sort();
+  if (names.join() !== (await readdir(b)).sort().join()) return false;
+  for (const name of names) if ((await readFile(path.join(a, name), "utf8")) !== (await readFile(path.join(b, name), "utf8"))) return false;
+  return true;
+}
+
+export async function measureTooling(): Promise<ToolingFigures> {
+  const copy = await mkdtemp(path.join(tmpdir(), "bench-generate-"));
+  let generateMs: number;
+  let generateIdentical: boolean;
+  try {
+    for (const entry of ["spec", "generated", "scripts/generate.ts", "scripts/lib", "package.json"]) await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
+    await symlink(path.join(root, "node_modules"), path.join(copy, "node_modules"), "dir");
+    await rm(path.join(copy, "generated"), { recursive: true });
+    const started = performance.now();
+    await run("npm", ["run", "generate"], { cwd: copy });
+    generateMs = performance.now() - started;
+    generateIdentical = await sameFiles(path.join(copy, "generated"), path.join(root, "generated"));
+  } finally {
+    await rm(copy, { recursive: true, force: true });
+  }
+
+  const mock = await startMockTarget();
+  try {
+    const started = performance.now();
+    let exit = 0;
+    let output = "";
+    try {
+      output = (await run("npm", ["run", "conformance", "--", "--base-url", mock.url, "--api-key", MOCK_API_KEY], { cwd: root, maxBuffer: 64 * 2 ** 20 })).stdout;
+    } catch (error) {
+      const e = error as { code?: number; stdout?: string };
+      exit = typeof e.code === "number" ? e.code : -1;
+      output = e.stdout ?? "";
+    }
+    const conformanceMs = performance.now() - started;
+    const summary = output.match(/\d+ passed, \d+ failed, \d+ skipped[^\n]*/)?.[0] ?? "no summary printed";
+    return { generateMs, generateIdentical, conformanceMs, conformanceExit: exit, conformanceSummary: summary };
+  } finally {
+    await mock.stop();
+  }
+}
