@@ -18,7 +18,7 @@ import { measureUploads } from "./uploads.js";
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 export const FULL = {
-  load: { connections: 8, durationSec: 5, warmupSec: 1 } satisfies LoadOptions,
+  load: { connections: 8, durationSec: 5, warmupSec: 1 } as LoadOptions,
   scale: [
     { calls: 1_000, testRuns: 100 },
     { calls: 100_000, testRuns: 1_000 },
