@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createApp, DEFAULT_API_KEY, type AppOptions, type MockApp } from "./app.js";
 import type { ClockMode } from "./clock.js";
+import { warmValidators } from "./http/operations.js";
 
 export interface StartOptions extends Partial<Omit<AppOptions, "clock">> {
   port?: number;
@@ -36,6 +37,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     server.once("listening", resolve);
     server.once("error", reject);
   });
+  // Listening first, compiling after: the first answer does not wait for every validator.
+  void warmValidators({ responses: mock.options.validateResponses });
   const address = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   return {

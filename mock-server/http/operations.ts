@@ -1,7 +1,8 @@
 /**
- * The operations of the spec, each with its validators compiled once at start. The app routes
- * from this table, so an operation added to spec/ is routed (and must get a handler) after
- * `npm run generate`.
+ * The operations of the spec, each with its validators compiled once, on first use (or by
+ * warmValidators once the server listens): compiling them all costs more than half a second, which
+ * would otherwise delay the first answer of every start. The app routes from this table, so an
+ * operation added to spec/ is routed (and must get a handler) after `npm run generate`.
  */
 import type { ValidateFunction } from "ajv";
 import { compile, deref, loadSpec } from "./schemas.js";
@@ -57,12 +58,21 @@ function paramsSchema(params: ParameterObject[], location: "path" | "query") {
   };
 }
 
+/** A value made on first use and kept. */
+function once<T>(make: () => T): () => T {
+  let made = false;
+  let value: T;
+  return () => {
+    if (!made) (value = make()), (made = true);
+    return value;
+  };
+}
+
 function buildOperation(path: string, method: Method, item: Record<string, any>, op: Record<string, any>): Operation {
   const params: ParameterObject[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(p));
-  const validateParams = compile("params", {
-    type: "object",
-    properties: { path: paramsSchema(params, "path"), query: paramsSchema(params, "query") },
-  });
+  const validateParams = once(() =>
+    compile("params", { type: "object", properties: { path: paramsSchema(params, "path"), query: paramsSchema(params, "query") } }),
+  );
   const body = op.requestBody ? deref<Record<string, any>>(op.requestBody) : undefined;
   const bodyType = body ? (Object.keys(body.content)[0] as Operation["bodyType"]) : undefined;
   const bodySchema = bodyType ? body!.content[bodyType].schema : undefined;
@@ -73,14 +83,18 @@ function buildOperation(path: string, method: Method, item: Record<string, any>,
     const examples = Object.fromEntries(
       Object.entries<Record<string, unknown>>(media?.examples ?? {}).map(([name, ex]) => [name, deref<{ value: unknown }>(ex).value]),
     );
+    const validate = once(() => (media?.schema ? compile("response", media.schema) : null));
     responses.set(Number(code), {
       status: Number(code),
       schema: media?.schema,
-      validate: media?.schema ? compile("response", media.schema) : null,
+      get validate() {
+        return validate();
+      },
       examples,
     });
   }
   const successStatus = [...responses.keys()].find((s) => s >= 200 && s < 300) ?? 200;
+  const validateBody = once(() => (bodyType === "application/json" ? compile("request", bodySchema) : undefined));
   return {
     operationId: op.operationId,
     method,
@@ -89,11 +103,15 @@ function buildOperation(path: string, method: Method, item: Record<string, any>,
     tags: op.tags ?? [],
     pathParams: params.filter((p) => p.in === "path").map((p) => p.name),
     queryParams: params.filter((p) => p.in === "query").map((p) => p.name),
-    validateParams,
+    get validateParams() {
+      return validateParams();
+    },
     bodyType,
     bodyRequired: Boolean(body?.required),
     bodySchema,
-    validateBody: bodyType === "application/json" ? compile("request", bodySchema) : undefined,
+    get validateBody() {
+      return validateBody();
+    },
     responses,
     successStatus,
   };
@@ -110,6 +128,27 @@ export function loadOperations(): Operation[] {
     for (const method of METHODS) if (item[method]) cached.push(buildOperation(path, method, item, item[method]));
   }
   return cached;
+}
+
+/**
+ * Compiles every validator ahead of use, one operation per turn of the event loop, so requests that
+ * arrive meanwhile are served between steps. Response validators only when they will be used.
+ */
+export function warmValidators(options: { responses: boolean }): Promise<void> {
+  const steps = loadOperations().map((op) => () => {
+    void op.validateParams;
+    void op.validateBody;
+    if (options.responses) for (const response of op.responses.values()) void response.validate;
+  });
+  return new Promise((resolve) => {
+    const next = () => {
+      const step = steps.shift();
+      if (!step) return resolve();
+      step();
+      setImmediate(next);
+    };
+    setImmediate(next);
+  });
 }
 
 export function findOperation(operationId: string): Operation {

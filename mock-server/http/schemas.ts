@@ -29,11 +29,11 @@ function makeAjv(kind: "request" | "response" | "params"): Ajv2020 {
   return ajv;
 }
 
-let instances: Record<"request" | "response" | "params", Ajv2020> | undefined;
+const instances: Partial<Record<"request" | "response" | "params", Ajv2020>> = {};
 
+/** Made on first use: a mock with response validation off never builds the response instance. */
 export function ajvFor(kind: "request" | "response" | "params"): Ajv2020 {
-  instances ??= { request: makeAjv("request"), response: makeAjv("response"), params: makeAjv("params") };
-  return instances[kind];
+  return (instances[kind] ??= makeAjv(kind));
 }
 
 /**
