@@ -21,6 +21,8 @@ export interface Child {
   url: string;
   /** Milliseconds from spawn to the first 200 on the ready URL. */
   readyMs: number;
+  /** CPU time the process had used by then (steadier than readyMs on a busy machine). */
+  readyCpuMs?: number;
   output: string[];
   stop(): Promise<void>;
 }
@@ -91,7 +93,8 @@ export async function startChild(spec: ChildSpec): Promise<Child> {
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  return { name: spec.name, process: child, url: spec.url, readyMs: performance.now() - started, output, stop };
+  const readyMs = performance.now() - started;
+  return { name: spec.name, process: child, url: spec.url, readyMs, readyCpuMs: cpuMsOf(child.pid), output, stop };
 }
 
 /** Resident set size of a process in bytes, read from /proc (Linux); undefined elsewhere. */
@@ -100,6 +103,25 @@ export function rssOf(pid: number | undefined, field: "VmRSS" | "VmHWM" = "VmRSS
   try {
     const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
     return line ? Number(line.replace(/\D+/g, "")) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc (Linux; 10 ms ticks).
+ * On a shared machine, CPU time per request is steadier than requests per second: it does not
+ * count the time the server waited for a core.
+ */
+export function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
   } catch {
     return undefined;
   }

@@ -51,10 +51,10 @@ export async function runComparison(options: LoadOptions, log: (line: string) =>
     const rows: CompareRow[] = [];
     for (const s of scenarios) {
       const cells = {} as Record<TargetId, LoadResult>;
-      if (options.parallel) await Promise.all(TARGETS.map(async ({ id }) => void (cells[id] = await measureLoad(targets[id].url, s.request, options))));
+      if (options.parallel) await Promise.all(TARGETS.map(async ({ id }) => void (cells[id] = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid))));
       for (const { id, label } of TARGETS) {
-        if (!options.parallel) cells[id] = await measureLoad(targets[id].url, s.request, options);
-        log(`  ${s.name.padEnd(42)} ${label.padEnd(38)} ${cells[id].rps.toFixed(0).padStart(6)} req/s  p50 ${cells[id].p50.toFixed(2)} ms  p99 ${cells[id].p99.toFixed(2)} ms  errors ${cells[id].errors}`);
+        if (!options.parallel) cells[id] = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid);
+        log(`  ${s.name.padEnd(42)} ${label.padEnd(38)} ${cells[id].rps.toFixed(0).padStart(6)} req/s  ${(cells[id].cpuUs ?? NaN).toFixed(0).padStart(5)} µs CPU/req  p50 ${cells[id].p50.toFixed(2)} ms  p99 ${cells[id].p99.toFixed(2)} ms  errors ${cells[id].errors}`);
       }
       rows.push({ scenario: s.name, cells });
     }

@@ -6,6 +6,7 @@
  */
 import http from "node:http";
 import autocannon from "autocannon";
+import { cpuMsOf } from "./children.js";
 
 export interface BenchRequest {
   method: "GET" | "POST" | "PATCH";
@@ -18,6 +19,8 @@ export interface BenchRequest {
 
 export interface LoadResult {
   rps: number;
+  /** CPU time the server process spent per request answered, in microseconds (when known). */
+  cpuUs?: number;
   p50: number;
   p99: number;
   errors: number;
@@ -50,17 +53,20 @@ function cannon(url: string, r: BenchRequest, o: LoadOptions, durationSec: numbe
   });
 }
 
-/** A warm-up (not counted), then the measured run. */
-export async function measureLoad(url: string, r: BenchRequest, o: LoadOptions): Promise<LoadResult> {
+/** A warm-up (not counted), then the measured run; `pid` is the server's, for its CPU time. */
+export async function measureLoad(url: string, r: BenchRequest, o: LoadOptions, pid?: number): Promise<LoadResult> {
   if (o.warmupSec > 0) await cannon(url, r, o, o.warmupSec);
+  const cpuBefore = cpuMsOf(pid);
   const latencies: number[] = [];
   let unexpected = 0;
   const result = await cannon(url, r, o, o.durationSec, (ms, ok) => {
     latencies.push(ms);
     if (!ok) unexpected++;
   });
+  const cpuAfter = cpuMsOf(pid);
   const sorted = Float64Array.from(latencies).sort();
   return {
+    cpuUs: cpuBefore === undefined || cpuAfter === undefined || sorted.length === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / sorted.length,
     rps: sorted.length / ((result.finish.getTime() - result.start.getTime()) / 1000),
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
