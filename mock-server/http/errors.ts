@@ -52,7 +52,11 @@ export interface ErrorBody {
 
 /** The request path as the client sent it, without the query: what the error body's `path` reports. */
 export function requestPath(req: Request): string {
-  const url = req.originalUrl || req.url;
+  return pathOf(req.originalUrl || req.url);
+}
+
+/** A request URL (path and query) without its query. */
+export function pathOf(url: string): string {
   const q = url.indexOf("?");
   return q === -1 ? url : url.slice(0, q);
 }

@@ -5,7 +5,7 @@
  */
 import type { RequestHandler } from "express";
 import type { Clock } from "../clock.js";
-import { requestPath } from "./errors.js";
+import { pathOf } from "./errors.js";
 
 export interface JournalEntry {
   id: string;
@@ -18,25 +18,37 @@ export interface JournalEntry {
   durationMs: number;
 }
 
+/** What is kept per request: raw values, formatted only when the journal is read. */
+interface Recorded {
+  seq: number;
+  atMs: number;
+  method: string;
+  url: string;
+  workspaceId: string | null;
+  status: number;
+  durationMs: number;
+}
+
 export class Journal {
-  private ring: JournalEntry[] = [];
+  private ring: Recorded[] = [];
   private next = 0;
   private seq = 0;
 
   constructor(readonly capacity: number) {}
 
-  add(entry: Omit<JournalEntry, "id">): void {
+  add(entry: Omit<Recorded, "seq">): void {
     if (this.capacity <= 0) return;
-    const full = { id: String(++this.seq), ...entry };
-    if (this.ring.length < this.capacity) this.ring.push(full);
-    else this.ring[this.next] = full;
+    const recorded = entry as Recorded;
+    recorded.seq = ++this.seq;
+    if (this.ring.length < this.capacity) this.ring.push(recorded);
+    else this.ring[this.next] = recorded;
     this.next = (this.next + 1) % this.capacity;
   }
 
   /** Newest first. */
   list(): JournalEntry[] {
     // Until the ring is full, next === length and the first slice is empty.
-    return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)].reverse();
+    return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)].reverse().map(format);
   }
 
   clear(): void {
@@ -49,21 +61,33 @@ export class Journal {
   }
 }
 
+function format(r: Recorded): JournalEntry {
+  const q = r.url.indexOf("?");
+  return {
+    id: String(r.seq),
+    at: new Date(r.atMs).toISOString(),
+    method: r.method,
+    path: pathOf(r.url),
+    query: q === -1 ? "" : r.url.slice(q + 1),
+    workspaceId: r.workspaceId,
+    status: r.status,
+    durationMs: Math.round(r.durationMs * 100) / 100,
+  };
+}
+
+/** Records on `finish`; the formatting (time, path) waits until GET /__mock/requests. */
 export function recordRequests(journal: Journal, clock: Clock): RequestHandler {
   return function journalRequest(req, res, next) {
     const started = performance.now();
-    const at = clock.iso();
+    const atMs = clock.nowMs();
     res.on("finish", () => {
-      const url = req.originalUrl;
-      const q = url.indexOf("?");
       journal.add({
-        at,
+        atMs,
         method: req.method,
-        path: requestPath(req),
-        query: q === -1 ? "" : redactQuery(url.slice(q + 1)),
+        url: withoutSecrets(req.originalUrl || req.url),
         workspaceId: req.workspace?.workspaceId ?? null,
         status: res.statusCode,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        durationMs: performance.now() - started,
       });
     });
     next();
@@ -72,7 +96,12 @@ export function recordRequests(journal: Journal, clock: Clock): RequestHandler {
 
 const SECRET_NAME = /key|token|secret|password|auth/i;
 
-/** A key sent in the query is refused, but it must not be kept either. */
+/** A key sent in the query is refused, but it must not be kept either: redacted before it is stored. */
+function withoutSecrets(url: string): string {
+  const q = url.indexOf("?");
+  return q === -1 ? url : `${url.slice(0, q + 1)}${redactQuery(url.slice(q + 1))}`;
+}
+
 function redactQuery(query: string): string {
   return query
     .split("&")

@@ -36,7 +36,9 @@ function requireJsonBody(op: Operation): RequestHandler {
 
 function validateRequest(op: Operation): RequestHandler {
   return function validateAgainstSpec(req, res, next) {
-    const target = { path: { ...req.params }, query: { ...(req.query as Record<string, unknown>) } };
+    // Both objects are this request's own (Express builds req.params per match and req.query per
+    // read), so ajv may coerce them in place without a copy.
+    const target = { path: req.params, query: req.query as Record<string, unknown> };
     if (!op.validateParams(target)) {
       // Parameters are reported by their own name (`size`, `phoneNumber`), not by location.
       const errors = toValidationErrors(op.validateParams.errors?.map((e) => ({ ...e, instancePath: e.instancePath.replace(/^\/(path|query)/, "") })));
@@ -53,22 +55,29 @@ function validateRequest(op: Operation): RequestHandler {
   };
 }
 
+/**
+ * Sent as a string, not a Buffer: Node then writes headers and body in one piece, and no Buffer
+ * copy of the body is made (under load, allocations cost more than the serialisation itself).
+ */
 export function sendJson(res: Response, status: number, body: unknown): void {
   if (body === undefined) {
     res.status(status).end();
     return;
   }
-  const payload = Buffer.from(JSON.stringify(body));
-  res.status(status).setHeader("Content-Type", "application/json");
-  res.setHeader("Content-Length", payload.length);
-  res.end(payload);
+  const json = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json");
+  res.setHeader("Content-Length", Buffer.byteLength(json));
+  res.end(json);
 }
 
 function runHandler(op: Operation, handler: Handler<never>, services: Services, options: PipelineOptions): RequestHandler {
   return async function handleOperation(req, res) {
-    const preferred = await preferredReply(op, req, services.clock);
+    // Most requests carry no Prefer header and most handlers are synchronous: no await for them.
+    const preferred = req.headers.prefer ? await preferredReply(op, req, services.clock) : undefined;
     const ctx = { req, workspace: req.workspace!, params: res.locals.params, query: res.locals.query, body: req.body, services };
-    const reply: Reply = preferred ?? (await (handler as Handler<any>)(ctx));
+    const result = preferred ?? (handler as Handler<any>)(ctx);
+    const reply: Reply = result instanceof Promise ? await result : result;
     if (options.validateResponses) checkReply(op, reply, options);
     if (preferred) res.setHeader("Preference-Applied", String(req.headers.prefer));
     sendJson(res, reply.status, reply.body);

@@ -3,7 +3,7 @@
  * API keys map to workspaces; a lookup compares SHA-256 digests in constant time, so a key cannot be
  * guessed byte by byte from response timings.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import crypto, { createHash, timingSafeEqual } from "node:crypto";
 import { Collection } from "./collection.js";
 import { Random } from "./random.js";
 import { collectionNames, collectionOptions, type CollectionName, type RecordTypes } from "./records.js";
@@ -70,7 +70,12 @@ export class Workspace {
 
 export type Seeder = (workspace: Workspace) => void;
 
-const digest = (key: string) => createHash("sha256").update(key, "utf8").digest();
+/**
+ * SHA-256 of a key. The one-shot crypto.hash (Node >= 20.12) creates no Hash object: on every request
+ * that object and its native finaliser cost more than the hashing itself.
+ */
+const digest: (key: string) => Buffer =
+  typeof crypto.hash === "function" ? (key) => crypto.hash("sha256", key, "buffer") : (key) => createHash("sha256").update(key, "utf8").digest();
 
 export class Workspaces {
   private readonly byId = new Map<string, Workspace>();
