@@ -29,6 +29,7 @@ const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "n/a");
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : "n/a");
 const mib = (bytes: number | undefined) => (bytes === undefined ? "n/a" : `${(bytes / 2 ** 20).toFixed(0)} MiB`);
+const cpuRatio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? `${(a / b).toFixed(2)}` : "n/a");
 const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
 const table = (head: string[], rows: string[][]) => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
 
@@ -39,8 +40,25 @@ function comparison(r: Results): string {
     r.compare.map((row) => [row.scenario, ...ids.map((id) => f0(row.cells[id].rps)), ratio(row.cells.c.rps, row.cells.a.rps), ratio(row.cells.c.rps, row.cells.b.rps), ratio(row.cells.c.rps, row.cells.d.rps)]),
   );
   const latency = table(["request", ...TARGETS.map((t) => t.label), "c/a p99"], r.compare.map((row) => [row.scenario, ...ids.map((id) => `${f2(row.cells[id].p50)} / ${f2(row.cells[id].p99)}`), ratio(row.cells.c.p99, row.cells.a.p99)]));
+  const cpu = table(
+    ["request", ...TARGETS.map((t) => t.label), "c÷a", "c÷d"],
+    r.compare.map((row) => [row.scenario, ...ids.map((id) => f0(row.cells[id].cpuUs ?? Number.NaN)), cpuRatio(row.cells.c.cpuUs, row.cells.a.cpuUs), cpuRatio(row.cells.c.cpuUs, row.cells.d.cpuUs)]),
+  );
   const errors = table(["request", ...TARGETS.map((t) => t.label)], r.compare.map((row) => [row.scenario, ...ids.map((id) => `${row.cells[id].errors} of ${row.cells[id].requests}`)]));
-  return ["### Requests per second", rps, "", "### Latency p50 / p99 (ms)", latency, "", "### Errors (connection errors, timeouts and unexpected statuses) of requests answered", errors].join("\n");
+  return [
+    "### Requests per second",
+    rps,
+    "",
+    "### Latency p50 / p99 (ms)",
+    latency,
+    "",
+    "### Server CPU time per request (µs; lower is better)",
+    "Read from /proc for the server's process over the measured run, divided by the requests answered. Unlike requests per",
+    "second it does not count time spent waiting for a core, so it moves less when the machine is busy.",
+    "",
+    cpu,
+    "",
+    "### Errors (connection errors, timeouts and unexpected statuses) of requests answered", errors].join("\n");
 }
 
 function cell(r: Results, scenario: string, id: TargetId) {
@@ -56,7 +74,8 @@ function targets(r: Results): string {
   }
   const c = cell(r, "GET /v1/calls/{callId}", "c")!;
   const a = cell(r, "GET /v1/calls/{callId}", "a")!;
-  rows.push(["GET /v1/calls/{callId}: mock >= 0.7x bare Express req/s (request validation on)", ratio(c.rps, a.rps), verdict(c.rps >= 0.7 * a.rps)]);
+  const cpuShare = a.cpuUs !== undefined && c.cpuUs ? ` (by CPU per request: ${(a.cpuUs / c.cpuUs).toFixed(2)}x)` : "";
+  rows.push(["GET /v1/calls/{callId}: mock >= 0.7x bare Express req/s (request validation on)", `${ratio(c.rps, a.rps)}${cpuShare}`, verdict(c.rps >= 0.7 * a.rps)]);
   for (const row of r.compare) rows.push([`${row.scenario}: mock p99 <= 2x bare Express p99`, `${f2(row.cells.c.p99)} vs ${f2(row.cells.a.p99)} ms (${ratio(row.cells.c.p99, row.cells.a.p99)})`, verdict(row.cells.c.p99 <= 2 * row.cells.a.p99)]);
   const spread = (name: string) => {
     const p50s = r.scale.map((s) => s.queries.find((q) => q.name === name)!.p50);
@@ -93,8 +112,10 @@ function startAndTooling(r: Results): string {
   const list = (xs: number[]) => `${f0(median(xs))} ms (samples: ${xs.map(f0).join(", ")})`;
   return table(["measure", "figure"], [
     ["mock: `node --import tsx mock-server/main.ts`, spawn to first 200 on /__mock/health", list(r.starts.mock)],
+    ["mock: CPU time used by then (main and loader threads)", list(r.starts.mockCpu)],
     ["mock: `npm start` (npm and tsx launchers included), spawn to first 200", list(r.starts.npmStart)],
     ["Prism: `prism mock generated/openapi.json`, spawn to first 200 on GET /v1/agents", list(r.starts.prism)],
+    ["Prism: CPU time used by then", list(r.starts.prismCpu)],
     ["`npm run generate` (in a copy of the repo)", `${(r.tooling.generateMs / 1000).toFixed(2)} s; output ${r.tooling.generateIdentical ? "identical to" : "**differs from**"} generated/`],
     ["`npm run conformance` against a local mock (whole command)", `${(r.tooling.conformanceMs / 1000).toFixed(2)} s; exit ${r.tooling.conformanceExit}; ${r.tooling.conformanceSummary}`],
   ]);

@@ -16,16 +16,25 @@ export const MB = 1024 * 1024;
  * what goes before the file's bytes and after them. Uploads stream the file between the two.
  */
 export function multipartFrame(fields: Record<string, string>, filename: string): { head: Buffer; tail: Buffer; contentType: string } {
-  const boundary = "----bench0123456789abcdef";
+  // A boundary as browsers make them.
+  const boundary = "----WebKitFormBoundary7MA4YWxkTrZu0gW";
   const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
   const fileHeader = `--${boundary}\r\nContent-Disposition: form-data; name="knowledge_base_files"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`;
   return { head: Buffer.from(parts.join("") + fileHeader), tail: Buffer.from(`\r\n--${boundary}--\r\n`), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** Plain text of `bytes` bytes (lines of "a"): a valid TXT source. */
+const PROSE =
+  "Our support line is open from nine to five on weekdays. To change a booking, give the agent your order number " +
+  "and the new date; refunds reach the original card within five working days. Premium customers may ask for a call back.\n";
+
+/**
+ * Plain text of `bytes` bytes: help-desk prose repeated, a valid TXT source. (The multipart parser's
+ * boundary search is sensitive to content; a file of one repeated letter found in the boundary would
+ * be an unrealistically slow case.)
+ */
 export function textFile(bytes: number): Buffer {
-  const text = Buffer.alloc(bytes, 0x61);
-  for (let i = 63; i < bytes; i += 64) text[i] = 0x0a;
+  const text = Buffer.alloc(bytes);
+  text.fill(PROSE);
   return text;
 }
 

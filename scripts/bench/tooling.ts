@@ -17,6 +17,9 @@ export interface StartFigures {
   mock: number[];
   npmStart: number[];
   prism: number[];
+  /** CPU milliseconds the process had used by its first 200 (all its threads), one per sample. */
+  mockCpu: number[];
+  prismCpu: number[];
 }
 
 export interface ToolingFigures {
@@ -29,14 +32,16 @@ export interface ToolingFigures {
 
 export const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
 
-async function timeStart(start: () => Promise<{ readyMs: number; stop(): Promise<void> }>, samples: number): Promise<number[]> {
-  const out: number[] = [];
+async function timeStart(start: () => Promise<{ readyMs: number; readyCpuMs?: number; stop(): Promise<void> }>, samples: number): Promise<{ wall: number[]; cpu: number[] }> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < samples; i++) {
     const child = await start();
-    out.push(child.readyMs);
+    wall.push(child.readyMs);
+    if (child.readyCpuMs !== undefined) cpu.push(child.readyCpuMs);
     await child.stop();
   }
-  return out;
+  return { wall, cpu };
 }
 
 async function npmStart() {
@@ -53,7 +58,10 @@ async function mockProcess() {
 export async function measureStarts(samples: number, warm: boolean): Promise<StartFigures> {
   // One start first, not counted: it fills tsx's transform cache as any earlier `npm start` would.
   if (warm) await (await mockProcess()).stop();
-  return { mock: await timeStart(mockProcess, samples), npmStart: await timeStart(npmStart, samples), prism: await timeStart(startPrismTarget, samples) };
+  const mock = await timeStart(mockProcess, samples);
+  const npm = await timeStart(npmStart, samples);
+  const prism = await timeStart(startPrismTarget, samples);
+  return { mock: mock.wall, npmStart: npm.wall, prism: prism.wall, mockCpu: mock.cpu, prismCpu: prism.cpu };
 }
 
 const run = promisify(execFile);
