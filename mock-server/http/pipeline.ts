@@ -8,6 +8,7 @@ import type { Operation } from "./operations.js";
 import { toValidationErrors } from "./schemas.js";
 import type { Handler, Reply, Services } from "./context.js";
 import { preferredReply } from "./prefer.js";
+import { readReplyJson } from "./reply-json.js";
 
 export const JSON_LIMIT_BYTES = 1024 * 1024;
 
@@ -59,12 +60,11 @@ function validateRequest(op: Operation): RequestHandler {
  * Sent as a string, not a Buffer: Node then writes headers and body in one piece, and no Buffer
  * copy of the body is made (under load, allocations cost more than the serialisation itself).
  */
-export function sendJson(res: Response, status: number, body: unknown): void {
-  if (body === undefined) {
+export function sendJson(res: Response, status: number, body: unknown, json: string | undefined = body === undefined ? undefined : JSON.stringify(body)): void {
+  if (json === undefined) {
     res.status(status).end();
     return;
   }
-  const json = JSON.stringify(body);
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json");
   res.setHeader("Content-Length", Buffer.byteLength(json));
@@ -80,7 +80,7 @@ function runHandler(op: Operation, handler: Handler<never>, services: Services, 
     const reply: Reply = result instanceof Promise ? await result : result;
     if (options.validateResponses) checkReply(op, reply, options);
     if (preferred) res.setHeader("Preference-Applied", String(req.headers.prefer));
-    sendJson(res, reply.status, reply.body);
+    sendJson(res, reply.status, reply.body, reply.body !== undefined && op.method === "get" ? readReplyJson(reply.body) : undefined);
   };
 }
 

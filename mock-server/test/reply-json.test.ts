@@ -1,0 +1,30 @@
+/** readReplyJson: byte for byte JSON.stringify, with record JSON reused by identity. */
+import { describe, expect, it } from "vitest";
+import { wrapPage } from "../http/pagination.js";
+import { readReplyJson } from "../http/reply-json.js";
+
+const call = (id: string, extra: object = {}) => ({ callId: id, status: "ended", agent: { agentId: "a", name: "Ada", status: "Live" }, duration: null, ...extra });
+
+describe("readReplyJson", () => {
+  it.each([
+    ["a page", wrapPage([call("1"), call("2", { note: "é \u2028 \"q\"" })], 12, { page: 1, size: 2 })],
+    ["an empty page", wrapPage([], 0, { page: 0, size: 10 })],
+    ["a phone number page (totalCounts)", wrapPage([{ sipPhoneNumber: "+15550100" }], 1, { page: 0, size: 10 }, "totalCounts")],
+    ["a record", call("3")],
+    ["an object whose data is not first", { page: 0, data: [call("4")] }],
+    ["an object whose data holds non-records", { data: [1, null, "x"], page: 0 }],
+    ["an object holding only data", { data: [call("5")] }],
+    ["an array", [call("6")]],
+    ["a string", "plain"],
+  ])("%s", (_name, body) => {
+    expect(readReplyJson(body)).toBe(JSON.stringify(body));
+    expect(readReplyJson(body)).toBe(JSON.stringify(body));
+  });
+
+  it("serves the new JSON of a record replaced by a new object", () => {
+    const before = call("7");
+    const after = { ...before, status: "error" };
+    expect(readReplyJson(wrapPage([before], 1, { page: 0, size: 1 }))).toContain('"status":"ended"');
+    expect(readReplyJson(wrapPage([after], 1, { page: 0, size: 1 }))).toContain('"status":"error"');
+  });
+});
