@@ -37,8 +37,9 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     server.once("listening", resolve);
     server.once("error", reject);
   });
-  // Listening first, compiling after: the first answer does not wait for every validator.
-  void warmValidators({ responses: mock.options.validateResponses });
+  // Listening first, compiling a second later: compiling right away would hold up the first answers
+  // (a health check right after start) by a third of a second. Until then validators compile on use.
+  setTimeout(() => void warmValidators({ responses: mock.options.validateResponses }), 1_000).unref();
   const address = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   return {
