@@ -153,6 +153,11 @@ Targets:
   response validation off** (its production setting; it is on in development and tests);
 - (c+rv) the same mock with \`--validate-responses on\`, for comparison;
 - (d) \`prism mock generated/openapi.json\` (Prism 5), with \`-v error\` so its per-request logging does not slow it down.
+  Prism answers the upload with 400 (its multipart validation does not take one file part as the \`knowledge_base_files\`
+  array), so its upload row counts every answer as an error.
+
+Requests per second depend on how the two cores are shared between autocannon and the server at that moment; Prism's
+figures in particular vary from run to run. Server CPU time per request (below) is the steadier comparison.
 
 ## Targets
 

@@ -1,10 +1,11 @@
 /**
- * npm run bench [-- --quick] [--out FILE] [--json FILE] [--only compare,scale,start,tooling,uploads]
+ * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE]
  * Runs every part of the benchmark in one process on this machine and rewrites scripts/bench/RESULTS.md.
  * --quick: a smoke run of a few seconds per part (tiny durations and sizes), for `npm test`; its figures
- * mean nothing and it writes RESULTS.md only when --out says so.
+ * mean nothing and it writes RESULTS.md only when --out says so. --json keeps the figures; --render-from
+ * rewrites RESULTS.md from such a file without measuring.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -43,7 +44,13 @@ export const QUICK: typeof FULL = {
 };
 
 export async function runBench(argv: string[], log: (line: string) => void = console.log): Promise<Results> {
-  const { values } = parseArgs({ args: argv, options: { quick: { type: "boolean" }, out: { type: "string" }, json: { type: "string" } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { quick: { type: "boolean" }, out: { type: "string" }, json: { type: "string" }, "render-from": { type: "string" } }, strict: true });
+  if (values["render-from"]) {
+    // Rebuilds the markdown from a run's saved figures (after editing profile-notes.md); measures nothing.
+    const saved = JSON.parse(readFileSync(values["render-from"], "utf8")) as Results;
+    writeFileSync(values.out ?? here("RESULTS.md"), renderResults(saved, here("profile-notes.md")));
+    return saved;
+  }
   const quick = Boolean(values.quick);
   const plan = quick ? QUICK : FULL;
   const started = performance.now();
