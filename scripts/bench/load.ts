@@ -79,7 +79,7 @@ export async function measureLoad(url: string, r: BenchRequest, o: LoadOptions, 
  * Latency of one request at a time on one kept-alive connection: what a page costs the server plus
  * a constant for the loopback round trip, without queueing behind other requests.
  */
-export async function sequentialLatency(url: string, r: BenchRequest, samples: number, warmup = 20): Promise<{ p50: number; p99: number; errors: number }> {
+export async function sequentialLatency(url: string, r: BenchRequest, samples: number, warmup = 100): Promise<{ p50: number; p99: number; errors: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const once = () =>
     new Promise<{ ms: number; ok: boolean }>((resolve) => {
