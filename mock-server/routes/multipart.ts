@@ -104,7 +104,7 @@ export function readMultipart(req: Request): Promise<{ fields: Record<string, st
           headBytes += Math.min(chunk.length, SNIFF_BYTES - headBytes);
         }
       });
-      stream.on("limit", () => fail(new ApiError(413, `File ${filename} exceeds the 25 MB limit`)));
+      stream.on("limit", () => fail(new ApiError(413, `File ${filename} exceeds the 25 MB limit`, undefined, { Connection: "close" })));
       stream.on("end", () => {
         if (failed) return;
         if (!contentMatches(kind, Buffer.concat(head))) {
