@@ -69,7 +69,8 @@ describe("API key", () => {
       expect(res.status, query).toBe(401);
       expectErrorBody(await res.json(), 401, path);
     }
-    for (const headers of [{ Authorization: `Bearer ${t.mock.apiKey}` }, { "Api-Key": t.mock.apiKey }, { Cookie: `X-API-Key=${t.mock.apiKey}` }]) {
+    const elsewhere: Record<string, string>[] = [{ Authorization: `Bearer ${t.mock.apiKey}` }, { "Api-Key": t.mock.apiKey }, { Cookie: `X-API-Key=${t.mock.apiKey}` }];
+    for (const headers of elsewhere) {
       const res = await t.raw(path, { method: op.method, key: null, headers });
       expect(res.status, Object.keys(headers)[0]).toBe(401);
     }
