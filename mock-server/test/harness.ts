@@ -17,8 +17,8 @@ export interface Harness {
   advance(seconds: number): Promise<void>;
 }
 
-/** What the mock logs for a 5xx (errors.ts) and for a reply off the spec (pipeline.ts). */
-const INTERNAL_ERROR = /^[A-Z]+ \S+ failed: |^response validation failed/;
+/** What the mock logs for a 5xx (errors.ts), a reply off the spec (pipeline.ts), a failed clock task (app.ts). */
+const INTERNAL_ERROR = /^[A-Z]+ \S+ failed: |^response validation failed|^scheduled task failed/;
 
 export function useMock(options: StartOptions = {}): Harness {
   const harness = { logs: [] as string[] } as Harness;
