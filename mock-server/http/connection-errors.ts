@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Clock } from "../clock.js";
 import { errorBodyAt, requestPath, STATUS_TEXT } from "./errors.js";
+import { lingerAfterResponse } from "./linger.js";
 
 /** The request each connection is serving, so a timeout can be answered on its own response. */
 export type InFlight = Map<Socket, { req: IncomingMessage; res: ServerResponse }>;
@@ -19,7 +20,7 @@ interface ClientError extends Error {
 }
 
 /** A socket that will not close by itself (a client that keeps sending) is destroyed after this. */
-const CLOSE_GRACE_MS = 1_000;
+const CLOSE_GRACE_MS = 2_000;
 
 function statusOf(error: ClientError): number {
   switch (error.code) {
@@ -64,6 +65,7 @@ export function answerClientError(clock: Clock, inFlight: InFlight, requestTimeo
       // The app has the request (its body was still arriving): answer on its response, so the
       // journal sees it; the handler waiting for the body then finds the response sent.
       if (!current.res.headersSent) {
+        lingerAfterResponse(current.req, current.res);
         const body = JSON.stringify(errorBodyAt(clock, requestPath(current.req as Request), status, message));
         current.res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close" }).end(body);
         closeSoon(socket);
@@ -72,7 +74,8 @@ export function answerClientError(clock: Clock, inFlight: InFlight, requestTimeo
     }
     const body = JSON.stringify(errorBodyAt(clock, pathOf(error.rawPacket), status, message));
     const head = `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
-    socket.end(head + body, () => socket.destroy());
+    // Not destroyed at once: a client still sending would get a reset that can swallow this answer.
+    socket.end(head + body);
     closeSoon(socket);
   };
 }

@@ -5,6 +5,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import { StoreError } from "../store/collection.js";
 import type { Clock } from "../clock.js";
+import { lingerAfterResponse } from "./linger.js";
 
 export const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
@@ -106,6 +107,7 @@ export function sendError(res: Parameters<RequestHandler>[1], clock: Clock, req:
     return;
   }
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  if (error.headers?.Connection === "close") lingerAfterResponse(req, res);
   res.status(error.status).type("application/json").send(JSON.stringify(errorBody(clock, req, error.status, error.message, error.validationErrors)));
 }
 

@@ -1,11 +1,13 @@
 /**
  * Oversized bodies, on the real process so its memory can be read alone: a 100 MB upload to E9 is
  * answered 413 (2.2 body) at the 25 MB limit, without the client having to send the rest, and the
- * mock's resident memory stays flat; a JSON body over 1 MB gets 413 the same way.
+ * mock's resident memory stays flat; a JSON body over 1 MB (sent so, or inflating to it) gets 413 the
+ * same way, and a text field over 1 MB gets 400 at the limit.
  * The memory bound is a generous sanity bound (a buffered upload would cost 100 MB), not a benchmark.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSON_LIMIT_BYTES } from "../http/pipeline.js";
 import { expectErrorBody } from "./harness.js";
@@ -98,6 +100,29 @@ describe("oversized bodies", () => {
     const kbs = await (await fetch(`${mock.url}/__mock/workspaces/default/knowledgeBases`)).json();
     expect(kbs.map((k: { name: string }) => k.name)).not.toContain("big");
     expect((await fetch(`${mock.url}/v1/calls`, { headers: { "X-API-Key": mock.apiKey } })).status).toBe(200);
+  });
+
+  it("answers a 100 MB text field of E9 with 400 at the 1 MB field limit", async () => {
+    const fieldPart = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="knowledge_base_texts"\r\n\r\n`;
+    const { result, before, peak } = await peakRss(mock.child.pid!, () =>
+      streamUpload("/v1/knowledge-bases", { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` }, fieldPart, 100 * MB, `\r\n--${BOUNDARY}--\r\n`),
+    );
+    expect(result.status).toBe(400);
+    expectErrorBody(JSON.parse(result.body), 400, "/v1/knowledge-bases");
+    expect(result.sentWhenAnswered).toBeLessThan(50 * MB);
+    expect(peak - before).toBeLessThan(64 * MB);
+  });
+
+  it("answers a compressed JSON body that inflates past 1 MB with 413", async () => {
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"name":"'), Buffer.alloc(200 * MB, "a"), Buffer.from('"}')]));
+    expect(bomb.length).toBeLessThan(JSON_LIMIT_BYTES);
+    const { result, before, peak } = await peakRss(mock.child.pid!, async () => {
+      const res = await fetch(`${mock.url}/v1/integrations`, { method: "POST", headers: { "X-API-Key": mock.apiKey, "Content-Type": "application/json", "Content-Encoding": "gzip" }, body: bomb });
+      return { status: res.status, body: await res.json() };
+    });
+    expect(result.status).toBe(413);
+    expectErrorBody(result.body, 413, "/v1/integrations");
+    expect(peak - before).toBeLessThan(64 * MB);
   });
 
   it("answers a 100 MB chunked JSON body with 413 at the 1 MB limit", async () => {
