@@ -88,6 +88,13 @@ describe("slow clients", () => {
     expectErrorBody(response.body, 408, "*");
   });
 
+  it("serves an HTTP/1.1 request without Host rather than refusing it with a bare 400", async () => {
+    const raw = await rawClient(`GET /v1/calls?size=1 HTTP/1.1\r\nX-API-Key: ${t.mock.apiKey}\r\nConnection: close\r\n\r\n`).closed;
+    const response = parseResponse(raw);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toHaveLength(1);
+  });
+
   it.each([
     ["a malformed header line", "GET /v1/calls HTTP/1.1\r\nHost: mock\r\nno colon here\r\n\r\n", 400, "/v1/calls"],
     ["an invalid method", "G@T /v1/calls HTTP/1.1\r\nHost: mock\r\n\r\n", 400, "*"],
