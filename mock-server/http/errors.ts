@@ -107,7 +107,12 @@ export function sendError(res: Parameters<RequestHandler>[1], clock: Clock, req:
     return;
   }
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
-  if (error.headers?.Connection === "close") lingerAfterResponse(req, res);
+  if (!req.complete) {
+    // Answered while the body is still arriving (past a size limit, a bad key on an upload): the
+    // connection ends with this answer, so the client stops sending and nothing is drained for it.
+    res.setHeader("Connection", "close");
+    lingerAfterResponse(req, res);
+  }
   res.status(error.status).type("application/json").send(JSON.stringify(errorBody(clock, req, error.status, error.message, error.validationErrors)));
 }
 

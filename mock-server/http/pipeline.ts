@@ -13,13 +13,12 @@ export const JSON_LIMIT_BYTES = 1024 * 1024;
 
 const parseJson = express.json({ limit: JSON_LIMIT_BYTES, strict: true, type: ["application/json", "application/*+json"] });
 
-const tooLarge = () =>
-  new ApiError(413, `Request body exceeds the ${JSON_LIMIT_BYTES} byte limit`, undefined, { Connection: "close" });
+const tooLarge = () => new ApiError(413, `Request body exceeds the ${JSON_LIMIT_BYTES} byte limit`);
 
 /**
  * express.json, answering 413 as soon as the body passes the limit. express.json alone reads the
  * whole body before it answers, so a client sending 100 MB would have to send all of it; here the
- * answer comes at the limit, and Connection: close ends the upload.
+ * answer comes at the limit, and the connection closes with it (sendError), which ends the upload.
  */
 function parseJsonBody(): RequestHandler {
   return function parseCappedJson(req, res, next) {

@@ -89,7 +89,7 @@ export function readMultipart(req: Request): Promise<{ fields: Record<string, st
       received += chunk.length;
       if (fileOpen) mark = received;
       else if (received - mark > MAX_FIELD_BYTES + PART_SLACK_BYTES) {
-        fail(new ApiError(400, `A form field exceeds ${MAX_FIELD_BYTES} bytes`, { body: `form fields must be at most ${MAX_FIELD_BYTES} bytes` }, { Connection: "close" }));
+        fail(new ApiError(400, `A form field exceeds ${MAX_FIELD_BYTES} bytes`, { body: `form fields must be at most ${MAX_FIELD_BYTES} bytes` }));
       }
     });
 
@@ -127,7 +127,7 @@ export function readMultipart(req: Request): Promise<{ fields: Record<string, st
           headBytes += Math.min(chunk.length, SNIFF_BYTES - headBytes);
         }
       });
-      stream.on("limit", () => fail(new ApiError(413, `File ${filename} exceeds the 25 MB limit`, undefined, { Connection: "close" })));
+      stream.on("limit", () => fail(new ApiError(413, `File ${filename} exceeds the 25 MB limit`)));
       stream.on("end", () => {
         if (failed) return;
         if (!contentMatches(kind, Buffer.concat(head))) {

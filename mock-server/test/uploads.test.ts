@@ -136,6 +136,18 @@ describe("oversized bodies", () => {
     expect(peak - before).toBeLessThan(64 * MB);
   });
 
+  it("answers a refused upload (bad key, wrong type) at once and closes, without reading the rest", async () => {
+    const badKey = await streamUpload("/v1/knowledge-bases", { "X-API-Key": "wrong-key", "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` }, filePart, 100 * MB, "");
+    expect(badKey.status).toBe(401);
+    expectErrorBody(JSON.parse(badKey.body), 401, "/v1/knowledge-bases");
+    const wrongType = await streamUpload("/v1/integrations", { "Content-Type": "text/plain" }, "", 100 * MB, "");
+    expect(wrongType.status).toBe(400);
+    for (const refused of [badKey, wrongType]) {
+      expect(refused.headers.connection).toBe("close");
+      expect(refused.sentWhenAnswered).toBeLessThan(50 * MB);
+    }
+  });
+
   it("answers a JSON body declared over 1 MB with 413 at once, and one of exactly 1 MB is read", async () => {
     const over = await fetch(`${mock.url}/v1/integrations`, {
       method: "POST",
