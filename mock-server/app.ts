@@ -71,6 +71,7 @@ function requestId(): RequestHandler {
 export function createApp(overrides: Partial<AppOptions> = {}): MockApp {
   const options: AppOptions = { ...DEFAULT_APP_OPTIONS, ...overrides };
   const clock = new Clock(options.clock);
+  clock.onTaskError = (error) => options.log(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
   const webhooks = new WebhookDispatcher(clock, { ...DEFAULT_DISPATCHER_OPTIONS, ...options.webhooks, log: options.log });
   const simulation = new Simulation(clock, webhooks);
   const workspaces = new Workspaces((workspace) => {

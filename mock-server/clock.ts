@@ -31,6 +31,8 @@ export class Clock {
   private seq = 0;
   private timer: NodeJS.Timeout | undefined;
   private draining = false;
+  /** Where a scheduled task's failure is told (the app points it at its log); it never stops the clock. */
+  onTaskError: (error: unknown) => void = (error) => console.error(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
 
   constructor(options: ClockOptions) {
     this.mode = options.mode;
@@ -87,17 +89,27 @@ export class Clock {
     if (this.mode !== "real" || this.queue.length === 0) return;
     if (this.timer) clearTimeout(this.timer);
     const delay = Math.max(0, (this.queue[0].at - this.nowMs()) / this.speed);
-    this.timer = setTimeout(() => void this.drain(), Math.min(delay, 2 ** 31 - 1));
+    this.timer = setTimeout(() => this.drain(), Math.min(delay, 2 ** 31 - 1));
     this.timer.unref();
   }
 
-  private async drain(): Promise<void> {
+  /**
+   * Real mode runs what falls due without waiting for it: a task that does I/O (a webhook retry to a
+   * receiver that does not answer) must not hold back the calls and batch runs due after it.
+   * advance() does wait, so virtual time stays deterministic for tests.
+   */
+  private drain(): void {
     if (this.draining) return;
     this.draining = true;
     try {
       while (this.queue.length > 0 && this.queue[0].at <= this.nowMs()) {
         const task = heapPop(this.queue)!;
-        await task.run();
+        try {
+          const result = task.run();
+          if (result instanceof Promise) result.catch((error) => this.onTaskError(error));
+        } catch (error) {
+          this.onTaskError(error);
+        }
       }
     } finally {
       this.draining = false;

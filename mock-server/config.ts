@@ -24,6 +24,11 @@ export const OPTIONS: Option[] = [
   { flag: "outbox-size", env: "MOCK_OUTBOX_SIZE", fallback: "1000", help: "webhook deliveries kept by GET /__mock/webhook-deliveries" },
   { flag: "state-file", env: "MOCK_STATE_FILE", fallback: "", help: "persist state to this file (saved on exit and every --save-interval seconds)" },
   { flag: "save-interval", env: "MOCK_SAVE_INTERVAL", fallback: "10", help: "seconds between state saves with --state-file" },
+  { flag: "request-timeout", env: "MOCK_REQUEST_TIMEOUT", fallback: "120", help: "seconds a client has to send a whole request (408 after)" },
+  { flag: "shutdown-grace", env: "MOCK_SHUTDOWN_GRACE", fallback: "10", help: "seconds requests in flight may take to finish on SIGTERM/SIGINT" },
+  { flag: "webhook-timeout", env: "MOCK_WEBHOOK_TIMEOUT", fallback: "5", help: "seconds a webhook receiver has to answer one delivery attempt" },
+  { flag: "webhook-attempts", env: "MOCK_WEBHOOK_ATTEMPTS", fallback: "6", help: "delivery attempts in all before a delivery is marked failed" },
+  { flag: "webhook-backoff", env: "MOCK_WEBHOOK_BACKOFF", fallback: "10", help: "seconds (clock time) before the first retry; doubled for each next one" },
 ];
 
 export function helpText(): string {
@@ -46,5 +51,12 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): { help: bool
 export function integerOption(values: Record<string, string>, flag: string, min: number, max: number): number {
   const n = Number(values[flag]);
   if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${flag} must be an integer from ${min} to ${max}, got "${values[flag]}"`);
+  return n;
+}
+
+/** A number of seconds, fractions allowed. */
+export function secondsOption(values: Record<string, string>, flag: string, min: number, max: number): number {
+  const n = Number(values[flag]);
+  if (values[flag] === "" || !Number.isFinite(n) || n < min || n > max) throw new Error(`--${flag} must be a number of seconds from ${min} to ${max}, got "${values[flag]}"`);
   return n;
 }

@@ -1,6 +1,6 @@
 /** npm start: the mock on PORT/HOST, printing where it is and how to call it. */
-import { helpText, integerOption, readConfig } from "./config.js";
-import { loadState, saveState } from "./persistence.js";
+import { helpText, integerOption, readConfig, secondsOption } from "./config.js";
+import { loadState, StateSaver } from "./persistence.js";
 import { startMock } from "./server.js";
 
 async function main(): Promise<void> {
@@ -32,21 +32,32 @@ async function main(): Promise<void> {
     host: v.host,
     apiKey: v["api-key"],
     seed: integerOption(v, "seed", 0, 4294967295),
-    clock: { mode, speed, start },
+    // A virtual clock goes on from where the saved state left it, not back to its start.
+    clock: { mode, speed, start: start ?? (mode === "virtual" && restore ? new Date(restore.savedAt) : undefined) },
     validateResponses: validate,
     journalCapacity: integerOption(v, "journal-size", 0, 1_000_000),
-    webhooks: { outboxCapacity: integerOption(v, "outbox-size", 1, 1_000_000) },
+    webhooks: {
+      outboxCapacity: integerOption(v, "outbox-size", 1, 1_000_000),
+      timeoutMs: secondsOption(v, "webhook-timeout", 0.01, 600) * 1000,
+      maxAttempts: integerOption(v, "webhook-attempts", 1, 100),
+      backoffSeconds: secondsOption(v, "webhook-backoff", 0, 86_400),
+    },
+    requestTimeoutMs: secondsOption(v, "request-timeout", 0.1, 86_400) * 1000,
+    shutdownGraceMs: secondsOption(v, "shutdown-grace", 0, 3_600) * 1000,
     restore,
   });
-  const save = async () => {
-    if (stateFile) await saveState(stateFile, running.mock.services.workspaces, running.mock.services.clock.iso());
-  };
-  if (stateFile) {
-    // Saves do not overlap: a slow disk delays the next one instead of racing it.
-    let saving = Promise.resolve();
-    setInterval(() => {
-      saving = saving.then(save).catch((e) => console.error(`state not saved: ${(e as Error).message}`));
-    }, saveEvery * 1000).unref();
+  const saver = stateFile ? new StateSaver(stateFile, running.mock.services.workspaces, () => running.mock.services.clock.iso()) : undefined;
+  let timer: NodeJS.Timeout | undefined;
+  if (saver) {
+    // A first save at once: a state file that cannot be written is told now, not at exit.
+    try {
+      await saver.save();
+    } catch (error) {
+      await running.close();
+      throw new Error(`State file ${stateFile} cannot be written: ${(error as Error).message}`);
+    }
+    timer = setInterval(() => saver.save().catch((e) => console.error(`state not saved: ${(e as Error).message}`)), saveEvery * 1000);
+    timer.unref();
     console.log(`  State file:         ${stateFile} (${restore ? "restored" : "new"}; saved every ${saveEvery} s and on exit)`);
   }
   console.log(`Mock of the Conversational Agent Platform API listening on ${running.url}/v1`);
@@ -59,9 +70,18 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing requests in flight`);
+    console.log(`${signal}: finishing ${running.inFlight()} request(s) in flight`);
+    clearInterval(timer);
     await running.close();
-    await save();
+    if (saver) {
+      try {
+        await saver.save();
+        console.log(`State saved to ${stateFile}`);
+      } catch (error) {
+        console.error(`state not saved: ${(error as Error).message}`);
+        process.exit(1);
+      }
+    }
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

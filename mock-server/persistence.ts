@@ -4,8 +4,9 @@
  * or parsed stops the start with a clear error and is left untouched.
  */
 import { open, readFile, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import { exportSnapshot, importSnapshot, type Snapshot } from "./control/snapshot.js";
-import type { IntegrationCredentials, TrunkSecrets, Workspace, WorkspaceOptions, Workspaces } from "./store/workspace.js";
+import { Workspaces, type IntegrationCredentials, type TrunkSecrets, type Workspace, type WorkspaceOptions } from "./store/workspace.js";
 
 export const STATE_VERSION = 1;
 
@@ -36,12 +37,22 @@ function persistWorkspace(w: Workspace): PersistedWorkspace {
   };
 }
 
-export async function saveState(path: string, workspaces: Workspaces, savedAt: string): Promise<void> {
+/** The state as it is now, as text: taken in one synchronous step, so a save is one point in time. */
+export function serializeState(workspaces: Workspaces, savedAt: string): string {
   const state: PersistedState = { version: STATE_VERSION, savedAt, workspaces: workspaces.list().map(persistWorkspace) };
-  const temporary = `${path}.tmp-${process.pid}`;
+  return JSON.stringify(state);
+}
+
+/**
+ * Write to `<path>.tmp` in the same directory, fsync, rename over `path`, fsync the directory. A
+ * crash at any point leaves either the old file or the new one, whole; a temporary file left by a
+ * crash is overwritten by the next save.
+ */
+export async function writeStateFile(path: string, text: string): Promise<void> {
+  const temporary = `${path}.tmp`;
   const file = await open(temporary, "w", 0o600);
   try {
-    await file.writeFile(JSON.stringify(state));
+    await file.writeFile(text);
     await file.sync();
   } finally {
     await file.close();
@@ -51,6 +62,50 @@ export async function saveState(path: string, workspaces: Workspaces, savedAt: s
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
+  }
+  await syncDirectory(dirname(path));
+}
+
+/** Makes the rename itself durable. Some platforms cannot open a directory: then the rename has to do. */
+async function syncDirectory(directory: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(directory, "r");
+    await handle.sync();
+  } catch {
+    /* not supported here */
+  } finally {
+    await handle?.close();
+  }
+}
+
+export async function saveState(path: string, workspaces: Workspaces, savedAt: string): Promise<void> {
+  await writeStateFile(path, serializeState(workspaces, savedAt));
+}
+
+/**
+ * Saves one at a time: a save asked for while one is under way runs after it, and asks made while
+ * one is already waiting share that one (it takes the state when it starts, so it covers them).
+ */
+export class StateSaver {
+  private last: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly workspaces: Workspaces,
+    private readonly now: () => string,
+  ) {}
+
+  save(): Promise<void> {
+    if (this.queued) return this.queued;
+    const run = this.last.catch(() => undefined).then(() => {
+      this.queued = undefined;
+      return saveState(this.path, this.workspaces, this.now());
+    });
+    this.queued = run;
+    this.last = run;
+    return run;
   }
 }
 
@@ -66,18 +121,32 @@ export async function loadState(path: string): Promise<PersistedState | undefine
   let state: PersistedState;
   try {
     state = JSON.parse(text) as PersistedState;
-  } catch (error) {
-    throw new StateFileError(`State file ${path} is not valid JSON (${(error as Error).message}). It was left as it is; move it away to start fresh.`);
+  } catch {
+    // The parser's message quotes the text around the fault, which may hold keys: only the size is told.
+    throw new StateFileError(`State file ${path} is not valid JSON (${Buffer.byteLength(text)} bytes; truncated or edited?). It was left as it is; move it away to start fresh.`);
   }
-  if (state?.version !== STATE_VERSION || !Array.isArray(state.workspaces)) {
-    throw new StateFileError(`State file ${path} is not a version ${STATE_VERSION} mock state. It was left as it is.`);
+  if (state?.version !== STATE_VERSION || !Array.isArray(state.workspaces) || Number.isNaN(Date.parse(state.savedAt))) {
+    throw new StateFileError(`State file ${path} is not a version ${STATE_VERSION} mock state. It was left as it is; move it away to start fresh.`);
+  }
+  try {
+    // A dry run into a throwaway store: a state that cannot be restored is refused before anything starts.
+    restoreState(state, new Workspaces(() => undefined));
+  } catch (error) {
+    throw new StateFileError(`State file ${path} holds a mock state that cannot be restored (${(error as Error).message}). It was left as it is; move it away to start fresh.`);
   }
   return state;
 }
 
 /** Puts every persisted workspace back, records and secrets, without seeding. */
 export function restoreState(state: PersistedState, workspaces: Workspaces): void {
-  for (const saved of state.workspaces) {
+  for (const [i, saved] of state.workspaces.entries()) {
+    // Messages name the workspace by position or id only: the file also holds keys and credentials.
+    if (typeof saved?.workspaceId !== "string" || typeof saved.apiKey !== "string" || !Number.isInteger(saved.seed)) {
+      throw new Error(`workspace #${i} lacks its id, key or seed`);
+    }
+    if (!saved.collections || typeof saved.collections !== "object" || !Array.isArray(saved.credentials) || !Array.isArray(saved.trunks)) {
+      throw new Error(`workspace ${saved.workspaceId} lacks its collections or secrets`);
+    }
     const existing = workspaces.get(saved.workspaceId);
     const workspace = existing ?? workspaces.add(saved, { seed: false });
     if (existing) existing.clear();

@@ -1,12 +1,14 @@
 /**
  * startMock: the app on a real socket. Tests bind 127.0.0.1 on an ephemeral port and close it when
- * done. Slow clients are cut off by Node's own request and header timeouts, so one stalled upload
- * cannot hold a connection slot forever while others are served.
+ * done. A client that sends its request too slowly is answered 408 and cut off once the request
+ * timeout passes (checked at least every second), so one stalled upload cannot hold a connection
+ * forever while others are served. close() is graceful: requests in flight finish first.
  */
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import { createApp, DEFAULT_API_KEY, type AppOptions, type MockApp } from "./app.js";
 import type { ClockMode } from "./clock.js";
+import { answerClientError, answerExpectation, type InFlight } from "./http/connection-errors.js";
 import { warmValidators } from "./http/operations.js";
 
 export interface StartOptions extends Partial<Omit<AppOptions, "clock">> {
@@ -15,24 +17,65 @@ export interface StartOptions extends Partial<Omit<AppOptions, "clock">> {
   clock?: ClockMode | AppOptions["clock"];
   /** Whole-request deadline in ms (headers and body). */
   requestTimeoutMs?: number;
+  /** Deadline for the headers alone; at most requestTimeoutMs. */
   headersTimeoutMs?: number;
+  /** close(): how long requests in flight may take before their connections are cut. */
+  shutdownGraceMs?: number;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningMock {
   url: string;
   apiKey: string;
   mock: MockApp;
   server: Server;
+  /** Requests being served now. */
+  inFlight(): number;
+  /** Stops accepting, lets requests in flight finish (up to the grace), then stops the mock's timers. */
   close(): Promise<void>;
 }
 
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
-  const { port = 0, host = "127.0.0.1", clock = "virtual", requestTimeoutMs = 120_000, headersTimeoutMs = 20_000, ...appOptions } = options;
+  const {
+    port = 0,
+    host = "127.0.0.1",
+    clock = "virtual",
+    requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+    headersTimeoutMs = 20_000,
+    shutdownGraceMs = DEFAULT_SHUTDOWN_GRACE_MS,
+    ...appOptions
+  } = options;
   const mock = createApp({ ...appOptions, clock: typeof clock === "string" ? { mode: clock } : clock });
-  const server = mock.app.listen(port, host);
-  server.requestTimeout = requestTimeoutMs;
-  server.headersTimeout = headersTimeoutMs;
+  const inFlight: InFlight = new Map();
+  let closing = false;
+  let drained: (() => void) | undefined;
+
+  const headersTimeout = Math.min(headersTimeoutMs, requestTimeoutMs);
+  const server = createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout,
+      // Node checks the timeouts on this period (30 s by default): a short timeout needs a short period.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
+      // A request without Host is served rather than refused with Node's bare 400.
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      inFlight.set(req.socket, { req, res });
+      res.once("close", () => {
+        if (inFlight.get(req.socket)?.res === res) inFlight.delete(req.socket);
+        if (inFlight.size === 0) drained?.();
+      });
+      if (closing) res.setHeader("Connection", "close");
+      mock.app(req, res);
+    },
+  );
   server.keepAliveTimeout = 5_000;
+  server.on("clientError", answerClientError(mock.services.clock, inFlight, requestTimeoutMs));
+  server.on("checkExpectation", answerExpectation(mock.services.clock));
+  server.listen(port, host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
@@ -47,12 +90,21 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     apiKey: appOptions.apiKey ?? DEFAULT_API_KEY,
     mock,
     server,
+    inFlight: () => inFlight.size,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 2_000).unref();
-      });
+      closing = true;
+      // Responses not yet started tell their clients the connection ends with them.
+      for (const { res } of inFlight.values()) if (!res.headersSent) res.setHeader("Connection", "close");
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight.size > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          setTimeout(resolve, shutdownGraceMs).unref();
+        });
+      }
+      server.closeAllConnections();
+      await closed;
       await mock.close();
     },
   };

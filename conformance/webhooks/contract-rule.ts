@@ -26,9 +26,14 @@ export const webhookContractRule: RuleSpec = {
     if (!control || !agentId) return t.skip("needs the mock's control plane to point a webhook at a loopback receiver");
     const receiver = await startReceiver();
     const { baseUrl } = control;
+    let hookId: string | undefined;
     try {
-      const hook = await control!.createRecord("webhooks", { agentId, url: receiver.url, active: true, events: "conversation_started,conversation_ended" });
-      const chat = await t.call("createChat", { method: "POST", path: "/v1/chat", body: { agentId, conversation: "Hello", variables: { customerName: "Dana" } } });
+      // An agent of its own: the receiver closes after this rule, and later rules' conversations with
+      // the fixture agent must not be sent to it (each would fail, be retried and be logged).
+      const own = await control!.createRecord("agents", { agentName: `${t.fixtures.runId} webhook contract agent` });
+      const hook = await control!.createRecord("webhooks", { agentId: own.agentId, url: receiver.url, active: true, events: "conversation_started,conversation_ended" });
+      hookId = hook.webhookId;
+      const chat = await t.call("createChat", { method: "POST", path: "/v1/chat", body: { agentId: own.agentId, conversation: "Hello", variables: { customerName: "Dana" } } });
       if (!t.expectStatus(chat, 200)) return;
       const isStarted = (d: Delivery) => header(d, "X-Webhook-Id") === hook.webhookId && header(d, "X-Webhook-Event") === "conversation_started";
       let delivery = await receiver.waitFor(isStarted, 1500);
@@ -42,7 +47,7 @@ export const webhookContractRule: RuleSpec = {
       for (const issue of schemaIssues(payload, "/webhooks/conversation_started/post/requestBody/content/application~1json/schema", t.level)) {
         t.expect(false, { ...issue, message: `delivered payload: ${issue.message}` });
       }
-      t.expectEqual(payload.agentId, agentId, "/agentId", "the delivery names the agent");
+      t.expectEqual(payload.agentId, own.agentId, "/agentId", "the delivery names the agent");
       const signature = header(delivery, "X-Webhook-Signature") ?? "";
       t.expect(/^t=[0-9]+,v1=[0-9a-f]{64}$/.test(signature), { pointer: "#header/x-webhook-signature", expected: "t=<unix>,v1=<64 hex>", actual: signature, message: "signature header format" });
       const signedAt = Number(/t=(\d+)/.exec(signature)?.[1]);
@@ -55,6 +60,12 @@ export const webhookContractRule: RuleSpec = {
       t.expect(!verifyWebhookSignature({ payload: delivery.rawBody, header: signature, secret, now: new Date((signedAt + 301) * 1000) }), { pointer: "", expected: "rejected", actual: "accepted", message: "a timestamp older than 300 s is rejected" });
       t.expect(!verifyWebhookSignature({ payload: delivery.rawBody, header: signature, secret: `${secret}x`, now }), { pointer: "", expected: "rejected", actual: "accepted", message: "another secret is rejected" });
     } finally {
+      // Every delivery to this receiver settles before it closes (conversation_ended may still be on its way).
+      for (let waited = 0; hookId && waited < 3000; waited += 25) {
+        const pending = (await control!.webhookDeliveries()).filter((d) => d.webhookId === hookId && d.status === "pending");
+        if (pending.length === 0) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
       await receiver.close();
     }
   },

@@ -5,6 +5,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import { StoreError } from "../store/collection.js";
 import type { Clock } from "../clock.js";
+import { lingerAfterResponse } from "./linger.js";
 
 export const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
@@ -16,6 +17,8 @@ export const STATUS_TEXT: Record<number, string> = {
   409: "Conflict",
   413: "Payload Too Large",
   415: "Unsupported Media Type",
+  417: "Expectation Failed",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };
@@ -62,12 +65,17 @@ export function pathOf(url: string): string {
 }
 
 export function errorBody(clock: Clock, req: Request, status: number, message: string, validationErrors?: ValidationErrors): ErrorBody {
+  return errorBodyAt(clock, requestPath(req), status, message, validationErrors);
+}
+
+/** The 2.2 body for a path given as text: for failures met before Express has a request (server.ts). */
+export function errorBodyAt(clock: Clock, path: string, status: number, message: string, validationErrors?: ValidationErrors): ErrorBody {
   const body: ErrorBody = {
     timestamp: clock.iso(),
     status,
     error: STATUS_TEXT[status] ?? "Error",
     message,
-    path: requestPath(req),
+    path,
   };
   if (validationErrors && Object.keys(validationErrors).length > 0) body.validationErrors = validationErrors;
   return body;
@@ -103,6 +111,12 @@ export function sendError(res: Parameters<RequestHandler>[1], clock: Clock, req:
     return;
   }
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  if (!req.complete) {
+    // Answered while the body is still arriving (past a size limit, a bad key on an upload): the
+    // connection ends with this answer, so the client stops sending and nothing is drained for it.
+    res.setHeader("Connection", "close");
+    lingerAfterResponse(req, res);
+  }
   res.status(error.status).type("application/json").send(JSON.stringify(errorBody(clock, req, error.status, error.message, error.validationErrors)));
 }
 

@@ -2,7 +2,7 @@
  * The per-operation stages after authentication: body parsing, request validation from the spec,
  * Prism-style Prefer controls, the handler, and the reply with response validation.
  */
-import express, { type RequestHandler, type Response } from "express";
+import express, { type NextFunction, type RequestHandler, type Response } from "express";
 import { ApiError, invalid } from "./errors.js";
 import type { Operation } from "./operations.js";
 import { toValidationErrors } from "./schemas.js";
@@ -13,6 +13,34 @@ import { readReplyJson } from "./reply-json.js";
 export const JSON_LIMIT_BYTES = 1024 * 1024;
 
 const parseJson = express.json({ limit: JSON_LIMIT_BYTES, strict: true, type: ["application/json", "application/*+json"] });
+
+const tooLarge = () => new ApiError(413, `Request body exceeds the ${JSON_LIMIT_BYTES} byte limit`);
+
+/**
+ * express.json, answering 413 as soon as the body passes the limit. express.json alone reads the
+ * whole body before it answers, so a client sending 100 MB would have to send all of it; here the
+ * answer comes at the limit, and the connection closes with it (sendError), which ends the upload.
+ */
+function parseJsonBody(): RequestHandler {
+  return function parseCappedJson(req, res, next) {
+    let settled = false;
+    const once: NextFunction = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      req.off("data", count);
+      next(error);
+    };
+    let received = 0;
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > JSON_LIMIT_BYTES) once(tooLarge());
+    };
+    if (Number(req.headers["content-length"]) > JSON_LIMIT_BYTES) return once(tooLarge());
+    parseJson(req, res, once);
+    // express.json is reading now (it listens to "data"); counting alongside it takes nothing from it.
+    if (!settled && !req.complete) req.on("data", count);
+  };
+}
 
 export interface PipelineOptions {
   validateResponses: boolean;
@@ -104,6 +132,6 @@ function driftError(op: Operation, detail: string, options: PipelineOptions): Ap
 }
 
 export function operationStages(op: Operation, handler: Handler<never>, services: Services, options: PipelineOptions): RequestHandler[] {
-  const body = op.bodyType === "application/json" ? [parseJson, requireJsonBody(op)] : [];
+  const body = op.bodyType === "application/json" ? [parseJsonBody(), requireJsonBody(op)] : [];
   return [...body, validateRequest(op), runHandler(op, handler, services, options)];
 }

@@ -11,6 +11,8 @@ export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const MAX_FIELD_BYTES = 1024 * 1024;
 const MAX_FILES = 20;
 const SNIFF_BYTES = 4096;
+/** Boundaries and part headers around a field (busboy caps a part's headers at 16 KB), and chunk skew. */
+const PART_SLACK_BYTES = 256 * 1024;
 
 export type FileKind = "pdf" | "txt" | "html" | "markdown" | "docx";
 
@@ -78,13 +80,34 @@ export function readMultipart(req: Request): Promise<{ fields: Record<string, st
       reject(error);
     };
 
+    // busboy tells of a field only at its end, so a 100 MB text field would be read whole before its
+    // 400. Body bytes since the last part that no open file took are counted: past a field's limit
+    // (and room for part headers) the answer comes at once.
+    let received = 0;
+    let mark = 0;
+    let fileOpen = false;
+    const markPart = () => void (mark = received);
+    req.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (fileOpen) mark = received;
+      else if (received - mark > MAX_FIELD_BYTES + PART_SLACK_BYTES) {
+        fail(new ApiError(400, `A form field exceeds ${MAX_FIELD_BYTES} bytes`, { body: `form fields must be at most ${MAX_FIELD_BYTES} bytes` }));
+      }
+    });
+
     parser.on("field", (name, value, info) => {
+      markPart();
       if (info.valueTruncated) return fail(invalid({ [name]: `must be at most ${MAX_FIELD_BYTES} bytes` }));
       if (name in fields) return fail(invalid({ [name]: "must be sent once" }));
       fields[name] = value;
     });
 
     parser.on("file", (name, stream, info) => {
+      fileOpen = true;
+      stream.once("close", () => {
+        fileOpen = false;
+        markPart();
+      });
       if (name !== "knowledge_base_files") {
         stream.resume();
         return fail(invalid({ [name]: "is not a file field: files go under knowledge_base_files" }));

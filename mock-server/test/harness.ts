@@ -8,6 +8,8 @@ export interface Harness {
   url: string;
   api: PlatformClient;
   control: MockControlClient;
+  /** Every line the mock logged (its log function is captured, so test output stays quiet). */
+  logs: string[];
   /** fetch against the mock with the default key unless headers say otherwise. */
   raw(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
   /** A fresh seeded workspace and a client for it. */
@@ -15,10 +17,13 @@ export interface Harness {
   advance(seconds: number): Promise<void>;
 }
 
+/** What the mock logs for a 5xx (errors.ts), a reply off the spec (pipeline.ts), a failed clock task (app.ts). */
+const INTERNAL_ERROR = /^[A-Z]+ \S+ failed: |^response validation failed|^scheduled task failed/;
+
 export function useMock(options: StartOptions = {}): Harness {
-  const harness = {} as Harness;
+  const harness = { logs: [] as string[] } as Harness;
   beforeAll(async () => {
-    const mock = await startMock({ log: () => undefined, ...options });
+    const mock = await startMock({ log: (line) => void harness.logs.push(line), ...options });
     Object.assign(harness, {
       mock,
       url: mock.url,
@@ -43,6 +48,9 @@ export function useMock(options: StartOptions = {}): Harness {
   });
   afterAll(async () => {
     await harness.mock?.close();
+    // Quiet is not blind: a 5xx or a response that drifted from the spec fails the file.
+    const internal = harness.logs.filter((line) => INTERNAL_ERROR.test(line));
+    if (internal.length > 0 && !options.log) throw new Error(`the mock logged internal errors:\n${internal.join("\n")}`);
   });
   return harness;
 }

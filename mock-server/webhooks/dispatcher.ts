@@ -91,8 +91,10 @@ export class WebhookDispatcher {
   }
 
   private track(work: Promise<void>): void {
-    this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work));
+    const tracked = work
+      .catch((error) => this.options.log(`webhook delivery attempt failed unexpectedly: ${(error as Error)?.stack ?? String(error)}`))
+      .finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
   }
 
   private push(delivery: Delivery): void {
@@ -142,7 +144,7 @@ export class WebhookDispatcher {
     } else if (delivery.attempts.length >= this.options.maxAttempts) {
       delivery.status = "failed";
       delivery.nextAttemptAt = null;
-      this.options.log(`webhook delivery ${delivery.deliveryId} to ${delivery.url} failed after ${delivery.attempts.length} attempts: ${error}`);
+      this.options.log(`webhook delivery ${delivery.deliveryId} to ${withoutUserInfo(delivery.url)} failed after ${delivery.attempts.length} attempts: ${error}`);
     } else {
       const wait = this.options.backoffSeconds * 2 ** (delivery.attempts.length - 1) * 1000;
       const next = this.clock.nowMs() + wait;
@@ -161,5 +163,17 @@ function safeHost(url: string): string {
     return new URL(url).hostname;
   } catch {
     return "invalid";
+  }
+}
+
+/** A receiver URL may carry a user and password: logs get it without them. */
+function withoutUserInfo(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.href;
+  } catch {
+    return "(invalid URL)";
   }
 }
