@@ -4,9 +4,10 @@
  * cannot hold a connection slot forever while others are served.
  */
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { createApp, DEFAULT_API_KEY, type AppOptions, type MockApp } from "./app.js";
 import type { ClockMode } from "./clock.js";
+import { answerClientErrors } from "./http/client-errors.js";
 
 export interface StartOptions extends Partial<Omit<AppOptions, "clock">> {
   port?: number;
@@ -28,7 +29,10 @@ export interface RunningMock {
 export async function startMock(options: StartOptions = {}): Promise<RunningMock> {
   const { port = 0, host = "127.0.0.1", clock = "virtual", requestTimeoutMs = 120_000, headersTimeoutMs = 20_000, ...appOptions } = options;
   const mock = createApp({ ...appOptions, clock: typeof clock === "string" ? { mode: clock } : clock });
-  const server = mock.app.listen(port, host);
+  // Host is checked in the app (requireHost), so its absence gets the 2.2 body like other failures.
+  const server = createServer({ requireHostHeader: false }, mock.app);
+  answerClientErrors(server, mock.services.clock);
+  server.listen(port, host);
   server.requestTimeout = requestTimeoutMs;
   server.headersTimeout = headersTimeoutMs;
   server.keepAliveTimeout = 5_000;

@@ -16,6 +16,7 @@ export const STATUS_TEXT: Record<number, string> = {
   409: "Conflict",
   413: "Payload Too Large",
   415: "Unsupported Media Type",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };
@@ -58,12 +59,17 @@ export function requestPath(req: Request): string {
 }
 
 export function errorBody(clock: Clock, req: Request, status: number, message: string, validationErrors?: ValidationErrors): ErrorBody {
+  return errorBodyAt(clock, requestPath(req), status, message, validationErrors);
+}
+
+/** The 2.2 body for a request known only by its path (one Node's parser refused before Express saw it). */
+export function errorBodyAt(clock: Clock, path: string, status: number, message: string, validationErrors?: ValidationErrors): ErrorBody {
   const body: ErrorBody = {
     timestamp: clock.iso(),
     status,
     error: STATUS_TEXT[status] ?? "Error",
     message,
-    path: requestPath(req),
+    path,
   };
   if (validationErrors && Object.keys(validationErrors).length > 0) body.validationErrors = validationErrors;
   return body;
