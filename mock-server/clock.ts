@@ -87,17 +87,22 @@ export class Clock {
     if (this.mode !== "real" || this.queue.length === 0) return;
     if (this.timer) clearTimeout(this.timer);
     const delay = Math.max(0, (this.queue[0].at - this.nowMs()) / this.speed);
-    this.timer = setTimeout(() => void this.drain(), Math.min(delay, 2 ** 31 - 1));
+    this.timer = setTimeout(() => this.drain(), Math.min(delay, 2 ** 31 - 1));
     this.timer.unref();
   }
 
-  private async drain(): Promise<void> {
+  /**
+   * Real time runs every due task without waiting for its async part: a webhook retry awaiting a slow
+   * receiver must not hold up the tasks behind it (awaiting them one by one let the queue grow without
+   * bound under load). advance() awaits each task, so virtual time stays deterministic.
+   */
+  private drain(): void {
     if (this.draining) return;
     this.draining = true;
     try {
       while (this.queue.length > 0 && this.queue[0].at <= this.nowMs()) {
         const task = heapPop(this.queue)!;
-        await task.run();
+        void task.run();
       }
     } finally {
       this.draining = false;
