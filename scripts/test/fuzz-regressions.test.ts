@@ -88,4 +88,10 @@ describe("numbers JSON can write but not carry back", () => {
     expect(res.status).toBe(400);
     expect(Object.keys(json(res.text).validationErrors ?? {}).join()).toMatch(/variables/);
   });
+
+  it.each(["size=Infinity", "size=1e400", "page=-Infinity"])("%s in a query is refused (400), not coerced into a page of Infinity (500)", async (query) => {
+    const res = await send({ target: `/v1/test-runs?${query}` });
+    expect(res.status).toBe(400);
+    expectErrorBody(json(res.text), 400, "/v1/test-runs");
+  });
 });
