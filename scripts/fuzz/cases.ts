@@ -10,7 +10,7 @@ import { operations, deref, type JsonObject, type OperationInfo } from "../../co
 import { encodeAny, toWire, type FuzzCase } from "./case.js";
 import { oddString } from "./hostile.js";
 import { garbageForm, validForm } from "./multipart.js";
-import { bodyMutations, headerMutations, methodMutation, pathMutations, queryMutations, strayBody, type BodyFields, type Mutation } from "./mutations.js";
+import { bodyMutations, headerMutations, idMutations, methodMutation, pathShapeMutation, queryMutations, strayBody, type BodyFields, type Mutation } from "./mutations.js";
 import { rawCase } from "./raw.js";
 
 export interface CaseSources {
@@ -53,7 +53,8 @@ function operationCase(op: OperationInfo, sources: CaseSources): fc.Arbitrary<Fu
   const weighted: [Mutation, number][] = [
     ...(hasJsonBody ? bodyMutations.map((m): [Mutation, number] => [m, 4]) : op.requestContentType ? [] : [[strayBody, 2] as [Mutation, number]]),
     ...queryMutations.map((m): [Mutation, number] => [m, 2]),
-    ...(op.path.includes("{") ? pathMutations : pathMutations.slice(3)).map((m): [Mutation, number] => [m, 2]),
+    ...(op.path.includes("{") ? idMutations : []).map((m): [Mutation, number] => [m, 2]),
+    [pathShapeMutation, 2],
     [methodMutation, 2],
     ...headerMutations.map((m): [Mutation, number] => [m, 1]),
   ];

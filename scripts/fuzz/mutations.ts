@@ -89,12 +89,16 @@ export const queryMutations: Mutation[] = [
 
 const ID_GARBAGE = ["%", "%G1", "%E0%A4", "%C0%AF", "%00", "%0A", "%2F", "..", ".", "%2e%2e", "a%2Fb", "%FF%FE", "%20", "+", "%2B14155550123", "14155550123", "%u0041", "a;b", "a,b", "*"];
 
-export const pathMutations: Mutation[] = [
-  (base, _f) => fc.integer({ min: 129, max: 15_000 }).map((n) => mutate(base, "overlong-id", "any", `an id of ${n} characters`, { target: replaceLastSegment(base.wire.target, "a".repeat(n)) })),
+/** The id segment of a path with a parameter: too long, odd characters, broken percent-encoding. */
+export const idMutations: Mutation[] = [
+  (base) => fc.integer({ min: 129, max: 15_000 }).map((n) => mutate(base, "overlong-id", "any", `an id of ${n} characters`, { target: replaceLastSegment(base.wire.target, "a".repeat(n)) })),
   (base) => oddString.map((s) => mutate(base, "odd-id", "any", "an id of odd characters", { target: replaceLastSegment(base.wire.target, encodeAny(s)) })),
   (base) => fc.constantFrom(...ID_GARBAGE).map((s) => mutate(base, "broken-id", "any", `id segment "${s}"`, { target: replaceLastSegment(base.wire.target, s) })),
-  (base) => fc.constantFrom("trailing-slash", "double-slash", "upper-case", "extra-segment", "dot-segment", "no-version").map((shape) => mutate(base, "path-shape", "any", shape, { target: reshape(base.wire.target, shape) })),
 ];
+
+/** Any path: a trailing or doubled slash, another case, an extra or dot segment, no version. */
+export const pathShapeMutation: Mutation = (base) =>
+  fc.constantFrom("trailing-slash", "double-slash", "upper-case", "extra-segment", "dot-segment", "no-version").map((shape) => mutate(base, "path-shape", "any", shape, { target: reshape(base.wire.target, shape) }));
 
 function replaceLastSegment(target: string, segment: string): string {
   const [path, query] = target.split("?");

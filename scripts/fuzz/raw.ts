@@ -40,7 +40,9 @@ export const rawCase: fc.Arbitrary<FuzzCase> = fc.oneof(
   fc.constantFrom(...RAW).map(([why, raw]) => rawCaseOf(why, raw)),
   fc.integer({ min: 17_000, max: 30_000 }).map((n) => rawCaseOf(`a request line of ${n} bytes`, `GET /v1/calls/${"a".repeat(n)} HTTP/1.1\r\nHost: x\r\n${KEY}${CLOSE}\r\n`)),
   fc.integer({ min: 17_000, max: 30_000 }).map((n) => rawCaseOf(`a header of ${n} bytes`, `GET /v1/agents HTTP/1.1\r\nHost: x\r\n${KEY}X-Pad: ${"p".repeat(n)}\r\n${CLOSE}\r\n`)),
-  fc.uint8Array({ minLength: 1, maxLength: 120 }).map((bytes) => rawCaseOf("random bytes", `${Buffer.from(bytes).toString("latin1")}\r\n\r\n`)),
+  // Only CR and LF would be the empty lines a server skips before a request line: it then rightly waits.
+  fc.uint8Array({ minLength: 1, maxLength: 120 }).filter((bytes) => bytes.some((b) => b !== 0x0d && b !== 0x0a))
+    .map((bytes) => rawCaseOf("random bytes", `${Buffer.from(bytes).toString("latin1")}\r\n\r\n`)),
 );
 
 function rawCaseOf(why: string, raw: string): FuzzCase {
