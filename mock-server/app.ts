@@ -1,7 +1,7 @@
 /**
  * createApp: the whole request pipeline in one place, and nothing that listens.
  *
- *   request id -> journal -> CORS -> /__mock control plane -> /openapi.json, /docs
+ *   request id -> journal -> Host required -> CORS -> /__mock control plane -> /openapi.json, /docs
  *   -> for each operation of the spec: API key to workspace (401/403) -> body parsing
  *      -> request validation (400) -> Prefer controls -> handler -> response validation
  *   -> 405 with Allow for a known path, 404 otherwise -> the one error handler (2.2 body)
@@ -12,6 +12,7 @@ import { Clock, type ClockOptions } from "./clock.js";
 import { controlRouter } from "./control/router.js";
 import { docsPage } from "./docs/page.js";
 import { authenticate } from "./http/auth.js";
+import { requireHost } from "./http/connection-errors.js";
 import type { Services } from "./http/context.js";
 import { cors } from "./http/cors.js";
 import { ApiError, errorHandler, notFoundHandler } from "./http/errors.js";
@@ -90,7 +91,7 @@ export function createApp(overrides: Partial<AppOptions> = {}): MockApp {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  app.use(requestId(), recordRequests(journal, clock), cors());
+  app.use(requestId(), recordRequests(journal, clock), requireHost(), cors());
   app.use("/__mock", controlRouter({ services, journal, defaultWorkspaceId: DEFAULT_WORKSPACE_ID }));
   app.get("/openapi.json", (_req, res) => void res.json(loadSpec()));
   app.get(["/docs", "/docs/"], (_req, res) => void res.type("html").send(docsPage()));

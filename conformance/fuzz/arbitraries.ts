@@ -8,12 +8,18 @@ import { deref, type Json, type JsonObject } from "../lib/spec.js";
 const ID = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,35}$/);
 const E164 = fc.tuple(fc.integer({ min: 1, max: 9 }), fc.stringMatching(/^[0-9]{6,12}$/)).map(([a, b]) => `+${a}${b}`);
 
-export function validArbitrary(raw: Json | undefined, depth = 0): fc.Arbitrary<unknown> {
+/**
+ * Values the target already holds, by property or parameter name (`agentId` -> ids of existing agents):
+ * a valid value for such a name is usually a known one, so valid requests reach real records.
+ */
+export type Known = Record<string, readonly string[]>;
+
+export function validArbitrary(raw: Json | undefined, depth = 0, known: Known = {}): fc.Arbitrary<unknown> {
   const schema = deref(raw) as JsonObject | undefined;
   if (!schema || depth > 6) return fc.constant(null);
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
-  if (Array.isArray(schema.oneOf)) return fc.oneof(...schema.oneOf.map((s) => validArbitrary(s, depth + 1)));
+  if (Array.isArray(schema.oneOf)) return fc.oneof(...schema.oneOf.map((s) => validArbitrary(s, depth + 1, known)));
   if (schema.pattern === "^\\+[1-9][0-9]{1,14}$") return E164;
   const type = Array.isArray(schema.type) ? schema.type.filter((t) => t !== "null") : [schema.type];
   switch (type[0]) {
@@ -27,7 +33,7 @@ export function validArbitrary(raw: Json | undefined, depth = 0): fc.Arbitrary<u
     case "boolean": return fc.boolean();
     case "array": {
       const min = (schema.minItems as number) ?? 0;
-      const items = validArbitrary(schema.items as Json, depth + 1);
+      const items = validArbitrary(schema.items as Json, depth + 1, known);
       const max = Math.min((schema.maxItems as number) ?? 3, min + 3);
       return schema.uniqueItems ? fc.uniqueArray(items, { minLength: min, maxLength: max, selector: (v) => JSON.stringify(v) }) : fc.array(items, { minLength: min, maxLength: max });
     }
@@ -35,28 +41,35 @@ export function validArbitrary(raw: Json | undefined, depth = 0): fc.Arbitrary<u
       const properties = (schema.properties as JsonObject | undefined) ?? {};
       const required = new Set((schema.required as string[] | undefined) ?? []);
       const record = fc.record(
-        Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, validArbitrary(v, depth + 1)])),
+        Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, withKnown(k, validArbitrary(v, depth + 1, known), known)])),
         { requiredKeys: Object.keys(properties).filter((k) => required.has(k)) },
       );
       const extra = schema.additionalProperties;
       if (extra && typeof extra === "object" && Object.keys(properties).length === 0) {
-        return fc.dictionary(fc.stringMatching(/^[a-zA-Z]{1,10}$/), validArbitrary(extra as Json, depth + 1), { maxKeys: 3 });
+        return fc.dictionary(fc.stringMatching(/^[a-zA-Z]{1,10}$/), validArbitrary(extra as Json, depth + 1, known), { maxKeys: 3 });
       }
       return record;
     }
   }
 }
 
+/** A known value of `name` three times in four, else what the schema allows. */
+export function withKnown(name: string, arbitrary: fc.Arbitrary<unknown>, known: Known): fc.Arbitrary<unknown> {
+  const pool = known[name];
+  if (!pool || pool.length === 0) return arbitrary;
+  return fc.oneof({ arbitrary, weight: 1 }, { arbitrary: fc.constantFrom(...pool), weight: 3 });
+}
+
 const WRONG = fc.oneof(fc.constant(null), fc.integer(), fc.constant(true), fc.constant([1, 2]), fc.constant({ nested: {} }));
 
 /** A value that breaks exactly one rule of `schema`: a required field missing, a field of the wrong type, an unknown field, or not an object. */
-export function invalidBody(schema: Json | undefined): fc.Arbitrary<{ body: unknown; why: string }> {
+export function invalidBody(schema: Json | undefined, known: Known = {}): fc.Arbitrary<{ body: unknown; why: string }> {
   const resolved = deref(schema) as JsonObject;
   const variants = Array.isArray(resolved.oneOf) ? resolved.oneOf.map((s) => deref(s) as JsonObject) : [resolved];
   return fc.constantFrom(...variants).chain((variant) => {
     const properties = Object.keys((variant.properties as JsonObject | undefined) ?? {});
     const required = (variant.required as string[] | undefined) ?? [];
-    return validArbitrary(variant).chain((valid) => {
+    return validArbitrary(variant, 0, known).chain((valid) => {
       const base = valid as Record<string, unknown>;
       const options: fc.Arbitrary<{ body: unknown; why: string }>[] = [
         fc.constantFrom([] as unknown, "text", 7).map((body) => ({ body, why: "body is not an object" })),

@@ -11,6 +11,7 @@ import type { Services } from "../http/context.js";
 import { collectionNames, type CollectionName } from "../store/records.js";
 import type { Workspace } from "../store/workspace.js";
 import { buildRecord, createBuildContext, recountBatch } from "../seed/index.js";
+import { recordErrors } from "./record-checks.js";
 import { exportSnapshot, importSnapshot } from "./snapshot.js";
 
 export interface ControlOptions {
@@ -103,7 +104,15 @@ export function controlRouter({ services, journal, defaultWorkspaceId }: Control
     const workspace = workspaceOf(req.params.workspaceId);
     const name = collectionOf(req.params.collection);
     const partial = objectBody(req.body);
-    const record = fillRecord(workspace, name, partial, clock.now());
+    let record: unknown;
+    try {
+      record = fillRecord(workspace, name, partial, clock.now());
+    } catch (error) {
+      // A builder meeting a field of the wrong type (agents: "x") is bad input, not a server fault.
+      throw new ApiError(400, `Cannot build a ${name} record from this partial: ${(error as Error).message}`);
+    }
+    const errors = recordErrors(name, record);
+    if (errors) throw invalid(errors, `Not a valid ${name} record`);
     const collection = workspace.collections[name] as unknown as { create(r: unknown): unknown; idOf(r: unknown): string; has(id: string): boolean };
     if (collection.has(collection.idOf(record))) throw new ApiError(409, `${name} already holds a record with id ${collection.idOf(record)}`);
     collection.create(record);

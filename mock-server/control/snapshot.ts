@@ -3,7 +3,8 @@
  * creation order). Used by the control plane's export/import and by --state-file persistence.
  */
 import { ApiError, invalid } from "../http/errors.js";
-import { collectionNames } from "../store/records.js";
+import { collectionNames, type CollectionName } from "../store/records.js";
+import { recordErrors } from "./record-checks.js";
 import type { Workspace } from "../store/workspace.js";
 
 export type Snapshot = Record<string, unknown[]>;
@@ -18,6 +19,10 @@ export function importSnapshot(workspace: Workspace, snapshot: Record<string, un
     if (!(collectionNames as string[]).includes(name)) throw invalid({ [name]: "is not a collection" });
     if (!Array.isArray(records) || records.some((r) => !r || typeof r !== "object" || Array.isArray(r))) {
       throw invalid({ [name]: "must be an array of records" });
+    }
+    for (const [i, record] of records.entries()) {
+      const errors = recordErrors(name as CollectionName, record);
+      if (errors) throw invalid(Object.fromEntries(Object.entries(errors).map(([field, message]) => [`${name}[${i}].${field}`, message])), "Snapshot refused");
     }
   }
   const before = exportSnapshot(workspace);

@@ -12,7 +12,10 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 
 export function createOpenApiAjv(options: Options = {}): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, ...options });
+  // strictNumbers: JSON.parse turns 1e400 into Infinity, which must not pass as a number (it would be
+  // stored, then serialised as null, breaking the response schema). Not when coercing query strings:
+  // ajv then lets a coerced "Infinity" through every other keyword, where int32 alone refuses it.
+  const ajv = new Ajv2020({ strict: false, strictNumbers: !options.coerceTypes, allErrors: true, validateFormats: true, ...options });
   addFormats(ajv);
   // https://spec.openapis.org/registry/format/
   ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= INT32.min && n <= INT32.max });

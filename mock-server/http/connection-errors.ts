@@ -3,12 +3,13 @@
  * slow client), headers too large, malformed HTTP, an unknown Expect. Node's defaults answer these
  * with a bare status line; here they get the reference's error body (2.2) like every other failure,
  * and the connection is closed so a stalled client frees its slot.
+ * HTTP/1.1 without Host is let through by the server and refused by requireHost() in the app, for the same reason.
  */
-import type { Request } from "express";
+import type { Request, RequestHandler } from "express";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Clock } from "../clock.js";
-import { errorBodyAt, requestPath, STATUS_TEXT } from "./errors.js";
+import { ApiError, errorBodyAt, requestPath, STATUS_TEXT } from "./errors.js";
 import { lingerAfterResponse } from "./linger.js";
 
 /** The request each connection is serving, so a timeout can be answered on its own response. */
@@ -85,5 +86,13 @@ export function answerExpectation(clock: Clock) {
   return function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
     const body = JSON.stringify(errorBodyAt(clock, requestPath(req as Request), 417, `Expect: ${req.headers.expect} is not supported`));
     res.writeHead(417, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close" }).end(body);
+  };
+}
+
+/** HTTP/1.1 requires Host (RFC 9112, 3.2): 400 with the error body instead of Node's bare status line. */
+export function requireHost(): RequestHandler {
+  return function checkHost(req, _res, next) {
+    if (req.httpVersion === "1.1" && !req.headers.host) return next(new ApiError(400, "HTTP/1.1 requests must carry a Host header"));
+    next();
   };
 }

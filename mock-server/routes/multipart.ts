@@ -50,6 +50,15 @@ function contentMatches(kind: FileKind, head: Buffer): boolean {
   return false;
 }
 
+/** A browser sends an empty, nameless file part for a file input left empty: that part is no source. */
+function skipIfEmpty(stream: NodeJS.ReadableStream, refuse: () => void): void {
+  let bytes = 0;
+  stream.on("data", (chunk: Buffer) => void (bytes += chunk.length));
+  stream.on("end", () => {
+    if (bytes > 0) refuse();
+  });
+}
+
 export function readMultipart(req: Request): Promise<{ fields: Record<string, string>; files: UploadedFile[] }> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -97,6 +106,8 @@ export function readMultipart(req: Request): Promise<{ fields: Record<string, st
 
     parser.on("field", (name, value, info) => {
       markPart();
+      // A part without a filename is a text field to busboy: under the files' name it is no file.
+      if (name === "knowledge_base_files") return fail(invalid({ [name]: "must be a file part (with a filename)" }));
       if (info.valueTruncated) return fail(invalid({ [name]: `must be at most ${MAX_FIELD_BYTES} bytes` }));
       if (name in fields) return fail(invalid({ [name]: "must be sent once" }));
       fields[name] = value;
@@ -108,11 +119,14 @@ export function readMultipart(req: Request): Promise<{ fields: Record<string, st
         fileOpen = false;
         markPart();
       });
+      // A form cut short errors the open file stream too; unheard, that error would end the process.
+      stream.on("error", (e: Error) => fail(new ApiError(400, `Malformed multipart body: ${e.message}`)));
       if (name !== "knowledge_base_files") {
         stream.resume();
         return fail(invalid({ [name]: "is not a file field: files go under knowledge_base_files" }));
       }
       const filename = info.filename ?? "";
+      if (filename === "") return skipIfEmpty(stream, () => fail(new ApiError(415, "A file without a name is not PDF, TXT, HTML, Markdown or DOCX")));
       const extension = filename.includes(".") ? filename.split(".").pop()!.toLowerCase() : "";
       const kind = KIND_BY_EXTENSION[extension];
       if (!kind) {

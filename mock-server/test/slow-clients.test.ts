@@ -88,11 +88,11 @@ describe("slow clients", () => {
     expectErrorBody(response.body, 408, "*");
   });
 
-  it("serves an HTTP/1.1 request without Host rather than refusing it with a bare 400", async () => {
+  it("refuses an HTTP/1.1 request without Host with the 2.2 body, not Node's bare 400", async () => {
     const raw = await rawClient(`GET /v1/calls?size=1 HTTP/1.1\r\nX-API-Key: ${t.mock.apiKey}\r\nConnection: close\r\n\r\n`).closed;
     const response = parseResponse(raw);
-    expect(response.status).toBe(200);
-    expect(response.body.data).toHaveLength(1);
+    expect(response.status).toBe(400);
+    expectErrorBody(response.body, 400, "/v1/calls");
   });
 
   it.each([

@@ -1,0 +1,38 @@
+/**
+ * Records handed to the control plane (a fill or a snapshot import) must have the platform's shape:
+ * the /v1 operations serve stored records as they are, so a call with status "bogus" or an agent whose
+ * name is a number would otherwise turn every later list into a 500 (response validation).
+ */
+import type { ValidateFunction } from "ajv";
+import { compile, toValidationErrors } from "../http/schemas.js";
+import type { ValidationErrors } from "../http/errors.js";
+import { collectionOptions, type CollectionName } from "../store/records.js";
+
+/** The spec schema of each collection's records; the others (not served by /v1) only need an id. */
+const SCHEMA_OF: Partial<Record<CollectionName, string>> = {
+  agents: "Agent",
+  calls: "Call",
+  phoneNumbers: "PhoneNumber",
+  integrations: "Integration",
+  knowledgeBases: "KnowledgeBase",
+  webhooks: "Webhook",
+  qaRules: "QaRule",
+  testCases: "TestCase",
+  batchRuns: "BatchRun",
+  testRuns: "TestRun",
+  chats: "ChatCompletion",
+};
+
+const validators = new Map<CollectionName, ValidateFunction>();
+
+/** What is wrong with `record` as a record of `name`, field by field; undefined when nothing. */
+export function recordErrors(name: CollectionName, record: unknown): ValidationErrors | undefined {
+  const schema = SCHEMA_OF[name];
+  if (schema) {
+    let validate = validators.get(name);
+    if (!validate) validators.set(name, (validate = compile("response", { $ref: `#/components/schemas/${schema}` })));
+    if (!validate(record)) return toValidationErrors(validate.errors);
+  }
+  const id = (collectionOptions[name].idOf as (r: unknown) => unknown)(record);
+  return typeof id === "string" && id.length > 0 ? undefined : { id: "must be a non-empty string" };
+}
