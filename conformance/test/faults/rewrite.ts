@@ -105,8 +105,8 @@ export interface RelistOptions {
   ignore?: string[];
   /** Rewrites the query before the list is read. */
   query?: (q: URLSearchParams) => void;
-  /** A second query whose items the faulty deployment appends to the first's. */
-  also?: (q: URLSearchParams) => URLSearchParams | undefined;
+  /** A second request (given the first, as sent upstream) whose items the faulty deployment appends. */
+  also?: (upstream: ProxyRequest) => ProxyRequest | undefined;
   /** Rewrites the whole filtered list, in the order the mock returns it. */
   items?: (items: Json[]) => Json[];
   /** Which slice a page holds (a deployment's offset arithmetic). */
@@ -131,12 +131,13 @@ export function relist(op: string, options: RelistOptions): FaultHooks {
       options.query?.(query);
       query.set("page", "0");
       query.set("size", "100000");
-      const upstream = await ctx.forward({ ...req, query });
+      const first = { ...req, query };
+      const upstream = await ctx.forward(first);
       const body = parse(upstream);
       if (upstream.status !== 200 || !Array.isArray(body?.data)) return upstream;
-      const second = options.also?.(query);
+      const second = options.also?.(first);
       if (second) {
-        const more = parse(await ctx.forward({ ...req, query: second }));
+        const more = parse(await ctx.forward(second));
         if (Array.isArray(more?.data)) body.data.push(...more.data);
       }
       const totalField = TOTAL_FIELD[op] ?? "totalCount";

@@ -5,6 +5,7 @@
  * it, so one row costs a fraction of a whole run (the measure script runs the whole suite instead).
  */
 import { randomUUID } from "node:crypto";
+import { DEFAULT_API_KEY } from "../../../mock-server/app.js";
 import type { Level } from "../../lib/schemas.js";
 import type { FaultHooks, ProxyRequest } from "./proxy.js";
 import { chainHooks, eachTimestamp, errorResponse, jsonResponse, mutate, mutateItems, on, parse, relist, requestJson, restatus, withJson, withRequestJson, type Json } from "./rewrite.js";
@@ -100,7 +101,7 @@ export const faults: Fault[] = [
   // Filters.
   fault("listCalls.status-filter-ignored", "documented", "status filter ignored", () => relist("listCalls", { ignore: ["status"] })),
   fault("listCalls.invalid-status-accepted", "documented", "an unknown status lists every call", () => on("listCalls", { request: (req) => { const s = req.query.get("status"); if (!s || ["scheduled", "in_progress", "ended", "not_connected", "error"].includes(s)) return undefined; const query = new URLSearchParams(req.query); query.delete("status"); return { ...req, query }; } })),
-  fault("listWebhooks.active-default-all", "documented", "without active, enabled and disabled webhooks are listed", () => relist("listWebhooks", { also: (q) => (q.has("active") ? undefined : new URLSearchParams({ ...Object.fromEntries(q), active: "false" })) })),
+  fault("listWebhooks.active-default-all", "documented", "without active, enabled and disabled webhooks are listed", () => relist("listWebhooks", { also: (up) => (up.query.has("active") ? undefined : { ...up, query: new URLSearchParams({ ...Object.fromEntries(up.query), active: "false" }) }) })),
   fault("listWebhooks.active-false-ignored", "documented", "active=false lists the enabled ones", () => on("listWebhooks", { request: (req) => { if (req.query.get("active") !== "false") return undefined; const query = new URLSearchParams(req.query); query.set("active", "true"); return { ...req, query }; } })),
   fault("listWebhooks.agent-filter-ignored", "documented", "agentId filter ignored", () => relist("listWebhooks", { ignore: ["agentId"] })),
   fault("listTestRuns.batch-filter-ignored", "documented", "batchId filter ignored", () => relist("listTestRuns", { ignore: ["batchId"] })),
@@ -256,6 +257,81 @@ export const faults: Fault[] = [
   fault("getQaRule.unknown-as-500", "documented", "unknown QA rule crashes with 500", () => restatus("getQaRule", 404, 500)),
   fault("getQaRule.expected-value-as-string", "documented", "expectedValue as a string", () => mutate("getQaRule", 200, (b) => void (b.expectedValue = String(b.expectedValue)))),
   fault("getQaRule.agents-dropped", "documented", "the rule without its agents", () => mutate("getQaRule", 200, (b) => void delete b.agents)),
+
+  // Tenancy: API keys belong to workspaces.
+  fault("isolation.id-lookup-ignores-workspace", "documented", "a record of another workspace is served by id", () => ({
+    response: async (req, res, ctx) => {
+      const keys = (ctx.memory.get("keys") ?? []) as string[];
+      if (req.path === "/__mock/workspaces" && res.status === 201) return void ctx.memory.set("keys", [...keys, parse(res)?.apiKey]);
+      if (!req.operationId?.startsWith("get") || res.status !== 404) return undefined;
+      for (const key of keys) {
+        const other = await ctx.forward({ ...req, headers: { ...req.headers, "x-api-key": key } });
+        if (other.status === 200) return other;
+      }
+      return undefined;
+    },
+  }), "other-workspace"),
+  fault("listAgents.leaks-other-workspace", "documented", "the agent list includes the default workspace's agents", () => relist("listAgents", { also: (up) => ({ ...up, headers: { ...up.headers, "x-api-key": DEFAULT_API_KEY } }) })),
+  fault("auth.read-only-key-writes", "assumed", "a read-only key may write", () => ({
+    response: (req, res, ctx) => {
+      if (req.operationId && req.method !== "GET" && res.status < 300) return void ctx.memory.set("writer", req.headers["x-api-key"]);
+      const writer = ctx.memory.get("writer") as string | undefined;
+      return req.operationId && res.status === 403 && writer ? ctx.forward({ ...req, headers: { ...req.headers, "x-api-key": writer } }) : undefined;
+    },
+  }), "read-only-key"),
+
+  // More of the wrapper: page arithmetic the way deployments get it wrong.
+  fault("listPhoneNumbers.has-next-from-page-length", "documented", "hasNext = (data.length == size)", () => mutate("listPhoneNumbers", 200, (b) => void (b.hasNext = b.data.length === b.size))),
+  fault("listCalls.total-ignores-filter", "documented", "with status, totalCount (and the pages) count every call", () => on("listCalls", { response: async (req, res, ctx) => {
+    const b = parse(res);
+    if (res.status !== 200 || !req.query.has("status") || !b) return undefined;
+    const all = parse(await ctx.forward({ ...req, query: new URLSearchParams({ size: "1" }) }));
+    const totalPages = Math.ceil(all.totalCount / b.size);
+    return withJson(res, { ...b, totalCount: all.totalCount, totalPages, hasNext: b.page + 1 < totalPages });
+  } })),
+  fault("listWebhooks.empty-total-pages-one", "documented", "an empty list reports one page", () => mutate("listWebhooks", 200, (b) => void (b.totalPages = Math.max(1, b.totalPages)))),
+  fault("listTestRuns.empty-data-null", "documented", "an empty page has data null", () => mutate("listTestRuns", 200, (b) => void (b.data.length === 0 && (b.data = null)))),
+
+  // Values garbled where no schema can see (the mock's records are the truth).
+  fault("listWebhooks.secret-masked", "documented", "secret masked as whsec_****", () => mutateItems("listWebhooks", (w) => void (w.secret = "whsec_****"))),
+  fault("listWebhooks.workspace-id-wrong", "documented", "workspaceId of the default workspace", () => mutateItems("listWebhooks", (w) => void (w.workspaceId = "default"))),
+  fault("getQaRule.description-truncated", "documented", "ruleDescription cut at 20 characters", () => mutate("getQaRule", 200, (b) => void (typeof b.ruleDescription === "string" && (b.ruleDescription = b.ruleDescription.slice(0, 20))))),
+  fault("listCalls.agent-name-stale", "documented", "the call's agent reference names no one", () => mutateItems("listCalls", (c) => void (c.agent.name = "Unknown agent"))),
+  fault("listPhoneNumbers.label-falls-back-to-number", "documented", "friendlyName replaced by the number", () => mutateItems("listPhoneNumbers", (p) => void (p.friendlyName = p.sipPhoneNumber))),
+  fault("listCalls.dynamic-variables-dropped", "documented", "dynamicVariables always null", () => mutateItems("listCalls", (c) => void (c.dynamicVariables = null))),
+  fault("getIntegration.tool-url-encoded", "documented", "tool URL placeholders percent-encoded", () => mutate("getIntegration", 200, (b) => void (b.tools ?? []).forEach((tool: Json) => (tool.url = String(tool.url).replace(/\{/g, "%7B").replace(/\}/g, "%7D")))), "getIntegration"),
+  fault("listAgents.settings-webhook-events-as-string", "documented", "events a string inside agent settings too", () => mutateItems("listAgents", (a) => void (a.agentSettings.webhooks ?? []).forEach((w: Json) => (w.events = w.events.join(","))))),
+  fault("listTestRuns.mock-tool-data-dropped", "documented", "the embedded test case loses its mockToolData", () => mutateItems("listTestRuns", (r) => void (r.testCase.mockToolData = []))),
+  fault("listCalls.campaign-date-local", "documented", "campaign scheduledDate without a zone", () => mutateItems("listCalls", (c) => void (c.campaign && (c.campaign.scheduledDate = String(c.campaign.scheduledDate).replace(/Z$/, ""))))),
+  fault("listCalls.transcript-before-end", "assumed", "a transcript on calls that have not ended", () => mutateItems("listCalls", (c) => void (c.status === "in_progress" && (c.transcript = "Agent: Hello")))),
+
+  // Time: records and errors stamped with the wrong clock.
+  fault("createKnowledgeBase.updated-before-created", "assumed", "updatedAt a day before createdAt", () => mutate("createKnowledgeBase", 201, (b) => void (b.updatedAt = shiftIso(b.createdAt, -86_400_000)))),
+  fault("createChat.updated-before-created", "documented", "updatedAt before createdAt", () => mutate("createChat", 200, (b) => void (b.updatedAt = shiftIso(b.createdAt, -60_000)))),
+  fault("createBatchRun.created-date-stale", "documented", "createdDate a day old (a stale default)", () => mutate(["createBatchRun", "getBatchRun"], "2xx", (b) => void (b.createdDate = shiftIso(b.createdDate, -86_400_000))), "BatchRun"),
+  fault("errors.timestamp-local-time", "documented", "error timestamps in local time (UTC+2) written with a Z", () => ({ response: (req, res) => { const b = parse(res); return req.operationId && res.status >= 400 && b?.timestamp ? withJson(res, { ...b, timestamp: shiftIso(b.timestamp, 2 * 3600_000) }) : undefined; } }), "listWebhooks"),
+
+  // Bodies a deployment should refuse.
+  fault("updateIntegration.invalid-body-accepted", "assumed", "E4 drops what it cannot use and answers 200", () => on("updateIntegration", { request: async (req, ctx) => {
+    const b = requestJson(req);
+    if (!b || typeof b !== "object") return undefined;
+    const kept = Object.fromEntries(Object.entries(b).filter(([k, v]) => ["name", "description"].includes(k) && typeof v === "string" && v !== ""));
+    if (Object.keys(kept).length === Object.keys(b).length) return undefined;
+    // Nothing usable left: the record is answered as it is.
+    return Object.keys(kept).length > 0 ? withRequestJson(req, kept) : ctx.forward({ ...req, method: "GET", body: Buffer.alloc(0) });
+  } })),
+  fault("updatePhoneNumber.wrong-type-accepted", "assumed", "E15 turns numbers and booleans into strings", () => on("updatePhoneNumber", { request: (req) => {
+    const b = requestJson(req);
+    if (!b || typeof b !== "object" || Object.values(b).every((v) => typeof v === "string")) return undefined;
+    return withRequestJson(req, Object.fromEntries(Object.entries(b).map(([k, v]) => [k, String(v)])));
+  } })),
+
+  // Encoding, messages, cross-checks between operations.
+  fault("createIntegration.body-in-latin1", "documented", "bodies encoded as ISO-8859-1, not UTF-8", () => on(INTEGRATION_OPS, { response: (_q, res) => (res.status < 300 ? { ...res, headers: { ...res.headers, "content-type": "application/json; charset=iso-8859-1" }, body: Buffer.from(res.body.toString("utf8"), "latin1") } : undefined) }), "Integration"),
+  fault("errors.message-empty", "documented", "error message empty", () => mutate("listTestRuns", 400, (b) => void (b.message = "")), "listTestRuns"),
+  fault("getBatchRun.counters-swapped", "documented", "successfulAttempts and failedAttempts swapped", () => mutate("getBatchRun", 200, (b) => void ([b.successfulAttempts, b.failedAttempts] = [b.failedAttempts, b.successfulAttempts])), "BatchRun"),
+  fault("createIntegrationAuth.summary-names-auth-id", "documented", "the auth summary's integrationId holds the authId", () => mutate("getIntegration", 200, (b) => void (b.authentication && (b.authentication.integrationId = b.authentication.authId))), "Integration"),
+  fault("listCalls.duration-on-failed-dial", "documented", "a failed dial reports duration 0", () => mutateItems("listCalls", (c) => void (c.status === "error" && c.startTime === null && (c.duration = 0)))),
 ];
 
 /** Ids must be unique: the report names faults by id. */

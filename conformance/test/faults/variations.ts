@@ -3,7 +3,7 @@
  * Each is played by the same proxy as the faults, over the whole suite.
  */
 import { gzipSync } from "node:zlib";
-import type { FaultHooks, ProxyRequest, ProxyResponse } from "./proxy.js";
+import type { FaultHooks, ProxyResponse } from "./proxy.js";
 import { eachTimestamp } from "./rewrite.js";
 
 export interface Variation {
@@ -40,25 +40,24 @@ const MAPPED = /id_([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]
 
 /**
  * The deployment issues ids of another (valid) form: `id_` and 32 hex digits instead of UUIDs. The
- * mapping is applied to the control plane too, so the suite sees one coherent world; a UUID the
- * request itself carried (an id the suite made up) is left as it was sent.
+ * mapping is applied to the control plane too, so the suite sees one coherent world. An id the client
+ * chose itself (a UUID it made up for an unknown id, or gave a fixture) is never rewritten, anywhere.
  */
 function otherIds(): FaultHooks {
   const back = (s: string) => s.replace(MAPPED, "$1-$2-$3-$4-$5");
-  const sentAs = new WeakMap<ProxyRequest, string>();
+  const chosenByClient = new Set<string>();
+  const remember = (s: string) => { for (const id of s.match(UUID) ?? []) chosenByClient.add(id); };
   return {
     request: (req) => {
+      remember(`${req.path}?${req.query}\n${req.body.toString("latin1")}`);
       const query = new URLSearchParams();
       for (const [k, v] of req.query) query.append(k, back(v));
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, back(v)]));
-      const mapped = { ...req, path: back(req.path), query, headers, body: Buffer.from(back(req.body.toString("latin1")), "latin1") };
-      sentAs.set(mapped, `${req.path}?${req.query}\n${req.body.toString("latin1")}`);
-      return mapped;
+      return { ...req, path: back(req.path), query, headers, body: Buffer.from(back(req.body.toString("latin1")), "latin1") };
     },
-    response: (req, res) => {
+    response: (_req, res) => {
       if (!/json/i.test(res.headers["content-type"] ?? "")) return undefined;
-      const sent = sentAs.get(req) ?? "";
-      const text = res.body.toString("utf8").replace(UUID, (id) => (sent.includes(id) ? id : `id_${id.replace(/-/g, "")}`));
+      const text = res.body.toString("utf8").replace(UUID, (id) => (chosenByClient.has(id) ? id : `id_${id.replace(/-/g, "")}`));
       return { ...res, body: Buffer.from(text) };
     },
   };
