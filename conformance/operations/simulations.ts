@@ -36,6 +36,7 @@ export const simulationRules = defineRules("simulations", [
       const batch = await createBatch(t);
       if (!batch) return;
       t.expectEqual(batch.agent?.agentId, t.fixtures.agentId, "/agent/agentId", "the batch belongs to the agent sent");
+      if (t.fixtures.batchId) t.expect(batch.batchId !== t.fixtures.batchId, { pointer: "/batchId", expected: `a new id, not ${t.fixtures.batchId}`, actual: batch.batchId, message: "a new batch run has its own batchId" });
       const ex = await t.call("getBatchRun", { method: "GET", path: batchPath(batch.batchId), query: { agentId: t.fixtures.agentId } });
       if (!t.expectStatus(ex, 200)) return;
       const got = obj(ex);

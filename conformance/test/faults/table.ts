@@ -289,6 +289,10 @@ export const faults: Fault[] = [
     const totalPages = Math.ceil(all.totalCount / b.size);
     return withJson(res, { ...b, totalCount: all.totalCount, totalPages, hasNext: b.page + 1 < totalPages });
   } })),
+  fault("listCalls.timestamps-space-separated", "documented", "timestamps with a space in place of the T", () => mutate("listCalls", 200, (b) => eachTimestamp(b, (iso) => iso.replace("T", " ")))),
+  fault("createChat.cached-id", "documented", "every completion answers the first one's id", () => mutate("createChat", 200, (b, _q, ctx) => { if (!ctx.memory.has("id")) ctx.memory.set("id", b.id); b.id = ctx.memory.get("id"); })),
+  fault("createKnowledgeBase.cached-id", "assumed", "every knowledge base answers the first one's kbId", () => mutate("createKnowledgeBase", 201, (b, _q, ctx) => { if (!ctx.memory.has("id")) ctx.memory.set("id", b.kbId); b.kbId = ctx.memory.get("id"); })),
+  fault("createBatchRun.cached-id", "documented", "every batch run answers the first one's batchId", () => mutate("createBatchRun", 201, (b, _q, ctx) => { if (!ctx.memory.has("id")) ctx.memory.set("id", b.batchId); b.batchId = ctx.memory.get("id"); }), "BatchRun"),
   fault("listWebhooks.empty-total-pages-one", "documented", "an empty list reports one page", () => mutate("listWebhooks", 200, (b) => void (b.totalPages = Math.max(1, b.totalPages)))),
   fault("listTestRuns.empty-data-null", "documented", "an empty page has data null", () => mutate("listTestRuns", 200, (b) => void (b.data.length === 0 && (b.data = null)))),
 
