@@ -280,7 +280,7 @@ export interface components {
         };
         /**
          * Format: date-time
-         * @description ISO 8601 timestamp in UTC.
+         * @description ISO 8601 timestamp in UTC (a `T` between date and time, `Z` or a zero offset).
          * @example 2026-11-01T09:30:00.000Z
          */
         Timestamp: string;

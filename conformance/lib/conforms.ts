@@ -4,7 +4,9 @@
  * - a documented body comes as application/json and validates against the schema for that status;
  * - a documented empty response (E13's 204) has no body;
  * - every failure (documented or not) carries the error body of section 2.2, whose `status`, `error`
- *   and `path` agree with the HTTP exchange.
+ *   and `path` agree with the HTTP exchange;
+ * - no record in a body was updated before it was created;
+ * - (clockIssues, given the target's clock) an error's timestamp and a new record's creation time are now.
  */
 import type { Exchange } from "./http.js";
 import { operation, STATUS_TEXT } from "./spec.js";
@@ -82,7 +84,53 @@ export function conformanceIssues(exchange: Exchange, operationId: string, level
     issues.push({ pointer: "", expected: "no body", actual: preview(exchange.text), message: `status ${status} documents no body` });
   }
   if (exchange.status >= 400 && exchange.json && typeof exchange.json === "object") issues.push(...errorBodyIssues(exchange));
+  if (exchange.status < 300) issues.push(...timelineIssues(exchange.json, ""));
   return issues;
+}
+
+/** A record is not updated before it is created: updatedAt >= createdAt wherever both are timestamps. */
+export function timelineIssues(body: unknown, pointer: string): Issue[] {
+  if (Array.isArray(body)) return body.flatMap((item, i) => timelineIssues(item, `${pointer}/${i}`));
+  if (!body || typeof body !== "object") return [];
+  const record = body as Record<string, unknown>;
+  const issues = Object.entries(record).flatMap(([k, v]) => (v && typeof v === "object" ? timelineIssues(v, `${pointer}/${k}`) : []));
+  const created = typeof record.createdAt === "string" ? Date.parse(record.createdAt) : NaN;
+  const updated = typeof record.updatedAt === "string" ? Date.parse(record.updatedAt) : NaN;
+  if (updated < created) issues.push({ pointer: `${pointer}/updatedAt`, expected: `>= createdAt ${record.createdAt}`, actual: preview(record.updatedAt), message: "a record is not updated before it is created" });
+  return issues;
+}
+
+/**
+ * Fields a write stamps with the time it happens (2.4, 2.7, 2.8, 2.14): they must read as now on
+ * the target's clock. So must the timestamp of an error (2.2: when the error occurred).
+ */
+const STAMPED: Record<string, string[]> = {
+  createIntegration: ["createdAt", "updatedAt"],
+  updateIntegration: ["updatedAt"],
+  createBatchRun: ["createdDate"],
+  createKnowledgeBase: ["createdAt", "updatedAt"],
+  createChat: ["createdAt", "updatedAt"],
+};
+
+/** Wide enough for a foreign target's clock read from its Date header; a time zone slip is 30 minutes or more. */
+export const CLOCK_TOLERANCE_MS = 10 * 60_000;
+
+export function stampedTimes(exchange: Exchange, operationId: string): { pointer: string; value: unknown }[] {
+  const body = exchange.json as Record<string, unknown> | undefined;
+  if (!body || typeof body !== "object" || Array.isArray(body)) return [];
+  if (exchange.status >= 400) return "timestamp" in body ? [{ pointer: "/timestamp", value: body.timestamp }] : [];
+  if (exchange.status >= 300) return [];
+  return (STAMPED[operationId] ?? []).filter((f) => f in body).map((f) => ({ pointer: `/${f}`, value: body[f] }));
+}
+
+/** `now`: the target's clock (ms) just after the exchange. Timestamps that do not parse are the schema's business. */
+export function clockIssues(exchange: Exchange, operationId: string, now: number): Issue[] {
+  return stampedTimes(exchange, operationId).flatMap(({ pointer, value }) => {
+    const at = typeof value === "string" ? Date.parse(value) : NaN;
+    if (Number.isNaN(at) || Math.abs(at - now) <= CLOCK_TOLERANCE_MS) return [];
+    const off = Math.round((at - now) / 60_000);
+    return [{ pointer, expected: `within ${CLOCK_TOLERANCE_MS / 60_000} minutes of the target's clock, ${new Date(now).toISOString()}`, actual: preview(value), message: `a time stamped now is ${Math.abs(off)} minutes ${off > 0 ? "ahead" : "behind"} (section 1.3: UTC)` }];
+  });
 }
 
 /** Section 2.2 and 7: the error body repeats the HTTP status, its status text and the request path. */
@@ -91,6 +139,9 @@ export function errorBodyIssues(exchange: Exchange): Issue[] {
   const issues: Issue[] = [];
   if (body.status !== exchange.status) {
     issues.push({ pointer: "/status", expected: String(exchange.status), actual: preview(body.status), message: "error body status must equal the HTTP status" });
+  }
+  if (typeof body.message === "string" && body.message.trim() === "") {
+    issues.push({ pointer: "/message", expected: "a detailed message", actual: "\"\"", message: "message says what went wrong (2.2)" });
   }
   const text = STATUS_TEXT[exchange.status];
   if (text && body.error !== text) {

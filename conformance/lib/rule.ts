@@ -3,7 +3,7 @@
  * operation. Rules collect failures instead of throwing, so one run reports every broken invariant.
  */
 import type { Fixtures } from "../fixtures/types.js";
-import { conformanceIssues, preview } from "./conforms.js";
+import { clockIssues, conformanceIssues, preview, stampedTimes } from "./conforms.js";
 import { curlLine, send, type Exchange, type RequestSpec, type Target } from "./http.js";
 import type { Level } from "./schemas.js";
 
@@ -74,9 +74,12 @@ export class RuleContext {
     const exchange = await send(this.target, request);
     this.exchanges.push(exchange);
     this.coverage.record(operationId, exchange.status);
-    for (const issue of conformanceIssues(exchange, operationId, this.level)) {
-      this.failures.push({ rule: this.rule.id, operationId, ...issue, curl: curlLine(exchange) });
+    const issues = conformanceIssues(exchange, operationId, this.level);
+    if (stampedTimes(exchange, operationId).length > 0) {
+      const now = await this.fixtures.serverNow(exchange);
+      if (now !== undefined) issues.push(...clockIssues(exchange, operationId, now));
     }
+    for (const issue of issues) this.failures.push({ rule: this.rule.id, operationId, ...issue, curl: curlLine(exchange) });
     return exchange;
   }
 

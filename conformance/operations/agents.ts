@@ -3,10 +3,12 @@ import { defineRules } from "../lib/rule.js";
 import type { ListConfig } from "./list-pages.js";
 import { orderRule } from "./ordering.js";
 import { paginationRules } from "./pagination.js";
+import { listMatchesStore } from "./store-agreement.js";
 
 export const agentsList: ListConfig = { operationId: "listAgents", path: "/v1/agents", totalField: "totalCount", idOf: (a) => a.agentId };
 
 export const agentRules = defineRules("agents", [
   ...paginationRules(agentsList),
   orderRule(agentsList, { direction: "oldest-first", level: "assumed", knownIds: (f) => f.known.agents }),
+  listMatchesStore(agentsList, { collection: "agents", idOf: (a) => a.agentId }),
 ]);

@@ -5,9 +5,13 @@ import type { Exchange } from "../lib/http.js";
 import { fetchPage, walk, type ListConfig } from "./list-pages.js";
 import { orderRule } from "./ordering.js";
 import { paginationRules } from "./pagination.js";
+import { getMatchesStore, listMatchesStore, type StoreConfig } from "./store-agreement.js";
 
 export const CALL_STATUSES = ["scheduled", "in_progress", "ended", "not_connected", "error"];
 const cfg: ListConfig = { operationId: "listCalls", path: "/v1/calls", totalField: "totalCount", idOf: (c) => c.callId };
+
+/** Calls move on with the clock: an answer older than the stored record is not compared with it. */
+const callStore: StoreConfig = { collection: "calls", idOf: (c) => c.callId, version: (c) => Date.parse(c.updatedAt) || 0 };
 
 const isNull = (v: unknown) => v === null || v === undefined;
 
@@ -29,25 +33,16 @@ export function checkCall(t: RuleContext, call: Record<string, any>, pointer: st
     case "in_progress":
       expectSet("startTime", "an in-progress call has started");
       expectNull("endTime", "endTime is null while in progress");
+      expectNull("duration", "duration runs from startTime to endTime, so it is null while endTime is (assumption: no running duration)", true);
       expectNull("terminationReason", "terminationReason is null until the call has ended");
       expectNull("recordingUrl", "recordingUrl is available only after the call ends");
       break;
-    case "ended": {
+    case "ended":
       expectSet("startTime", "an ended call started");
       expectSet("endTime", "an ended call has an end");
       expectSet("duration", "duration runs from startTime to endTime");
       expectSet("terminationReason", "terminationReason is set once the call has ended");
-      const start = Date.parse(call.startTime);
-      const end = Date.parse(call.endTime);
-      if (!Number.isNaN(start) && !Number.isNaN(end)) {
-        t.expect(end >= start, { pointer: at("endTime"), expected: `>= ${call.startTime}`, actual: call.endTime, message: "a call ends after it starts", exchange });
-        if (typeof call.duration === "number") {
-          const seconds = (end - start) / 1000;
-          t.expect(Math.abs(call.duration - seconds) <= 1, { pointer: at("duration"), expected: `${seconds} (endTime - startTime, in seconds)`, actual: call.duration, message: "duration is the seconds from startTime to endTime", exchange });
-        }
-      }
       break;
-    }
     case "not_connected":
       expectNull("startTime", "startTime is null if the call never reached in_progress");
       expectNull("endTime", "endTime is null when the call never connected");
@@ -58,6 +53,20 @@ export function checkCall(t: RuleContext, call: Record<string, any>, pointer: st
     case "error":
       expectSet("terminationReason", "a call that is over says why (assumption: error is final)", true);
       break;
+  }
+  // Whatever the state: a call that never reached in_progress never connected, and a connected one
+  // that ended lasted from startTime to endTime.
+  if (isNull(call.startTime) && call.status !== "scheduled") {
+    for (const field of ["endTime", "duration", "recordingUrl"]) expectNull(field, `startTime is null, so the call never connected and has no ${field}`);
+  }
+  const start = Date.parse(call.startTime);
+  const end = Date.parse(call.endTime);
+  if (!Number.isNaN(start) && !Number.isNaN(end)) {
+    t.expect(end >= start, { pointer: at("endTime"), expected: `>= ${call.startTime}`, actual: call.endTime, message: "a call ends after it starts", exchange });
+    if (typeof call.duration === "number") {
+      const seconds = (end - start) / 1000;
+      t.expect(Math.abs(call.duration - seconds) <= 1, { pointer: at("duration"), expected: `${seconds} (endTime - startTime, in seconds)`, actual: call.duration, message: "duration is the seconds from startTime to endTime", exchange });
+    }
   }
   if (call.status !== "ended") expectNull("transcript", "transcript is null until the call has ended (assumption)", true);
   if (call.callType === "web" || call.callType === "chat") expectNull("phoneNumber", "web and chat calls use no phone number (assumption)", true);
@@ -80,6 +89,8 @@ export const callRules = defineRules("calls", [
       for (const page of result.pages) page.data.forEach((call, i) => checkCall(t, call, `/data/${i}`, page.exchange));
     },
   },
+  listMatchesStore(cfg, callStore),
+  getMatchesStore("getCall", callStore, (f) => (f.known.calls ?? []).map((c) => c.callId), (id) => `/v1/calls/${encodeURIComponent(id)}`),
   {
     id: "listCalls.status-filter", operationId: "listCalls", level: "documented", readOnly: true,
     description: "status=<each state> lists only calls in that state; the states together list every call.",

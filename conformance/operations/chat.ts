@@ -22,6 +22,8 @@ export const chatRules = defineRules("chat", [
       t.expectEqual(body.error ?? null, null, "/error", "no error when completed (assumption)", { assumed: true });
       const messages = (body.response ?? []) as Record<string, any>[];
       t.expect(messages.length > 0 && messages.every((m) => m.role === "assistant" && m.type === "text"), { pointer: "/response", expected: "assistant text messages", actual: messages, message: "the agent replies with text (assumption)", assumed: true });
+      const again = await chat(t, { agentId: t.fixtures.agentId, conversation: "And on Saturday?" });
+      if (t.expectStatus(again, 200)) t.expect(obj(again).id !== body.id, { pointer: "/id", expected: `another id than ${body.id}`, actual: obj(again).id, message: "each completion has its own id" });
     },
   },
   {

@@ -5,6 +5,7 @@ import { authRules } from "./auth.js";
 import { callRules } from "./calls.js";
 import { chatRules } from "./chat.js";
 import { integrationRules } from "./integrations.js";
+import { isolationRules } from "./isolation.js";
 import { knowledgeBaseRules } from "./knowledge-bases.js";
 import { phoneNumberRules } from "./phone-numbers.js";
 import { qaRuleRules } from "./qa-rules.js";
@@ -21,6 +22,7 @@ export const allRules: Rule[] = [
   ...knowledgeBaseRules,
   ...chatRules,
   ...qaRuleRules,
+  ...isolationRules,
   ...authRules,
 ];
 

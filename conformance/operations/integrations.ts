@@ -1,15 +1,19 @@
 /** E2 create, E3 get, E4 partial update and E5 credentials of integrations (2.4 to 2.6). */
 import { randomUUID } from "node:crypto";
 import { defineRules, obj, type RuleContext } from "../lib/rule.js";
+import { getMatchesStore } from "./store-agreement.js";
 
 /** Creates an integration named with the run id; on a foreign target it is written to the ledger (no delete operation exists). */
 export async function createIntegration(t: RuleContext, body: Record<string, unknown> = {}): Promise<Record<string, any> | undefined> {
-  const ex = await t.call("createIntegration", { method: "POST", path: "/v1/integrations", body: { name: `${t.fixtures.runId} integration`, description: "Created by the conformance suite", ...body } });
+  const ex = await t.call("createIntegration", { method: "POST", path: "/v1/integrations", body: { name: `${t.fixtures.runId} integration`, description: DESCRIPTION, ...body } });
   if (!t.expectStatus(ex, 201, "E2 answers 201")) return undefined;
   const created = obj(ex);
   if (!t.fixtures.isMock) t.fixtures.ledger.push({ kind: "integration", id: String(created.integrationId), note: "E2; the reference has no delete operation" });
   return created;
 }
+
+/** Not ASCII on purpose: a body sent in another encoding than UTF-8 cannot echo it. */
+const DESCRIPTION = "Created by the conformance suite: Zoë’s café, Straße, 東京 ✓";
 
 const getPath = (id: string) => `/v1/integrations/${encodeURIComponent(id)}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,7 +48,7 @@ export const integrationRules = defineRules("integrations", [
       t.expect(typeof created.integrationId === "string" && created.integrationId.length > 0, { pointer: "/integrationId", expected: "an identifier", actual: created.integrationId, message: "E2 includes integrationId" });
       t.expect(Array.isArray(created.tools), { pointer: "/tools", expected: "an array", actual: created.tools, message: "tools is an array (empty: no tools)" });
       t.expectEqual(created.name, `${t.fixtures.runId} integration`, "/name", "E2 stores the name sent");
-      t.expectEqual(created.description, "Created by the conformance suite", "/description", "E2 stores the description sent");
+      t.expectEqual(created.description, DESCRIPTION, "/description", "E2 stores the description sent, in UTF-8");
       const ex = await t.call("getIntegration", { method: "GET", path: getPath(created.integrationId) });
       if (t.expectStatus(ex, 200)) t.expectEqual(obj(ex), created, "", "E3 returns the integration E2 created");
     },
@@ -92,6 +96,23 @@ export const integrationRules = defineRules("integrations", [
       if (t.expectStatus(read, 200)) t.expectEqual(obj(read), obj(renamed), "", "E3 shows what E4 stored");
     },
   },
+  getMatchesStore("getIntegration", { collection: "integrations", idOf: (i) => i.integrationId }, (f) => [f.integrationId], getPath),
+  {
+    id: "updateIntegration.invalid-body", operationId: "updateIntegration", level: "assumed", readOnly: false,
+    description: "E4 bounds as E2: an empty name, a wrong type, null or an unknown field answer 400 naming the field, and change nothing.",
+    run: async (t) => {
+      const created = await createIntegration(t);
+      if (!created) return;
+      const cases: [Record<string, unknown>, string][] = [[{ name: "" }, "name"], [{ name: 42 }, "name"], [{ description: null }, "description"], [{ color: "red" }, "color"]];
+      for (const [body, field] of cases) {
+        const ex = await t.call("updateIntegration", { method: "PATCH", path: getPath(created.integrationId), body });
+        if (!t.expectStatus(ex, 400, `E4 rejects ${JSON.stringify(body)}`)) continue;
+        t.expect(typeof obj(ex).validationErrors?.[field] === "string", { pointer: `/validationErrors/${field}`, expected: "a message", actual: obj(ex).validationErrors, message: `validationErrors names ${field}` });
+      }
+      const read = await t.call("getIntegration", { method: "GET", path: getPath(created.integrationId) });
+      if (t.expectStatus(read, 200)) t.expectEqual(obj(read), created, "", "a rejected E4 changes nothing");
+    },
+  },
   {
     id: "getIntegration.unknown-id", operationId: "getIntegration", level: "documented", readOnly: true,
     description: "An unknown integrationId answers 404.",
@@ -124,6 +145,7 @@ export const integrationRules = defineRules("integrations", [
       const read = await t.call("getIntegration", { method: "GET", path: getPath(created.integrationId) });
       if (!t.expectStatus(read, 200)) return;
       t.expectEqual(obj(read).authentication?.authType, authType, "/authentication/authType", "E3 shows the stored auth summary");
+      t.expectEqual(obj(read).authentication?.integrationId, created.integrationId, "/authentication/integrationId", "the auth summary names its integration (2.5)");
       expectNoSecret(t, read.text, "E3");
       if (authType === "API_KEY") t.expectEqual(obj(read).authentication?.headers, [{ key: "Accept", value: "application/json" }], "/authentication/headers", "custom headers are kept");
     },

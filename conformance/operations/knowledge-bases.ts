@@ -54,10 +54,14 @@ export const knowledgeBaseRules = defineRules("knowledge-bases", [
   },
   {
     ...base, id: "createKnowledgeBase.no-source",
-    description: "A knowledge base may be created with a name only (assumption); files is then empty.",
+    description: "A knowledge base may be created with a name only (assumption); files is then empty; names need not be unique, ids are.",
     run: async (t) => {
       const ex = await create(t, () => {});
       if (t.expectStatus(ex, 201)) t.expectEqual(obj(ex).files, [], "/files", "no sources");
+      const twin = await create(t, () => {});
+      if (t.expectStatus(twin, 201, "a second knowledge base of the same name is accepted (2.8)")) {
+        t.expect(obj(twin).kbId !== obj(ex).kbId, { pointer: "/kbId", expected: `another id than ${obj(ex).kbId}`, actual: obj(twin).kbId, message: "each knowledge base has its own kbId" });
+      }
     },
   },
   {

@@ -2,6 +2,7 @@
  * Reading list pages. Every page the suite fetches, whatever the rule, is checked against the
  * invariants of the pagination wrapper (section 2.1), so a broken wrapper is caught wherever it shows.
  */
+import type { Fixtures } from "../fixtures/types.js";
 import type { RuleContext } from "../lib/rule.js";
 import type { Exchange } from "../lib/http.js";
 
@@ -11,6 +12,8 @@ export interface ListConfig {
   /** The wrapper's total field: the phone number list names it totalCounts (2.1). */
   totalField: "totalCount" | "totalCounts";
   idOf(item: Record<string, any>): string;
+  /** A filter known to match nothing, when the fixtures know one. */
+  emptyQuery?(f: Fixtures): Record<string, string> | undefined;
 }
 
 export interface Page {

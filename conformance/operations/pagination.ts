@@ -3,7 +3,7 @@
  * hasPrevious on the first, last and an out-of-range page, a bounded walk over every page, and the
  * 400 answers to page=-1, size=0 and size=abc.
  */
-import type { RuleSpec } from "../lib/rule.js";
+import type { RuleContext, RuleSpec } from "../lib/rule.js";
 import { fetchPage, walk, type ListConfig } from "./list-pages.js";
 
 export function paginationRules(cfg: ListConfig): RuleSpec[] {
@@ -25,9 +25,18 @@ export function paginationRules(cfg: ListConfig): RuleSpec[] {
     },
     {
       ...base, id: `${op}.total-pages`, level: "documented",
-      description: "totalPages == ceil(total / size), and hasNext / hasPrevious exact, for several sizes.",
+      description: "totalPages == ceil(total / size), and hasNext / hasPrevious exact, on the first and last page of several sizes, a full last page included.",
       run: async (t) => {
-        for (const size of [1, 2, 5, 10, 1000]) await fetchPage(t, cfg, { page: 0, size });
+        let total: number | undefined;
+        for (const size of [1, 2, 5, 10, 1000]) {
+          const first = await fetchPage(t, cfg, { page: 0, size });
+          if (!first.ok || !Number.isInteger(first.total)) continue;
+          total = first.total;
+          const last = Math.ceil(first.total / size) - 1;
+          if (last > 0) await fetchPage(t, cfg, { page: last, size });
+        }
+        // A size that divides the total exactly: the last page is full and still has no next.
+        if (total !== undefined && total > 1) await fetchPage(t, cfg, { page: 0, size: total });
       },
     },
     {
@@ -57,6 +66,18 @@ export function paginationRules(cfg: ListConfig): RuleSpec[] {
         t.expectEqual(distinct.size, result.total, `/${cfg.totalField}`, "the pages together hold total records");
       },
     },
+    ...(!cfg.emptyQuery ? [] : [{
+      ...base, id: `${op}.empty-result`, level: "documented" as const,
+      description: "A filter that matches nothing answers an empty page: data [], total 0, totalPages 0, hasNext and hasPrevious false.",
+      run: async (t: RuleContext) => {
+        const query = cfg.emptyQuery?.(t.fixtures);
+        if (!query) return t.skip("no filter value known to match nothing (the fixtures know one on the kit's mock)");
+        for (const page of [0, 1]) {
+          const result = await fetchPage(t, cfg, { ...query, page, size: 5 });
+          if (result.ok) t.expectEqual(result.total, 0, `/${cfg.totalField}`, `${new URLSearchParams(query)} matches nothing`);
+        }
+      },
+    }]),
     {
       ...base, id: `${op}.invalid-params`, level: "documented",
       description: "page=-1, page=abc, size=0, size=-1, size=abc answer 400 with the error body (section 8: page >= 0, size >= 1).",

@@ -4,6 +4,7 @@ import { defineRules, obj, type RuleContext } from "../lib/rule.js";
 import { fetchPage, walk, type ListConfig } from "./list-pages.js";
 import { orderRule } from "./ordering.js";
 import { paginationRules } from "./pagination.js";
+import { listMatchesStore } from "./store-agreement.js";
 
 const cfg: ListConfig = { operationId: "listPhoneNumbers", path: "/v1/phone-number", totalField: "totalCounts", idOf: (p) => p.sipPhoneNumber };
 const pathOf = (number: string) => `/v1/phone-number/${encodeURIComponent(number)}`;
@@ -28,6 +29,7 @@ async function patchable(t: RuleContext): Promise<Record<string, any>> {
 export const phoneNumberRules = defineRules("phone-numbers", [
   ...paginationRules(cfg),
   orderRule(cfg, { direction: "oldest-first", level: "assumed", knownIds: (f) => f.known.phoneNumbers }),
+  listMatchesStore(cfg, { collection: "phoneNumbers", idOf: (p) => p.sipPhoneNumber }),
   {
     id: "listPhoneNumbers.total-counts-name", operationId: "listPhoneNumbers", level: "documented", readOnly: true,
     description: "The phone number list names its total totalCounts, in place of totalCount (2.1).",
@@ -117,6 +119,14 @@ export const phoneNumberRules = defineRules("phone-numbers", [
       }
       const number = t.fixtures.phoneNumber ?? "+14155550100";
       t.expectStatus(await t.call("updatePhoneNumber", { method: "PATCH", path: pathOf(number), body: { nickname: "x" } }), 400, "an unknown field is rejected");
+      // The reference types every body field as a string.
+      for (const body of [{ friendlyName: 42 }, { trunkPassword: true }]) {
+        const ex = await t.call("updatePhoneNumber", { method: "PATCH", path: pathOf(number), body });
+        if (t.expectStatus(ex, 400, `${JSON.stringify(body)} is not a string`)) {
+          const field = Object.keys(body)[0];
+          t.expect(typeof obj(ex).validationErrors?.[field] === "string", { pointer: `/validationErrors/${field}`, expected: "a message", actual: obj(ex).validationErrors, message: `validationErrors names ${field}` });
+        }
+      }
     },
   },
 ]);

@@ -1,6 +1,7 @@
 /** E12 get QA rule and E13 delete QA rule (2.12). The reference has no list of QA rules: ids come from fixtures. */
 import { randomUUID } from "node:crypto";
 import { defineRules, obj } from "../lib/rule.js";
+import { getMatchesStore } from "./store-agreement.js";
 
 const path = (id: string) => `/v1/qa-rules/${encodeURIComponent(id)}`;
 
@@ -15,6 +16,7 @@ export const qaRuleRules = defineRules("qa-rules", [
       if (t.expectStatus(ex, 200)) t.expectEqual(obj(ex).qaRuleId, id, "/qaRuleId", "E12 returns the rule asked for");
     },
   },
+  getMatchesStore("getQaRule", { collection: "qaRules", idOf: (r) => r.qaRuleId }, (f) => [f.qaRuleId], path),
   {
     id: "getQaRule.unknown-id", operationId: "getQaRule", level: "documented", readOnly: true,
     description: "An unknown qaRuleId answers 404.",

@@ -4,8 +4,12 @@ import { defineRules, obj, type RuleContext } from "../lib/rule.js";
 import { walk, type ListConfig } from "./list-pages.js";
 import { orderRule } from "./ordering.js";
 import { paginationRules } from "./pagination.js";
+import { getMatchesStore, listMatchesStore } from "./store-agreement.js";
 
-const runs: ListConfig = { operationId: "listTestRuns", path: "/v1/test-runs", totalField: "totalCount", idOf: (r) => r.jobId };
+const runs: ListConfig = {
+  operationId: "listTestRuns", path: "/v1/test-runs", totalField: "totalCount", idOf: (r) => r.jobId,
+  emptyQuery: (f) => (f.idleAgentId ? { agentId: f.idleAgentId } : undefined),
+};
 const batchPath = (id: string) => `/v1/batch-runs/${encodeURIComponent(id)}`;
 
 function counters(t: RuleContext, batch: Record<string, any>): void {
@@ -32,6 +36,7 @@ export const simulationRules = defineRules("simulations", [
       const batch = await createBatch(t);
       if (!batch) return;
       t.expectEqual(batch.agent?.agentId, t.fixtures.agentId, "/agent/agentId", "the batch belongs to the agent sent");
+      if (t.fixtures.batchId) t.expect(batch.batchId !== t.fixtures.batchId, { pointer: "/batchId", expected: `a new id, not ${t.fixtures.batchId}`, actual: batch.batchId, message: "a new batch run has its own batchId" });
       const ex = await t.call("getBatchRun", { method: "GET", path: batchPath(batch.batchId), query: { agentId: t.fixtures.agentId } });
       if (!t.expectStatus(ex, 200)) return;
       const got = obj(ex);
@@ -91,6 +96,26 @@ export const simulationRules = defineRules("simulations", [
     },
   },
   {
+    id: "getBatchRun.counters-match-test-runs", operationId: "getBatchRun", level: "documented", readOnly: true,
+    description: "Once its test runs have all completed, a batch's successfulAttempts and failedAttempts count its runs evaluated successful and failed (E7 and E8).",
+    run: async (t) => {
+      const batchIds = [t.fixtures.batchId, t.fixtures.otherBatchId].filter((id): id is string => !!id);
+      if (batchIds.length === 0) return t.skip("no batch run known (pass --batch-id)");
+      let compared = 0;
+      for (const batchId of batchIds) {
+        const ex = await t.call("getBatchRun", { method: "GET", path: batchPath(batchId) });
+        if (!t.expectStatus(ex, 200)) continue;
+        const listed = await walk(t, runs, { batchId }, 10, 20);
+        if (!listed?.complete || listed.items.length === 0 || listed.items.some((r) => typeof r.isSuccessful !== "boolean")) continue;
+        compared++;
+        const count = (value: boolean) => listed.items.filter((r) => r.isSuccessful === value).length;
+        t.expectEqual(obj(ex).successfulAttempts, count(true), "/successfulAttempts", `E8 lists ${count(true)} successful test runs of batch ${batchId}`, { exchange: ex });
+        t.expectEqual(obj(ex).failedAttempts, count(false), "/failedAttempts", `E8 lists ${count(false)} failed test runs of batch ${batchId}`, { exchange: ex });
+      }
+      if (compared === 0) t.skip("no batch run whose test runs have all completed");
+    },
+  },
+  {
     id: "getBatchRun.other-agent", operationId: "getBatchRun", level: "assumed", readOnly: true,
     description: "agentId naming another agent than the batch's answers 404 (assumption).",
     run: async (t) => {
@@ -104,7 +129,9 @@ export const simulationRules = defineRules("simulations", [
     description: "An unknown batchId answers 404.",
     run: async (t) => void t.expectStatus(await t.call("getBatchRun", { method: "GET", path: batchPath(randomUUID()) }), 404),
   },
+  getMatchesStore("getBatchRun", { collection: "batchRuns", idOf: (b) => b.batchId, version: (b) => b.totalAttempts ?? 0 }, (f) => [f.batchId, f.otherBatchId], batchPath),
   ...paginationRules(runs),
+  listMatchesStore(runs, { collection: "testRuns", idOf: (r) => r.jobId, version: (r) => (r.completedDate ? 1 : 0) }),
   orderRule(runs, { direction: "newest-first", level: "documented", timestampField: "createdDate" }),
   {
     id: "listTestRuns.filters", operationId: "listTestRuns", level: "documented", readOnly: true,

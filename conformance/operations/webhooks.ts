@@ -3,9 +3,13 @@ import { defineRules, type RuleContext } from "../lib/rule.js";
 import { fetchPage, walk, type ListConfig } from "./list-pages.js";
 import { orderRule } from "./ordering.js";
 import { paginationRules } from "./pagination.js";
+import { listMatchesStore } from "./store-agreement.js";
 import { webhookContractRule } from "../webhooks/contract-rule.js";
 
-const cfg: ListConfig = { operationId: "listWebhooks", path: "/v1/webhooks", totalField: "totalCount", idOf: (w) => w.webhookId };
+const cfg: ListConfig = {
+  operationId: "listWebhooks", path: "/v1/webhooks", totalField: "totalCount", idOf: (w) => w.webhookId,
+  emptyQuery: (f) => (f.idleAgentId ? { agentId: f.idleAgentId } : undefined),
+};
 
 /** Walks a filtered list, checks every item against `predicate`, and against the mock's store when there is one. */
 async function checkFilter(t: RuleContext, query: Record<string, string | boolean>, predicate: (w: Record<string, any>) => boolean, what: string): Promise<number | undefined> {
@@ -21,6 +25,7 @@ async function checkFilter(t: RuleContext, query: Record<string, string | boolea
 export const webhookRules = defineRules("webhooks", [
   ...paginationRules(cfg),
   orderRule(cfg, { direction: "newest-first", level: "documented", knownIds: (f) => f.known.webhooks?.filter((w) => w.active).map((w) => w.webhookId) }),
+  listMatchesStore(cfg, { collection: "webhooks", idOf: (w) => w.webhookId, listed: (w) => w.active === true }),
   {
     id: "listWebhooks.active-filter", operationId: "listWebhooks", level: "documented", readOnly: true,
     description: "active defaults to true (enabled only); active=false lists the disabled ones only.",

@@ -1,6 +1,7 @@
 /** expectConforms at both levels: what the reference states fails at both, what the kit assumed only at `assumed`. */
 import { describe, expect, it } from "vitest";
-import { conformanceIssues } from "../lib/conforms.js";
+import { clockIssues, conformanceIssues } from "../lib/conforms.js";
+import { differences } from "../operations/store-agreement.js";
 import type { Exchange } from "../lib/http.js";
 import type { Level } from "../lib/schemas.js";
 
@@ -43,6 +44,10 @@ const cases: Case[] = [
   ["an error whose status text differs", { op: "getCall", ex: exchange(404, { ...error404("/v1/x"), error: "NOT_FOUND" }), documented: ["/error"], assumed: ["/error"] }],
   ["a 204 with a body", { op: "deleteQaRule", ex: exchange(204, { ok: true }), documented: [""], assumed: [""] }],
   ["a 204 without a body", { op: "deleteQaRule", ex: exchange(204, undefined), documented: [], assumed: [] }],
+  ["a timestamp with a space for the T", { op: "getIntegration", ex: exchange(200, { ...integration, createdAt: "2026-11-01 09:30:00.000Z" }), documented: ["/createdAt"], assumed: ["/createdAt"] }],
+  ["a timestamp written +00:00 with microseconds", { op: "getIntegration", ex: exchange(200, { ...integration, createdAt: "2026-11-01T09:30:00.000000+00:00" }), documented: [], assumed: [] }],
+  ["a record updated before it was created", { op: "getIntegration", ex: exchange(200, { ...integration, updatedAt: "2026-11-01T09:29:59.000Z" }), documented: ["/updatedAt"], assumed: ["/updatedAt"] }],
+  ["an error with an empty message", { op: "getCall", ex: exchange(404, { ...error404("/v1/x"), message: " " }), documented: ["/message"], assumed: ["/message"] }],
 ];
 
 describe("expectConforms", () => {
@@ -52,4 +57,28 @@ describe("expectConforms", () => {
       expect(pointers.sort()).toEqual([...(level === "documented" ? documented : assumed)].sort());
     });
   }
+});
+
+describe("clockIssues", () => {
+  const now = Date.parse(T);
+  it.each([
+    ["an error stamped now", exchange(404, error404("/v1/x")), "getCall", []],
+    ["an error stamped at the epoch", exchange(404, { ...error404("/v1/x"), timestamp: "1970-01-01T00:00:00.000Z" }), "getCall", ["/timestamp"]],
+    ["a new integration stamped in local time (UTC+2) with a Z", exchange(201, { ...integration, createdAt: "2026-11-01T11:30:00.000Z", updatedAt: "2026-11-01T11:30:00.000Z" }), "createIntegration", ["/createdAt", "/updatedAt"]],
+    ["a read of an old record (not stamped now)", exchange(200, { ...integration, createdAt: "2020-01-01T00:00:00.000Z" }), "getIntegration", []],
+    ["a new record five minutes off (within tolerance)", exchange(201, { ...integration, createdAt: "2026-11-01T09:35:00.000Z", updatedAt: "2026-11-01T09:35:00.000Z" }), "createIntegration", []],
+  ] as const)("%s", (_name, ex, op, pointers) => {
+    expect(clockIssues(ex, op, now).map((i) => i.pointer)).toEqual(pointers);
+  });
+});
+
+describe("store agreement: differences", () => {
+  it.each([
+    ["equal records", { a: 1, b: [1, { c: "x" }] }, { b: [1, { c: "x" }], a: 1 }, []],
+    ["null and absent alike", { a: 1 }, { a: 1, b: null }, []],
+    ["the same instant written two ways", { t: "2026-11-01T09:30:00.000000+00:00" }, { t: T }, []],
+    ["a garbled value", { a: "whsec_****" }, { a: "whsec_12" }, ["/a"]],
+    ["a dropped value", { a: 1 }, { a: 1, b: "x" }, ["/b"]],
+    ["an extra item", { a: [1, 2] }, { a: [1] }, ["/a"]],
+  ] as const)("%s", (_name, actual, expected, pointers) => expect(differences(actual, expected)).toEqual(pointers));
 });

@@ -48,7 +48,7 @@ export function sampleSchema(input: unknown, depth = 0): unknown {
 }
 
 function sampleString(schema: Schema): string {
-  if (schema.format === "date-time" || schema.pattern === "(Z|[+-]00:00)$") return new Date().toISOString();
+  if (schema.format === "date-time" || schema.pattern?.endsWith("(Z|[+-]00:00)$")) return new Date().toISOString();
   if (schema.format === "uri") return `https://example.com/${WORDS[randomInt(WORDS.length)]}`;
   if (typeof schema.pattern === "string" && schema.pattern.startsWith("^\\+[1-9]")) return `+1415555${String(randomInt(10000)).padStart(4, "0")}`;
   if (schema.minLength === 1 && schema.maxLength === 128) return randomUUID();
