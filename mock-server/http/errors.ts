@@ -117,7 +117,11 @@ export function sendError(res: Parameters<RequestHandler>[1], clock: Clock, req:
     res.setHeader("Connection", "close");
     lingerAfterResponse(req, res);
   }
-  res.status(error.status).type("application/json").send(JSON.stringify(errorBody(clock, req, error.status, error.message, error.validationErrors)));
+  // Exactly application/json, as on every success (Express's send would add a charset parameter).
+  const payload = Buffer.from(JSON.stringify(errorBody(clock, req, error.status, error.message, error.validationErrors)));
+  res.status(error.status).setHeader("Content-Type", "application/json");
+  res.setHeader("Content-Length", payload.length);
+  res.end(req.method === "HEAD" ? undefined : payload);
 }
 
 export function errorHandler(clock: Clock, log: (line: string) => void): ErrorRequestHandler {

@@ -87,6 +87,8 @@ describe("ordering and filters", () => {
   it("rejects an unknown call status with 400 naming status", async () => {
     const res = await t.raw("/v1/calls?status=done");
     expect(res.status).toBe(400);
+    // Errors carry the same media type as successes, without a charset parameter.
+    expect(res.headers.get("content-type")).toBe("application/json");
     expect((await res.json()).validationErrors).toHaveProperty("status");
   });
 
