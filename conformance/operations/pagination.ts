@@ -28,7 +28,10 @@ export function paginationRules(cfg: ListConfig): RuleSpec[] {
       description: "totalPages == ceil(total / size), and hasNext / hasPrevious exact, on the first and last page of several sizes, a full last page included.",
       run: async (t) => {
         let total: number | undefined;
-        for (const size of [1, 2, 5, 10, 1000]) {
+        // The reference shows no maximum page size: a foreign target may cap it, so only the kit's
+        // mock (which has none) is asked for large pages. Size 1 always ends on a full last page.
+        const large = t.fixtures.isMock;
+        for (const size of large ? [1, 2, 5, 10, 1000] : [1, 2, 5, 10]) {
           const first = await fetchPage(t, cfg, { page: 0, size });
           if (!first.ok || !Number.isInteger(first.total)) continue;
           total = first.total;
@@ -36,7 +39,7 @@ export function paginationRules(cfg: ListConfig): RuleSpec[] {
           if (last > 0) await fetchPage(t, cfg, { page: last, size });
         }
         // A size that divides the total exactly: the last page is full and still has no next.
-        if (total !== undefined && total > 1) await fetchPage(t, cfg, { page: 0, size: total });
+        if (large && total !== undefined && total > 1) await fetchPage(t, cfg, { page: 0, size: total });
       },
     },
     {
