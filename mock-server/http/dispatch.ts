@@ -40,13 +40,6 @@ function compilePath(routePath: string): { regexp: RegExp; keys: string[] } {
   return { regexp: new RegExp(`^(?:${source})(?:\\/$)?$`, "i"), keys };
 }
 
-/** The first two segments of a path, /v1/calls of /v1/calls/abc/ (what a match needs verbatim, case aside). */
-function prefixOf(path: string): string {
-  const second = path.indexOf("/", 1);
-  const third = second === -1 ? -1 : path.indexOf("/", second + 1);
-  return third === -1 ? path.replace(/\/$/, "") : path.slice(0, third);
-}
-
 /** As Express's router decodes a parameter: only when it holds a `%`, and a malformed one is a 400. */
 function decodeParam(value: string): string {
   if (value.indexOf("%") === -1) return value;
@@ -90,14 +83,6 @@ export function dispatchOperations(routes: DispatchRoute[]): RequestHandler {
     byPath.set(route.routePath, entry);
   }
   const entries = [...byPath.values()];
-  // Templates by their first two segments (/v1/calls), lowercased: a request tries one or two
-  // regular expressions instead of all of them. No template starts with a parameter.
-  const byPrefix = new Map<string, PathEntry[]>();
-  for (const [routePath, entry] of byPath) {
-    const key = prefixOf(routePath.toLowerCase());
-    if (key.includes(":")) throw new Error(`${routePath}: a parameter in the first two segments needs another lookup`);
-    byPrefix.set(key, [...(byPrefix.get(key) ?? []), entry]);
-  }
   for (const entry of entries) {
     const methods = [...entry.stages.keys()];
     entry.allow = [...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
@@ -111,7 +96,7 @@ export function dispatchOperations(routes: DispatchRoute[]): RequestHandler {
 
   return function dispatchOperation(req, res, next) {
     const path = req.path;
-    for (const entry of (typeof path === "string" && byPrefix.get(prefixOf(path).toLowerCase())) || []) {
+    for (const entry of entries) {
       const match = entry.regexp.exec(path);
       if (!match) continue;
       // Express's params: a fresh object without prototype, values decoded.
