@@ -1,11 +1,10 @@
 /**
  * createApp: the whole request pipeline in one place, and nothing that listens.
  *
- *   request id -> journal -> Host required -> CORS
- *   -> for each operation of the spec (one dispatch table, http/dispatch.ts): API key to workspace (401/403)
- *      -> body parsing -> request validation (400) -> Prefer controls -> handler -> response validation;
- *      405 with Allow for a known path's other methods
- *   -> /__mock control plane -> /openapi.json, /docs -> 404 otherwise -> the one error handler (2.2 body)
+ *   request id -> journal -> Host required -> CORS -> /__mock control plane -> /openapi.json, /docs
+ *   -> for each operation of the spec (one dispatch table, http/dispatch.ts): API key to workspace (401/403) -> body parsing
+ *      -> request validation (400) -> Prefer controls -> handler -> response validation
+ *   -> 405 with Allow for a known path, 404 otherwise -> the one error handler (2.2 body)
  */
 import { randomUUID } from "node:crypto";
 import express, { type Express, type RequestHandler } from "express";
@@ -94,6 +93,10 @@ export function createApp(overrides: Partial<AppOptions> = {}): MockApp {
   app.set("etag", false);
   app.set("query parser", "simple");
   app.use(requestId(), recordRequests(journal, clock), requireHost(), cors());
+  app.use("/__mock", controlRouter({ services, journal, defaultWorkspaceId: DEFAULT_WORKSPACE_ID }));
+  app.get("/openapi.json", (_req, res) => void res.json(loadSpec()));
+  app.get(["/docs", "/docs/"], (_req, res) => void res.type("html").send(docsPage()));
+
   const requireKey = authenticate(workspaces);
   const stageOptions = { validateResponses: options.validateResponses, log: options.log };
   const routes = loadOperations().map((op) => {
@@ -101,14 +104,8 @@ export function createApp(overrides: Partial<AppOptions> = {}): MockApp {
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
     return { method: op.method, routePath: op.routePath, stages: [requireKey, ...operationStages(op, handler as never, services, stageOptions)] };
   });
-  // One layer for all operations, with 405 (Allow) for a known path's other methods (see dispatch.ts).
-  // It comes before the control plane and the docs, whose paths it never matches, so /v1 requests
-  // skip their layers.
+  // One layer for all operations, with 405 (Allow) for a known path's other methods: see dispatch.ts.
   app.use(dispatchOperations(routes));
-  app.use("/__mock", controlRouter({ services, journal, defaultWorkspaceId: DEFAULT_WORKSPACE_ID }));
-  app.get("/openapi.json", (_req, res) => void res.json(loadSpec()));
-  app.get(["/docs", "/docs/"], (_req, res) => void res.type("html").send(docsPage()));
-
   app.use(notFoundHandler());
   app.use(errorHandler(clock, options.log));
 
