@@ -2,7 +2,7 @@
  * createApp: the whole request pipeline in one place, and nothing that listens.
  *
  *   request id -> journal -> Host required -> CORS -> /__mock control plane -> /openapi.json, /docs
- *   -> for each operation of the spec (one dispatch table, http/dispatch.ts): API key to workspace (401/403) -> body parsing
+ *   -> for each operation of the spec: API key to workspace (401/403) -> body parsing
  *      -> request validation (400) -> Prefer controls -> handler -> response validation
  *   -> 405 with Allow for a known path, 404 otherwise -> the one error handler (2.2 body)
  */
@@ -15,8 +15,7 @@ import { authenticate } from "./http/auth.js";
 import { requireHost } from "./http/connection-errors.js";
 import type { Services } from "./http/context.js";
 import { cors } from "./http/cors.js";
-import { dispatchOperations } from "./http/dispatch.js";
-import { errorHandler, notFoundHandler } from "./http/errors.js";
+import { ApiError, errorHandler, notFoundHandler } from "./http/errors.js";
 import { Journal, recordRequests } from "./http/journal.js";
 import { loadOperations } from "./http/operations.js";
 import { operationStages } from "./http/pipeline.js";
@@ -98,14 +97,21 @@ export function createApp(overrides: Partial<AppOptions> = {}): MockApp {
   app.get(["/docs", "/docs/"], (_req, res) => void res.type("html").send(docsPage()));
 
   const requireKey = authenticate(workspaces);
-  const stageOptions = { validateResponses: options.validateResponses, log: options.log };
-  const routes = loadOperations().map((op) => {
+  const allowed = new Map<string, string[]>();
+  for (const op of loadOperations()) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
-    return { method: op.method, routePath: op.routePath, stages: [requireKey, ...operationStages(op, handler as never, services, stageOptions)] };
-  });
-  // One layer for all operations, with 405 (Allow) for a known path's other methods: see dispatch.ts.
-  app.use(dispatchOperations(routes));
+    app[op.method](op.routePath, requireKey, ...operationStages(op, handler as never, services, { validateResponses: options.validateResponses, log: options.log }));
+    allowed.set(op.routePath, [...(allowed.get(op.routePath) ?? []), op.method.toUpperCase()]);
+  }
+  for (const [routePath, methods] of allowed) {
+    const allow = [...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+    app.all(routePath, (req, res, next) => {
+      // A plain OPTIONS (not a CORS preflight, which cors() answered) asks what is allowed.
+      if (req.method === "OPTIONS") return void res.setHeader("Allow", allow).status(204).end();
+      next(new ApiError(405, `${req.method} is not allowed here; allowed: ${allow}`, undefined, { Allow: allow }));
+    });
+  }
   app.use(notFoundHandler());
   app.use(errorHandler(clock, options.log));
 
