@@ -1,5 +1,5 @@
 /**
- * Routing of the spec's operations (http/dispatch.ts) as Express 5 routed them, and the journal's
+ * Routing of the spec's operations as Express 5 routes them (kept by any change of the routing), and the journal's
  * redaction of query secrets (its fast path must not let one through).
  */
 import { describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ async function firstCallId(): Promise<string> {
   return body.data[0].callId;
 }
 
-describe("dispatch of /v1 operations", () => {
+describe("routing of /v1 operations", () => {
   it("matches paths case-insensitively, with one optional trailing slash", async () => {
     const callId = await firstCallId();
     for (const path of ["/V1/CALLS", "/v1/calls/", `/v1/Calls/${callId}/`]) expect((await h.raw(path)).status, path).toBe(200);
