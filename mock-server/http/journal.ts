@@ -103,6 +103,8 @@ function withoutSecrets(url: string): string {
 }
 
 function redactQuery(query: string): string {
+  // Most queries hold no secret name anywhere and no escapes (which could spell one): kept as they are.
+  if (query.indexOf("%") === -1 && !SECRET_NAME.test(query)) return query;
   return query
     .split("&")
     .map((pair) => {
