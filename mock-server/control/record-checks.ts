@@ -9,7 +9,7 @@ import type { ValidationErrors } from "../http/errors.js";
 import { collectionOptions, type CollectionName } from "../store/records.js";
 
 /** The spec schema of each collection's records; the others (not served by /v1) only need an id. */
-const SCHEMA_OF: Partial<Record<CollectionName, string>> = {
+export const SCHEMA_OF: Partial<Record<CollectionName, string>> = {
   agents: "Agent",
   calls: "Call",
   phoneNumbers: "PhoneNumber",

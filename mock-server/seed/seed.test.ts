@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, it, expect } from "vitest";
 import { createOpenApiAjv } from "../http/ajv.js";
 import { Workspace } from "../store/workspace.js";
+import { SCHEMA_OF } from "../control/record-checks.js";
 import { collectionNames, type Call, type CallStatus, type CollectionName } from "../store/records.js";
 import { buildRecord, createBuildContext, seedWorkspace, settleCall, terminationReasonsFor } from "./index.js";
 import { ALL_TERMINATION_REASONS, CALL_STATUSES, NEXT_STATUSES } from "./call-lifecycle.js";
@@ -16,19 +17,6 @@ const doc = JSON.parse(readFileSync(new URL("../../generated/openapi.json", impo
 const ajv = createOpenApiAjv();
 ajv.addSchema(doc, "openapi.json");
 
-const SCHEMA_OF: Partial<Record<CollectionName, string>> = {
-  agents: "Agent",
-  calls: "Call",
-  phoneNumbers: "PhoneNumber",
-  integrations: "Integration",
-  knowledgeBases: "KnowledgeBase",
-  webhooks: "Webhook",
-  qaRules: "QaRule",
-  testCases: "TestCase",
-  batchRuns: "BatchRun",
-  testRuns: "TestRun",
-  chats: "ChatCompletion",
-};
 
 function schemaErrors(collection: CollectionName, record: unknown): string | null {
   const name = SCHEMA_OF[collection];
