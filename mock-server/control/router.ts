@@ -5,7 +5,7 @@
 import express, { Router } from "express";
 import type { Clock } from "../clock.js";
 import { ApiError, invalid } from "../http/errors.js";
-import { sendJson } from "../http/pipeline.js";
+import { sendJson } from "../http/reply-json.js";
 import type { Journal } from "../http/journal.js";
 import type { Services } from "../http/context.js";
 import { collectionNames, type CollectionName } from "../store/records.js";

@@ -6,6 +6,7 @@ import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import { StoreError } from "../store/collection.js";
 import type { Clock } from "../clock.js";
 import { lingerAfterResponse } from "./linger.js";
+import { sendJson } from "./reply-json.js";
 
 export const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
@@ -117,11 +118,8 @@ export function sendError(res: Parameters<RequestHandler>[1], clock: Clock, req:
     res.setHeader("Connection", "close");
     lingerAfterResponse(req, res);
   }
-  // Exactly application/json, as on every success (Express's send would add a charset parameter).
-  const payload = Buffer.from(JSON.stringify(errorBody(clock, req, error.status, error.message, error.validationErrors)));
-  res.status(error.status).setHeader("Content-Type", "application/json");
-  res.setHeader("Content-Length", payload.length);
-  res.end(req.method === "HEAD" ? undefined : payload);
+  // Written like every success, so the type is exactly application/json (Express's send adds a charset).
+  sendJson(res, error.status, errorBody(clock, req, error.status, error.message, error.validationErrors));
 }
 
 export function errorHandler(clock: Clock, log: (line: string) => void): ErrorRequestHandler {

@@ -2,13 +2,13 @@
  * The per-operation stages after authentication: body parsing, request validation from the spec,
  * Prism-style Prefer controls, the handler, and the reply with response validation.
  */
-import express, { type NextFunction, type RequestHandler, type Response } from "express";
+import express, { type NextFunction, type RequestHandler } from "express";
 import { ApiError, invalid } from "./errors.js";
 import type { Operation } from "./operations.js";
 import { toValidationErrors } from "./schemas.js";
 import type { Handler, Reply, Services } from "./context.js";
 import { preferredReply } from "./prefer.js";
-import { readReplyJson } from "./reply-json.js";
+import { readReplyJson, sendJson } from "./reply-json.js";
 
 export const JSON_LIMIT_BYTES = 1024 * 1024;
 
@@ -82,21 +82,6 @@ function validateRequest(op: Operation): RequestHandler {
     res.locals.query = target.query;
     next();
   };
-}
-
-/**
- * Sent as a string, not a Buffer: Node then writes headers and body in one piece, and no Buffer
- * copy of the body is made (under load, allocations cost more than the serialisation itself).
- */
-export function sendJson(res: Response, status: number, body: unknown, json: string | undefined = body === undefined ? undefined : JSON.stringify(body)): void {
-  if (json === undefined) {
-    res.status(status).end();
-    return;
-  }
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json");
-  res.setHeader("Content-Length", Buffer.byteLength(json));
-  res.end(json);
 }
 
 function runHandler(op: Operation, handler: Handler<never>, services: Services, options: PipelineOptions): RequestHandler {
