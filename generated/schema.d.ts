@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * List agents
-         * @description E1. Lists the workspace's single prompt agents, paginated (zero-based).
+         * @description E1. Lists the workspace's single prompt agents, most recently created first, paginated (zero-based).
          */
         get: operations["listAgents"];
         put?: never;
@@ -269,7 +269,7 @@ export interface paths {
         };
         /**
          * List phone numbers
-         * @description E14. Lists phone numbers. The wrapper names the total `totalCounts` in place of `totalCount`.
+         * @description E14. Lists phone numbers, most recently added first. The wrapper names the total `totalCounts` in place of `totalCount`.
          */
         get: operations["listPhoneNumbers"];
         put?: never;
@@ -360,8 +360,8 @@ export interface webhooks {
         put?: never;
         /**
          * conversation_started delivery
-         * @description Sent when a conversation with the agent starts (a chat through E16, or a call that connects).
-         *     Delivered by HTTP POST to the `url` of every active webhook of the agent that subscribes to the event.
+         * @description The reference's example event kind. Delivered by HTTP POST to the `url` of every active webhook of the
+         *     agent that subscribes to it, signed with an HMAC of the webhook `secret`.
          */
         post: operations["conversationStartedEvent"];
         delete?: never;
@@ -381,8 +381,8 @@ export interface webhooks {
         put?: never;
         /**
          * conversation_ended delivery
-         * @description Sent when a conversation with the agent ends.
-         *     Delivered by HTTP POST to the `url` of every active webhook of the agent that subscribes to the event.
+         * @description Sent when a conversation with the agent ends. Delivered by HTTP POST to the `url` of every active
+         *     webhook of the agent that subscribes to it, signed like conversation_started.
          */
         post: operations["conversationEndedEvent"];
         delete?: never;
@@ -421,29 +421,30 @@ export interface components {
          * @example 3f1c2a9e-7b4d-4e61-9a0f-2d5c8e7b1a40
          */
         Identifier: string;
+        /** @description One insight the post-conversation analysis extracts. */
         PostConversationInsight: {
-            insightName?: string;
-            insightInstructions?: string;
+            insightName: string;
+            insightInstructions: string;
             /**
-             * @description Data type of the insight; allowed values are not shown by the reference.
+             * @description Data type of the insight; the reference gives no value and does not show the allowed ones (an open set).
              * @example string
              * @example boolean
              * @example number
              * @example enum
              */
-            dataType?: string;
-            options?: string[];
+            dataType: string;
+            options: string[];
         };
         /** @description A webhook as listed inside agent settings. */
         AgentWebhook: {
-            webhookId?: components["schemas"]["Identifier"];
-            name?: string;
-            /** Format: uri */
-            url?: string;
+            webhookId: components["schemas"]["Identifier"];
+            name: string;
+            /** @description Delivery target. */
+            url: string;
             /** @description HMAC signing secret. */
-            secret?: string;
+            secret: string;
             /** @description Subscribed event kinds (an array here, a string in the webhook list). */
-            events?: string[];
+            events: string[];
         };
         /** @description Settings of an agent. */
         AgentSettings: {
@@ -464,7 +465,7 @@ export interface components {
              */
             backgroundSound: "keyboard_typing" | "office_ambience" | "none";
             /** @description Prompt applied to every conversation. */
-            globalPrompt?: string;
+            globalPrompt: string | null;
             /**
              * Format: int32
              * @description Seconds to wait before a follow-up reminder if the user does not respond.
@@ -490,50 +491,50 @@ export interface components {
              */
             maxCallDuration: number;
             /**
-             * @description Model producing responses.
-             * @default small-general-model
+             * @description Model producing responses. Default: the identifier of a small general-purpose model (the reference omits the exact string as a brand name).
+             * @example small-general-model
              */
             llmModel: string;
             /**
              * Format: double
              * @description Randomness; derived from llmModel when omitted.
              */
-            llmTemperature?: number;
+            llmTemperature: number;
             /**
              * Format: double
              * @description Nucleus sampling limit; derived from llmModel when omitted.
              */
-            llmTopP?: number;
+            llmTopP: number;
             /**
              * Format: int32
              * @description Top-k token limit; derived from llmModel when omitted.
              */
-            llmTopK?: number;
+            llmTopK: number;
             /**
-             * @description Speaking voice, of the form `<voice_vendor>_<voice_code>`.
-             * @default defaultvendor_voice01
+             * @description Speaking voice. Default: a fixed default voice identifier of the form `<voice_vendor>_<voice_code>` (the reference withholds the value).
+             * @example defaultvendor_voice01
              */
             voiceId: string;
             /**
-             * @description Text-to-speech engine version.
-             * @default tts-default-v1
+             * @description Text-to-speech engine version. Default: a fixed default engine version identifier (the reference withholds the value).
+             * @example tts-default-v1
              */
             voiceModelId: string;
             /**
              * Format: double
              * @description Playback speed; derived from the voice model when omitted.
              */
-            ttsSpeed?: number;
+            ttsSpeed: number;
             /**
              * Format: double
              * @description Variation of delivery; derived from the voice model when omitted.
              */
-            ttsTemperature?: number;
+            ttsTemperature: number;
             /**
              * Format: double
              * @description Output volume; derived from the voice model when omitted.
              */
-            ttsVolume?: number;
+            ttsVolume: number;
             /**
              * Format: double
              * @description How quickly the AI starts speaking after user input.
@@ -552,36 +553,36 @@ export interface components {
              */
             ivrHangup: boolean;
             /** @description Time zone name. */
-            agentTimezone?: string;
+            agentTimezone: string | null;
             /** @description Audio option. */
-            autoVolumeNormalization?: boolean;
+            autoVolumeNormalization: boolean | null;
             /** @description Audio option. */
-            backgroundNoiseFilter?: boolean;
+            backgroundNoiseFilter: boolean | null;
             /** @description Audio option. */
-            echoCancellation?: boolean;
+            echoCancellation: boolean | null;
             /** @description Turns post-conversation analysis on. */
-            enablePostConversationAnalysis?: boolean;
+            enablePostConversationAnalysis: boolean | null;
             /** @description Model for the analysis. */
-            postConversationAnalysisLlmModel?: string;
-            postConversationAnalysis?: components["schemas"]["PostConversationInsight"][];
+            postConversationAnalysisLlmModel: string | null;
+            postConversationAnalysis: components["schemas"]["PostConversationInsight"][];
             /** @description Webhooks of the agent; here `events` is an array (in the webhook list it is a string). */
-            webhooks?: components["schemas"]["AgentWebhook"][];
+            webhooks: components["schemas"]["AgentWebhook"][];
         };
         /** @description Settings of a voice transfer; allowed values of the string fields are not shown beyond the examples. */
         TransferSettings: {
             /** @example warm */
-            transferType?: string;
-            ringingDuration?: number;
-            waitForParticipantAnswer?: boolean;
-            enableWhisperMessage?: boolean;
-            whisperMessage?: string;
+            transferType: string;
+            ringingDuration: number;
+            waitForParticipantAnswer: boolean;
+            enableWhisperMessage: boolean;
+            whisperMessage: string;
             /** @example static */
-            whisperMessageType?: string;
-            enableThreeWayMessage?: boolean;
-            threeWayMessage?: string;
+            whisperMessageType: string;
+            enableThreeWayMessage: boolean;
+            threeWayMessage: string;
             /** @example static */
-            threeWayMessageType?: string;
-            customHeaders?: {
+            threeWayMessageType: string;
+            customHeaders: {
                 [key: string]: unknown;
             };
         };
@@ -657,11 +658,14 @@ export interface components {
         /**
          * @description Authentication method applied when a tool runs. `BEARER` adds `Authorization: Bearer <token>`;
          *     `BASIC` adds `Authorization: Basic <base64 of username:password>`; `API_KEY` adds a header or a query
-         *     parameter named by `apiKey.key`; `NONE` adds nothing.
+         *     parameter named by `apiKey.key`; `NONE` adds nothing (used when no
+         *     authentication is needed or when tools set headers themselves). Stored credentials are applied
+         *     automatically to every tool action of the integration.
          * @enum {string}
          */
         AuthType: "API_KEY" | "BEARER" | "BASIC" | "NONE";
         KeyValue: {
+            /** @description Header name. */
             key: string;
             value: string;
         };
@@ -686,22 +690,22 @@ export interface components {
             /** @description Tool name the agent selects by. */
             name: string;
             /** @description When to call the tool. */
-            description?: string;
+            description: string;
             /**
              * @description HTTP method of the external call.
              * @example GET
              */
             method: string;
             /**
-             * @description External URL; variables are written as double-brace placeholders.
+             * @description External URL; variables are written as double-brace placeholders, replaced from values the agent extracts.
              * @example https://crm.example.com/customers/{{customerId}}
              */
             url: string;
             /** @example local */
-            scope?: string;
-            headers?: components["schemas"]["StringMap"];
-            queryParams?: components["schemas"]["StringMap"];
-            bodyParams?: components["schemas"]["StringMap"];
+            scope: string;
+            headers: components["schemas"]["StringMap"];
+            queryParams: components["schemas"]["StringMap"];
+            bodyParams: components["schemas"]["StringMap"];
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -711,9 +715,9 @@ export interface components {
             /** @description Human-readable name. */
             name: string;
             /** @description Optional; tells agents when to choose this integration. */
-            description?: string | null;
+            description: string | null;
             /** @description Integration auth summary; credentials are not echoed. */
-            authentication?: components["schemas"]["IntegrationAuth"] | null;
+            authentication: components["schemas"]["IntegrationAuth"] | null;
             /** @description Empty array means no tools are configured. */
             tools: components["schemas"]["IntegrationTool"][];
             createdAt: components["schemas"]["Timestamp"];
@@ -733,6 +737,7 @@ export interface components {
              * @enum {string}
              */
             authType: "API_KEY";
+            /** @description Required for `API_KEY`: with position `header` a header named by key is added to every tool request, with position `query` a query parameter named by key. */
             apiKey: {
                 /** @description Header or query parameter name. */
                 key: string;
@@ -750,6 +755,7 @@ export interface components {
              * @enum {string}
              */
             authType: "BEARER";
+            /** @description Required for `BEARER`: sent as `Authorization: Bearer <token>`. */
             token: string;
             headers?: components["schemas"]["AuthHeaders"];
         };
@@ -766,7 +772,10 @@ export interface components {
             password: string;
             headers?: components["schemas"]["AuthHeaders"];
         };
-        /** NONE */
+        /**
+         * NONE
+         * @description `NONE`: nothing is added; used when no authentication is needed or when tools set headers themselves.
+         */
         NoneAuthCreate: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -778,6 +787,7 @@ export interface components {
         /** @description Creation payload of integration auth; the required fields depend on `authType`. */
         IntegrationAuthCreate: components["schemas"]["ApiKeyAuthCreate"] | components["schemas"]["BearerAuthCreate"] | components["schemas"]["BasicAuthCreate"] | components["schemas"]["NoneAuthCreate"];
         BatchRunCreate: {
+            /** @description The agent that answers in all test cases. */
             agentId: components["schemas"]["Identifier"];
             /** @description Test case ids, run in parallel, each simulated independently. */
             testCases: components["schemas"]["Identifier"][];
@@ -803,10 +813,10 @@ export interface components {
             value: string;
         };
         MockToolDataRef: {
-            toolAlias?: string;
+            toolAlias: string;
             mockToolDataId: components["schemas"]["Identifier"];
-            name?: string;
-            statusCode?: number;
+            name: string;
+            statusCode: number;
         };
         /** @description Simulation test case. */
         TestCase: {
@@ -814,15 +824,15 @@ export interface components {
             label: string;
             agent: components["schemas"]["AgentReference"];
             workspaceId: components["schemas"]["Identifier"];
-            llmModel?: string;
-            mockData?: components["schemas"]["MockDataItem"][];
+            llmModel: string;
+            mockData: components["schemas"]["MockDataItem"][];
             /** @description Present in test run listings. */
-            mockToolData?: components["schemas"]["MockToolDataRef"][];
+            mockToolData: components["schemas"]["MockToolDataRef"][];
             /** @description Persona and goal of the simulated user. */
-            userPrompt?: string;
+            userPrompt: string;
             /** @description Number of attempts. */
-            attempt?: number;
-            successCriteria?: string;
+            attempt: number;
+            successCriteria: string;
         };
         /** @description Batch run with its test cases and attempt counters (get-one response). */
         BatchRun: {
@@ -889,19 +899,23 @@ export interface components {
         KnowledgeBaseSource: {
             documentId: components["schemas"]["Identifier"];
             /**
-             * @description Kind of source.
-             * @enum {string}
+             * @description Kind of source: the reference names text, URL and file sources but not the values; an open set, so clients must accept values they do not know.
+             * @example text
+             * @example url
+             * @example file
              */
-            type: "text" | "url" | "pdf" | "txt" | "html" | "markdown" | "docx";
+            type: string;
             content: string;
         };
         KnowledgeBase: {
+            /** @description Identifier of the knowledge base, 1 to 64 characters. */
             kbId: string;
             /** @description Names need not be unique. */
             name: string;
             /** @description Ordered sources (text, URL and file sources), in the order text, URLs, files. */
             files: components["schemas"]["KnowledgeBaseSource"][];
             createdAt: components["schemas"]["Timestamp"];
+            /** @description Changes when the knowledge base or its sources change. */
             updatedAt: components["schemas"]["Timestamp"];
         };
         /**
@@ -926,20 +940,21 @@ export interface components {
          */
         Provider: "<carrier_a>" | "<carrier_b>" | "byo";
         PhoneNumber: {
+            /** @description The number, in E.164 format; obtained from the service or configured by SIP trunking. */
             sipPhoneNumber: components["schemas"]["E164"];
             provider: components["schemas"]["Provider"];
             /** @description Default agent for inbound calls. */
-            inboundAgentId?: string | null;
+            inboundAgentId: string | null;
             /** @description Default agent for outbound calls. */
-            outboundAgentId?: string | null;
+            outboundAgentId: string | null;
             /** @description Default outbound number, E.164. */
-            outboundPhoneNumber?: components["schemas"]["E164"] | null;
+            outboundPhoneNumber: components["schemas"]["E164"] | null;
             /** @description Number is active and usable. */
             active: boolean;
             /** @description SIP URI for call termination, from the provider (present in call embeddings). */
-            terminationSipURI?: string | null;
+            terminationSipURI: string | null;
             /** @description Display label. */
-            friendlyName?: string | null;
+            friendlyName: string | null;
         };
         /** @description Outbound call campaign as embedded in a call. */
         Campaign: {
@@ -947,26 +962,30 @@ export interface components {
             campaignName: string;
             /** @example live */
             campaignStatus: string;
-            scheduledDate?: components["schemas"]["Timestamp"];
-            concurrentCalls?: number;
-            agent?: components["schemas"]["AgentReference"];
-            phoneNumber?: components["schemas"]["PhoneNumber"];
-            /** @description Row-level contact list errors. */
-            errors?: string[];
-            scheduled?: boolean;
+            scheduledDate: components["schemas"]["Timestamp"];
+            concurrentCalls: number;
+            agent: components["schemas"]["AgentReference"];
+            phoneNumber: components["schemas"]["PhoneNumber"];
+            /** @description Row-level contact list errors; empty when there are none. */
+            errors: string[];
+            scheduled: boolean;
         };
-        /** @enum {string} */
+        /**
+         * @description Why the call ended. `error_service` is an internal processing error (the reference
+         *     replaces the brand part of the identifier by a neutral word).
+         * @enum {string}
+         */
         TerminationReason: "silence_timed_out" | "agent_ended_call" | "user_ended_call" | "voicemail_detected" | "ivr_detected" | "agent_transferred_call" | "max_call_duration_exceeded" | "dial_telephony_permission_denied" | "dial_invalid_destination" | "dial_no_answer" | "dial_user_declined" | "dial_busy" | "dial_failed" | "error_credit_limit_reached" | "error_llm" | "error_tts" | "error_asr" | "error_service" | "error_telephony" | "error_unknown";
         Call: {
             callId: components["schemas"]["Identifier"];
             callType: components["schemas"]["CallType"];
             /** @description Caller number used. */
-            phoneNumber?: components["schemas"]["PhoneNumber"] | null;
+            phoneNumber: components["schemas"]["PhoneNumber"] | null;
             /** @description The campaign, if the call belongs to one. */
-            campaign?: components["schemas"]["Campaign"] | null;
+            campaign: components["schemas"]["Campaign"] | null;
             status: components["schemas"]["CallStatus"];
             /** @description Transcript of the conversation, for chat. */
-            transcript?: string | null;
+            transcript: string | null;
             /** @description UTC; null if the call never reached `in_progress`. */
             startTime: components["schemas"]["Timestamp"] | null;
             /** @description UTC; null while in progress or never connected. */
@@ -978,13 +997,10 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
             /** @description Key-value pairs given at call start; null or empty if none. */
-            dynamicVariables?: {
+            dynamicVariables: {
                 [key: string]: unknown;
             } | null;
-            /**
-             * Format: uri
-             * @description Available after the call ends and processing is done; null if recording is off or the call did not connect.
-             */
+            /** @description Available after the call ends and processing is done; null if recording is off or the call did not connect. */
             recordingUrl: string | null;
             agent: components["schemas"]["AgentReference"];
         };
@@ -998,7 +1014,7 @@ export interface components {
             qaRuleId: components["schemas"]["Identifier"];
             workspaceId: components["schemas"]["Identifier"];
             ruleName: string;
-            ruleDescription?: string;
+            ruleDescription: string;
             /** @description Agents the rule applies to. */
             agents: components["schemas"]["AgentReference"][];
             /** @description Rubric. */
@@ -1014,16 +1030,21 @@ export interface components {
         };
         /** @description Fields to change; all strings. Omitted fields stay unchanged. */
         PhoneNumberUpdate: {
+            /** @description Display label. */
             friendlyName?: string;
+            /** @description Default agent for inbound calls. */
             inboundAgentId?: components["schemas"]["Identifier"];
+            /** @description Default agent for outbound calls. */
             outboundAgentId?: components["schemas"]["Identifier"];
-            /** @description Sets terminationSipURI. */
+            /** @description Sets terminationSipURI, the SIP URI for call termination. */
             terminationSipUri?: string;
             sipTrunkName?: string;
             trunkUsername?: string;
+            /** @description SIP trunk password (`<SIP_TRUNK_PASSWORD>`). */
             trunkPassword?: string;
         };
         ChatCreate: {
+            /** @description The agent that handles the completion. */
             agentId: components["schemas"]["Identifier"];
             /** @description The customer message or conversation history. */
             conversation?: string;
@@ -1046,11 +1067,13 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
             /**
-             * @description Status of the completion.
-             * @enum {string}
+             * @description Status of the completion. The reference does not show the values: an open set; clients must accept values they do not know.
+             * @example completed
+             * @example failed
              */
-            status: "completed" | "failed";
-            error?: string | null;
+            status: string;
+            /** @description Why the completion failed. */
+            error: string | null;
             response: components["schemas"]["ChatResponseMessage"][];
         };
         /** @description Webhook as returned by the webhook list; `events` is a string here. */
@@ -1058,20 +1081,18 @@ export interface components {
             workspaceId: components["schemas"]["Identifier"];
             webhookId: components["schemas"]["Identifier"];
             name: string;
+            /** @description Each webhook is scoped to one agent; it receives that agent's events only. */
             agentId: components["schemas"]["Identifier"];
             /** @description Enabled and receiving deliveries. */
             active: boolean;
-            /** @description HMAC signing secret. */
+            /** @description HMAC signing secret (`<SIGNING_SECRET>`); deliveries are signed with it. */
             secret: string;
             /**
              * @description Subscribed event kinds.
              * @example conversation_started
              */
             events: string;
-            /**
-             * Format: uri
-             * @description Delivery target.
-             */
+            /** @description Delivery target. */
             url: string;
         };
         /** @description Page of Webhook items. */
@@ -1169,6 +1190,13 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The receiver acknowledges the delivery. */
+        WebhookAcknowledged: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
     };
     parameters: {
         /**
@@ -1216,6 +1244,21 @@ export interface components {
         PhoneNumberPath: components["schemas"]["E164"];
         /** @description true returns enabled webhooks only, false returns disabled only. */
         ActiveFilter: boolean;
+        /**
+         * @description t=<unix seconds>,v1=<hex HMAC-SHA256 of '<t>.<raw body>' keyed with the webhook secret>. Receivers verify it to confirm the delivery's authenticity.
+         * @example t=1761989400,v1=5f0c3a8e2d1b4c6a9e7f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d
+         */
+        WebhookSignature: string;
+        /**
+         * @description Identifier of the webhook the delivery is for.
+         * @example 2b4d6f80-1a3c-4e5f-9a7b-8c9d0e1f2a3b
+         */
+        WebhookIdHeader: string;
+        /**
+         * @description Event kind of the delivery, as in the payload's `event`.
+         * @example conversation_started
+         */
+        WebhookEventHeader: components["schemas"]["WebhookEventKind"];
     };
     requestBodies: never;
     headers: never;
@@ -1243,7 +1286,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Pagination wrapper whose data items are agents. */
+            /** @description Pagination wrapper whose data items are agents, most recently created first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1672,7 +1715,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Pagination wrapper with `totalCounts`; items are phone numbers. */
+            /** @description Pagination wrapper with `totalCounts`; items are phone numbers, most recently added first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1797,14 +1840,20 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description t=<unix seconds>,v1=<hex HMAC-SHA256 of '<t>.<raw body>' keyed with the webhook secret>
+                 * @description t=<unix seconds>,v1=<hex HMAC-SHA256 of '<t>.<raw body>' keyed with the webhook secret>. Receivers verify it to confirm the delivery's authenticity.
                  * @example t=1761989400,v1=5f0c3a8e2d1b4c6a9e7f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d
                  */
-                "X-Webhook-Signature": string;
-                /** @description Identifier of the webhook the delivery is for. */
-                "X-Webhook-Id": string;
-                /** @description Event kind. */
-                "X-Webhook-Event": components["schemas"]["WebhookEventKind"];
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description Identifier of the webhook the delivery is for.
+                 * @example 2b4d6f80-1a3c-4e5f-9a7b-8c9d0e1f2a3b
+                 */
+                "X-Webhook-Id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Event kind of the delivery, as in the payload's `event`.
+                 * @example conversation_started
+                 */
+                "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
             };
             path?: never;
             cookie?: never;
@@ -1815,13 +1864,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx status acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
         };
     };
     conversationEndedEvent: {
@@ -1829,14 +1872,20 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description t=<unix seconds>,v1=<hex HMAC-SHA256 of '<t>.<raw body>' keyed with the webhook secret>
+                 * @description t=<unix seconds>,v1=<hex HMAC-SHA256 of '<t>.<raw body>' keyed with the webhook secret>. Receivers verify it to confirm the delivery's authenticity.
                  * @example t=1761989400,v1=5f0c3a8e2d1b4c6a9e7f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d
                  */
-                "X-Webhook-Signature": string;
-                /** @description Identifier of the webhook the delivery is for. */
-                "X-Webhook-Id": string;
-                /** @description Event kind. */
-                "X-Webhook-Event": components["schemas"]["WebhookEventKind"];
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description Identifier of the webhook the delivery is for.
+                 * @example 2b4d6f80-1a3c-4e5f-9a7b-8c9d0e1f2a3b
+                 */
+                "X-Webhook-Id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Event kind of the delivery, as in the payload's `event`.
+                 * @example conversation_started
+                 */
+                "X-Webhook-Event": components["parameters"]["WebhookEventHeader"];
             };
             path?: never;
             cookie?: never;
@@ -1847,13 +1896,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx status acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
         };
     };
 }
