@@ -9,6 +9,6 @@ export const agentsList: ListConfig = { operationId: "listAgents", path: "/v1/ag
 
 export const agentRules = defineRules("agents", [
   ...paginationRules(agentsList),
-  orderRule(agentsList, { direction: "oldest-first", level: "assumed", knownIds: (f) => f.known.agents }),
+  orderRule(agentsList, { direction: "newest-first", level: "assumed", knownIds: (f) => f.known.agents }),
   listMatchesStore(agentsList, { collection: "agents", idOf: (a) => a.agentId }),
 ]);

@@ -1,7 +1,7 @@
 /**
  * Order of list items. E8, E10 and E17 are "most recently created first" (documented); the kit assumes
- * creation order, oldest first, for E1 and E14. Timestamps show it on any target; on the mock the suite
- * also knows the exact creation order of what it created.
+ * the same for E1 and E14, whose order the reference does not state. Timestamps show it on any target;
+ * on the mock the suite also knows the exact creation order of what it created.
  */
 import type { Level } from "../lib/schemas.js";
 import type { RuleContext, RuleSpec } from "../lib/rule.js";

@@ -28,7 +28,7 @@ async function patchable(t: RuleContext): Promise<Record<string, any>> {
 
 export const phoneNumberRules = defineRules("phone-numbers", [
   ...paginationRules(cfg),
-  orderRule(cfg, { direction: "oldest-first", level: "assumed", knownIds: (f) => f.known.phoneNumbers }),
+  orderRule(cfg, { direction: "newest-first", level: "assumed", knownIds: (f) => f.known.phoneNumbers }),
   listMatchesStore(cfg, { collection: "phoneNumbers", idOf: (p) => p.sipPhoneNumber }),
   {
     id: "listPhoneNumbers.total-counts-name", operationId: "listPhoneNumbers", level: "documented", readOnly: true,

@@ -5,6 +5,6 @@ import { pageOf } from "../http/pagination.js";
 export const agentHandlers: HandlerTable<"listAgents"> = {
   listAgents: ({ workspace, query }) => ({
     status: 200,
-    body: pageOf(workspace.collections.agents, { order: "oldest", page: query.page!, size: query.size! }),
+    body: pageOf(workspace.collections.agents, { order: "newest", page: query.page!, size: query.size! }),
   }),
 };

@@ -4,7 +4,7 @@ import type { HandlerTable } from "../http/context.js";
 export const chatHandlers: HandlerTable<"createChat"> = {
   createChat: ({ workspace, body, services }) => {
     const agent = workspace.collections.agents.require(body.agentId, "Agent");
-    const { agentId: _agentId, conversation: _conversation, variables: _variables, ...chat } = services.simulation.chat(
+    const { agentId: _agentId, conversation: _conversation, variables: _variables, transcript: _transcript, ...chat } = services.simulation.chat(
       workspace,
       agent,
       body.conversation,

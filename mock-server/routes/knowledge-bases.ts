@@ -63,7 +63,7 @@ export const knowledgeBaseHandlers: HandlerTable<"createKnowledgeBase"> = {
     const sources: Source[] = [
       ...textSources(fields.knowledge_base_texts).map((content) => ({ documentId: documentId(), type: "text" as const, content })),
       ...urlSources(fields.knowledge_base_urls).map((content) => ({ documentId: documentId(), type: "url" as const, content })),
-      ...files.map((file) => ({ documentId: documentId(), type: file.kind, content: file.filename })),
+      ...files.map((file) => ({ documentId: documentId(), type: "file", content: file.filename })),
     ];
     const now = services.clock.iso();
     const kb: KnowledgeBase = { kbId: `kb_${workspace.random.hex(20)}`, name: fields.name, files: sources, createdAt: now, updatedAt: now };

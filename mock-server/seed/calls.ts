@@ -230,7 +230,8 @@ export function buildCampaign(ctx: BuildContext, partial: Partial<Campaign>, cal
     scheduledDate: iso(scheduledMs),
     concurrentCalls: partial.concurrentCalls ?? faker.number.int({ min: 1, max: 10 }),
     agent,
-    ...(phoneNumber ? { phoneNumber } : partial.phoneNumber ? { phoneNumber: partial.phoneNumber } : {}),
+    // A campaign dials from a number; a call filled without one still gets a campaign that has one.
+    phoneNumber: phoneNumber ?? partial.phoneNumber ?? buildPhoneNumber(ctx, { outboundAgentId: agent.agentId }),
     errors: partial.errors ?? (faker.datatype.boolean(0.3) ? faker.helpers.arrayElements(ROW_ERRORS, { min: 1, max: 2 }) : []),
     scheduled: partial.scheduled ?? true,
   };

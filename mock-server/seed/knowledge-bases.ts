@@ -1,6 +1,7 @@
 /**
  * Knowledge bases (2.8). Sources keep the order E9 processes them in: texts, then URLs, then files
- * (files grouped pdf, txt, html, markdown, docx). `content` is the text, the URL, or the file name.
+ * (files grouped pdf, txt, html, markdown, docx). `type` is text, url or file (x-assumption of
+ * KnowledgeBaseSource.type); `content` is the text, the URL, or the file name.
  */
 import type { KnowledgeBase } from "../store/records.js";
 import { clampPast, iso, lowerAlnum, parseTime, slugify, DAY, MINUTE, type BuildContext } from "./context.js";
@@ -45,7 +46,7 @@ function buildSources(ctx: BuildContext): Source[] {
     const files = faker.helpers
       .arrayElements(FILE_TYPES, { min: 0, max: 3 })
       .sort((a, b) => FILE_TYPES.indexOf(a) - FILE_TYPES.indexOf(b))
-      .map((type) => source(type, `${slugify(faker.helpers.arrayElement(TOPICS))}.${EXTENSION[type]}`));
+      .map((type) => source("file", `${slugify(faker.helpers.arrayElement(TOPICS))}.${EXTENSION[type]}`));
     const all = [...texts, ...urls, ...files];
     if (all.length > 0) return all;
   }

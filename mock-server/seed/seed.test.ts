@@ -188,11 +188,16 @@ describe("seedWorkspace", () => {
       const c = cred as { token?: string; password?: string; apiKey?: { value: string } };
       for (const secret of [c.token, c.password, c.apiKey?.value]) if (secret) expect(json).not.toContain(secret);
     }
-    const order = ["text", "url", "pdf", "txt", "html", "markdown", "docx"];
+    const order = ["text", "url", "file"];
+    const fileOrder = [".pdf", ".txt", ".html", ".md", ".docx"];
     for (const kb of ws.collections.knowledgeBases.all()) {
       expect(kb.kbId).toMatch(/^kb_[a-z0-9]{20}$/);
       const ranks = kb.files.map((f) => order.indexOf(f.type));
+      expect(ranks).not.toContain(-1);
       expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
+      const fileRanks = kb.files.filter((f) => f.type === "file").map((f) => fileOrder.indexOf(f.content.slice(f.content.lastIndexOf("."))));
+      expect(fileRanks).not.toContain(-1);
+      expect([...fileRanks].sort((a, b) => a - b)).toEqual(fileRanks);
     }
   });
 

@@ -17,11 +17,13 @@ export class CallProgression {
   constructor(
     private readonly clock: Clock,
     private readonly webhooks: WebhookDispatcher,
+    /** Calls that move on by another rule (E16 conversations end on silence, sim/chats.ts). */
+    private readonly movedElsewhere: (workspace: Workspace, call: Call) => boolean = () => false,
   ) {}
 
   /** Schedules the next step of a call that is not final yet. */
   track(workspace: Workspace, call: Call): void {
-    if (FINAL_STATUSES.includes(call.status)) return;
+    if (FINAL_STATUSES.includes(call.status) || this.movedElsewhere(workspace, call)) return;
     const random = new Random(hash32(`${call.callId}:${call.status}`));
     const generation = workspace.generation;
     const from = call.status === "scheduled" ? call.createdAt : (call.startTime ?? call.createdAt);

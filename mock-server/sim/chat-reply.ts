@@ -33,16 +33,18 @@ export function welcomeMessage(agent: Agent, variables: Variables): string {
   return `Hello${name}, this is ${agent.agentName}. ${firstSentence(base)}`.trim();
 }
 
-function lastCustomerLine(conversation: string): string {
+/** The customer's latest message: the last line of the history, without a `User:` or `Customer:` label. */
+export function lastCustomerLine(conversation: string): string {
   const lines = conversation.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   const last = lines.at(-1) ?? "";
   return last.replace(/^(user|customer)\s*:\s*/i, "");
 }
 
-export function agentReplies(agent: Agent, conversation: string | undefined, variables: Variables): string[] {
+/** The agent's replies to one turn; `greeted` (a later turn of a conversation) leaves out the welcome. */
+export function agentReplies(agent: Agent, conversation: string | undefined, variables: Variables, { greeted = false } = {}): string[] {
   const replies: string[] = [];
   const asked = conversation ? lastCustomerLine(conversation) : "";
-  if (!asked || agent.agentSettings.aiStartsConversation !== false) replies.push(welcomeMessage(agent, variables));
+  if (!greeted && (!asked || agent.agentSettings.aiStartsConversation !== false)) replies.push(welcomeMessage(agent, variables));
   if (asked) {
     const quoted = asked.length > 200 ? `${asked.slice(0, 197)}...` : asked;
     const answer = [`You said: "${quoted}".`, substitute(stance(agent.instructions), variables), "Let me help you with that."]

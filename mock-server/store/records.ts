@@ -57,8 +57,11 @@ export interface MockToolData {
 /** A chat conversation as stored: the E16 result plus what it was asked. */
 export type StoredChat = ChatCompletion & {
   agentId: string;
+  /** The conversation text of the latest turn: the next turn continues this chat if it contains it. */
   conversation: string;
   variables: Record<string, string | number | boolean>;
+  /** What was said so far (`User:` and `Agent:` lines), the call's transcript once it ends. */
+  transcript?: string;
 };
 
 /** API key record: the reference shows only keyId (2.15). The key value itself is a secret. */

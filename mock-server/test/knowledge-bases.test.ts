@@ -30,9 +30,9 @@ describe("knowledge bases", () => {
       ["text", "Plain"],
       ["text", "T\n\nBody"],
       ["url", "https://example.com/faq"],
-      ["markdown", "guide.md"],
-      ["pdf", "manual.pdf"],
-      ["txt", "notes.txt"],
+      ["file", "guide.md"],
+      ["file", "manual.pdf"],
+      ["file", "notes.txt"],
     ]);
   });
 
@@ -57,7 +57,7 @@ describe("knowledge bases", () => {
   it("accepts a file of exactly 25 MB, the documented maximum", async () => {
     const res = await post(form({ name: "largest" }, [["largest.txt", new Uint8Array(25 * 1024 * 1024).fill(97)]]));
     expect(res.status).toBe(201);
-    expect((await res.json()).files).toEqual([expect.objectContaining({ type: "txt", content: "largest.txt" })]);
+    expect((await res.json()).files).toEqual([expect.objectContaining({ type: "file", content: "largest.txt" })]);
   });
 
   it.each([

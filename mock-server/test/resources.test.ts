@@ -134,8 +134,46 @@ describe("chat", () => {
     expect(data!.status).toBe("completed");
     expect(data!.response[0].content[0]).toBe("Hi Dana!");
     expect(data!.response[1].content[0]).toContain("I am a florist.");
-    const again = await t.api.POST("/v1/chat", { body: { agentId, conversation: "Do you sell tulips?", variables: { customerName: "Dana" } } });
-    expect(again.data!.response.map((r) => r.content)).toEqual(data!.response.map((r) => r.content));
+    const again = await t.api.POST("/v1/chat", { body: { agentId, conversation: "Do you sell tulips?", variables: { customerName: "Eve" } } });
+    expect(again.data!.id).not.toBe(data!.id);
+    expect(again.data!.response.map((r) => r.content[0])).toEqual(["Hi Eve!", data!.response[1].content[0]]);
+  });
+
+  it("keeps a conversation whose history is resent each turn in one chat and one call (x-assumption of createChat)", async () => {
+    const { data: created } = await t.control.POST("/__mock/workspaces/{workspaceId}/{collection}", {
+      params: { path: { workspaceId: "default", collection: "agents" } },
+      body: { welcomeMessageType: "static", welcomeMessage: "Hello!", instructions: "You are a baker.", agentSettings: { aiStartsConversation: true, endCallOnSilenceDuration: 5 } },
+    });
+    const agentId = (created as { agentId: string }).agentId;
+    const ask = (conversation: string, variables: Record<string, string> = { customerName: "Dana" }) =>
+      t.api.POST("/v1/chat", { body: { agentId, conversation, variables } }).then((r) => r.data!);
+    const first = await ask("Do you bake rye bread?");
+    await t.advance(60);
+    const history = `User: Do you bake rye bread?\nAgent: ${first.response.map((r) => r.content[0]).join(" ")}\nUser: Can I order two loaves?`;
+    const second = await ask(history);
+    expect(second.id).toBe(first.id);
+    expect(second.createdAt).toBe(first.createdAt);
+    expect(Date.parse(second.updatedAt)).toBeGreaterThan(Date.parse(first.updatedAt));
+    expect(second.response.map((r) => r.content[0])).toEqual([expect.stringContaining("Can I order two loaves?")]);
+    // Other variables, or a text that does not contain the last one, is another conversation.
+    expect((await ask(history, { customerName: "Eve" })).id).not.toBe(first.id);
+    expect((await ask("Do you sell cakes?")).id).not.toBe(first.id);
+
+    const call = async () => (await t.api.GET("/v1/calls/{callId}", { params: { path: { callId: first.id } } })).data!;
+    expect(await call()).toMatchObject({ callType: "chat", status: "in_progress", transcript: null, endTime: null });
+    await t.advance(4 * 60);
+    expect((await call()).status).toBe("in_progress");
+    await t.advance(60);
+    const ended = await call();
+    expect(ended).toMatchObject({ status: "ended", terminationReason: "silence_timed_out", duration: 6 * 60 });
+    expect(ended.transcript!.split("\n")).toEqual([
+      "User: Do you bake rye bread?",
+      ...first.response.map((r) => `Agent: ${r.content[0]}`),
+      "User: Can I order two loaves?",
+      ...second.response.map((r) => `Agent: ${r.content[0]}`),
+    ]);
+    // Once ended, the same history starts a new conversation.
+    expect((await ask(`${history}\nUser: Are you still there?`)).id).not.toBe(first.id);
   });
 
   it("needs agentId (400) of an existing agent (404)", async () => {

@@ -70,6 +70,9 @@ describe("webhook deliveries", () => {
     const { api, agent } = await hookedAgent("conversation_ended");
     await api.POST("/v1/chat", { body: { agentId: agent.agentId } });
     await t.mock.mock.services.webhooks.idle();
+    expect(received).toEqual([]);
+    // The conversation ends once the agent's endCallOnSilenceDuration (minutes) passes without a turn.
+    await t.advance(agent.agentSettings.endCallOnSilenceDuration * 60);
     expect(received.map((r) => JSON.parse(r.body).event)).toEqual(["conversation_ended"]);
   });
 

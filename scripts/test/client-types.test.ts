@@ -77,7 +77,7 @@ export async function compileChecks(client: PlatformClient, control: MockControl
   }
   const webhooks = await client.GET("/v1/webhooks");
   if (webhooks.data) expectTypeOf(webhooks.data.data[0].events).toEqualTypeOf<string>();
-  expectTypeOf<components["schemas"]["AgentWebhook"]["events"]>().toEqualTypeOf<string[] | undefined>();
+  expectTypeOf<components["schemas"]["AgentWebhook"]["events"]>().toEqualTypeOf<string[]>();
   expectTypeOf<components["schemas"]["Call"]["terminationReason"]>().toEqualTypeOf<
     components["schemas"]["TerminationReason"] | null
   >();

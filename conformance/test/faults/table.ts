@@ -85,7 +85,7 @@ export const faults: Fault[] = [
   fault("listWebhooks.oldest-first", "documented", "webhooks oldest first", () => relist("listWebhooks", { items: (i) => [...i].reverse() })),
   fault("listCalls.oldest-first", "documented", "calls oldest first", () => relist("listCalls", { items: (i) => [...i].reverse() })),
   fault("listTestRuns.oldest-first", "documented", "test runs oldest first", () => relist("listTestRuns", { items: (i) => [...i].reverse() })),
-  fault("listAgents.newest-first", "assumed", "agents newest first", () => relist("listAgents", { items: (i) => [...i].reverse() })),
+  fault("listAgents.oldest-first", "assumed", "agents oldest first", () => relist("listAgents", { items: (i) => [...i].reverse() })),
   fault("listPhoneNumbers.total-count-name", "documented", "totalCount in place of totalCounts", () => mutate("listPhoneNumbers", 200, (b) => { b.totalCount = b.totalCounts; delete b.totalCounts; })),
   fault("listPhoneNumbers.both-totals", "documented", "totalCount next to totalCounts", () => mutate("listPhoneNumbers", 200, (b) => void (b.totalCount = b.totalCounts))),
   fault("listCalls.total-counts-name", "documented", "totalCounts in place of totalCount", () => mutate("listCalls", 200, (b) => { b.totalCounts = b.totalCount; delete b.totalCount; })),

@@ -1,0 +1,163 @@
+/**
+ * E16 chat conversations (x-assumption of createChat). The reference gives a chat no id in the request,
+ * so a conversation is recognised by what a client sends: a request continues the open conversation of
+ * the same agent and variables whose last `conversation` text it contains (a client that resends the
+ * history each turn stays in one conversation); otherwise it starts a new one. A conversation is also
+ * a call of callType chat: in_progress while open, ended (silence_timed_out) once no turn has come for
+ * the agent's endCallOnSilenceDuration. conversation_started goes out on the first turn,
+ * conversation_ended when it ends, so a client never gets a start/end pair per turn.
+ */
+import type { Clock } from "../clock.js";
+import type { Workspace } from "../store/workspace.js";
+import type { Agent, Call, StoredChat } from "../store/records.js";
+import { Random, hash32 } from "../store/random.js";
+import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
+import { agentReference } from "./batch-runs.js";
+import { agentReplies, lastCustomerLine, type Variables } from "./chat-reply.js";
+import { evaluateConversation } from "./qa.js";
+
+/** The reference's default of endCallOnSilenceDuration (2.3.1), for an agent whose value is unusable. */
+const DEFAULT_SILENCE_MINUTES = 5;
+
+export class ChatConversations {
+  constructor(
+    private readonly clock: Clock,
+    private readonly webhooks: WebhookDispatcher,
+  ) {}
+
+  /** One turn: continues the open conversation it belongs to, or starts one. */
+  turn(workspace: Workspace, agent: Agent, conversation: string | undefined, variables: Variables): StoredChat {
+    const text = conversation ?? "";
+    const open = this.openConversationOf(workspace, agent.agentId, text, variables);
+    return open ? this.continueConversation(workspace, agent, open, text, variables) : this.startConversation(workspace, agent, text, variables);
+  }
+
+  /** Schedules the end of an open E16 conversation (after a turn, a restore or a reset). */
+  track(workspace: Workspace, call: Call): void {
+    if (call.status !== "in_progress" || !workspace.collections.chats.get(call.callId)) return;
+    const agent = workspace.collections.agents.get(call.agent.agentId);
+    const minutes = agent?.agentSettings.endCallOnSilenceDuration;
+    const silenceMs = (typeof minutes === "number" && minutes > 0 ? minutes : DEFAULT_SILENCE_MINUTES) * 60_000;
+    const generation = workspace.generation;
+    const lastTurn = call.updatedAt;
+    this.clock.schedule(Date.parse(lastTurn) + silenceMs, () => {
+      if (workspace.generation !== generation) return;
+      const current = workspace.collections.calls.get(call.callId);
+      // A later turn moved updatedAt and scheduled its own end.
+      if (!current || current.status !== "in_progress" || current.updatedAt !== lastTurn) return;
+      this.end(workspace, current);
+    });
+  }
+
+  /** Whether a call is an E16 conversation (which this class, not the call progression, moves on). */
+  owns(workspace: Workspace, call: Call): boolean {
+    return call.callType === "chat" && workspace.collections.chats.get(call.callId) !== undefined;
+  }
+
+  private openConversationOf(workspace: Workspace, agentId: string, text: string, variables: Variables): StoredChat | undefined {
+    if (text === "") return undefined;
+    // Open conversations are in_progress chat calls: the status index keeps this walk short.
+    const { calls, chats } = workspace.collections;
+    for (const call of calls.page({ where: { status: "in_progress" }, order: "newest", page: 0, size: 10_000 }).items) {
+      if (call.callType !== "chat" || call.agent.agentId !== agentId) continue;
+      const chat = chats.get(call.callId);
+      if (chat && chat.conversation !== "" && text.includes(chat.conversation) && sameVariables(chat.variables, variables)) return chat;
+    }
+    return undefined;
+  }
+
+  private startConversation(workspace: Workspace, agent: Agent, text: string, variables: Variables): StoredChat {
+    const now = this.clock.iso();
+    const replies = agentReplies(agent, text, variables);
+    const chat: StoredChat = {
+      id: workspace.random.uuid(),
+      createdAt: now,
+      updatedAt: now,
+      status: "completed",
+      error: null,
+      response: this.messages(workspace, replies),
+      agentId: agent.agentId,
+      conversation: text,
+      variables,
+      transcript: transcriptLines(text, replies),
+    };
+    workspace.collections.chats.create(chat);
+    const call: Call = {
+      callId: chat.id,
+      callType: "chat",
+      phoneNumber: null,
+      campaign: null,
+      status: "in_progress",
+      transcript: null,
+      startTime: now,
+      endTime: null,
+      duration: null,
+      terminationReason: null,
+      createdAt: now,
+      updatedAt: now,
+      dynamicVariables: Object.keys(variables).length > 0 ? { ...variables } : null,
+      recordingUrl: null,
+      agent: agentReference(agent),
+    };
+    workspace.collections.calls.create(call);
+    this.webhooks.emit(workspace, agent.agentId, "conversation_started", { ...eventData(chat.id), variables });
+    this.track(workspace, call);
+    return chat;
+  }
+
+  private continueConversation(workspace: Workspace, agent: Agent, open: StoredChat, text: string, variables: Variables): StoredChat {
+    const now = this.clock.iso();
+    const replies = agentReplies(agent, text, variables, { greeted: true });
+    const said = lastCustomerLine(text);
+    const chat: StoredChat = {
+      ...open,
+      updatedAt: now,
+      status: "completed",
+      error: null,
+      response: this.messages(workspace, replies),
+      conversation: text,
+      transcript: [open.transcript ?? "", transcriptLines(said, replies)].filter(Boolean).join("\n"),
+    };
+    workspace.collections.chats.replace(chat.id, chat);
+    const call = workspace.collections.calls.require(chat.id, "Call");
+    const moved: Call = { ...call, updatedAt: now };
+    workspace.collections.calls.replace(call.callId, moved);
+    this.track(workspace, moved);
+    return chat;
+  }
+
+  private end(workspace: Workspace, call: Call): void {
+    const chat = workspace.collections.chats.get(call.callId);
+    const now = this.clock.now();
+    const transcript = chat?.transcript ?? "";
+    const started = Date.parse(call.startTime ?? call.createdAt);
+    workspace.collections.calls.replace(call.callId, {
+      ...call,
+      status: "ended",
+      transcript,
+      endTime: now.toISOString(),
+      duration: Math.max(0, Math.round((now.getTime() - started) / 1000)),
+      terminationReason: "silence_timed_out",
+      updatedAt: now.toISOString(),
+    });
+    this.webhooks.emit(workspace, call.agent.agentId, "conversation_ended", { ...eventData(call.callId), transcript });
+    evaluateConversation(workspace, call.agent.agentId, call.callId, now.toISOString(), new Random(hash32(`${call.callId}:ended`)));
+  }
+
+  private messages(workspace: Workspace, replies: string[]): StoredChat["response"] {
+    return replies.map((text) => ({ id: workspace.random.uuid(), role: "assistant", type: "text", content: [text] }));
+  }
+}
+
+function eventData(chatId: string) {
+  return { conversationId: chatId, channel: "chat" as const, callId: chatId, callType: "chat" as const };
+}
+
+function transcriptLines(said: string, replies: string[]): string {
+  return [...(said ? [`User: ${said}`] : []), ...replies.map((r) => `Agent: ${r}`)].join("\n");
+}
+
+function sameVariables(a: Variables, b: Variables): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
+}
