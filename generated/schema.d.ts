@@ -652,7 +652,9 @@ export interface components {
             };
         };
         IntegrationCreate: {
+            /** @description Human-readable name. */
             name: string;
+            /** @description Optional; tells agents when to choose this integration. */
             description?: string;
         };
         /**
@@ -725,7 +727,9 @@ export interface components {
         };
         /** @description Partial update; only supplied fields change, omitted fields stay unchanged. */
         IntegrationUpdate: {
+            /** @description Human-readable name. */
             name?: string;
+            /** @description Optional; tells agents when to choose this integration. */
             description?: string;
         };
         /** @description Optional custom headers sent with every request. */

@@ -38,7 +38,7 @@ async function hookedAgent(events: string) {
   const { workspaceId, api } = await t.workspace({ empty: true });
   const make = (collection: string, body: Record<string, unknown>) =>
     t.control.POST("/__mock/workspaces/{workspaceId}/{collection}", { params: { path: { workspaceId, collection: collection as never } }, body });
-  const agent = (await make("agents", {})).data as { agentId: string };
+  const agent = (await make("agents", {})).data as { agentId: string; agentSettings: { endCallOnSilenceDuration: number } };
   const hook = (await make("webhooks", { agentId: agent.agentId, url: receiverUrl, active: true, events })).data as { webhookId: string; secret: string };
   return { api, agent, hook };
 }

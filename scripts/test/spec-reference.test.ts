@@ -213,6 +213,83 @@ describe("quirks the spec keeps", () => {
   });
 });
 
+/**
+ * Object schemas a success response can contain, by the pointer they live at (components or inline),
+ * found by walking $ref, properties, items, allOf/oneOf/anyOf and if/then from every 2xx response.
+ */
+function responseObjectSchemas(): Map<string, JsonObject> {
+  const found = new Map<string, JsonObject>();
+  const visit = (node: Json | undefined, at: string): void => {
+    if (!isObject(node)) return;
+    if (typeof node.$ref === "string") {
+      const target = node.$ref.replace(/^#/, "");
+      if (!found.has(target) && !visited.has(target)) {
+        visited.add(target);
+        visit(deref(doc, node), target);
+      }
+      return;
+    }
+    if (isObject(node.properties)) found.set(at, node);
+    for (const [key, child] of Object.entries(isObject(node.properties) ? node.properties : {})) visit(child, `${at}/properties/${key}`);
+    visit(node.items, `${at}/items`);
+    for (const combinator of ["allOf", "oneOf", "anyOf"] as const) {
+      const branches = node[combinator];
+      if (Array.isArray(branches)) branches.forEach((b, i) => visit(b, `${at}/${combinator}/${i}`));
+    }
+  };
+  const visited = new Set<string>();
+  for (const { path, method, operation } of operationsOf(doc)) {
+    const responses = derefObject(doc, operation.responses, "responses");
+    for (const [status, response] of Object.entries(responses)) {
+      if (!status.startsWith("2")) continue;
+      const content = derefObject(doc, response, "response").content;
+      if (!isObject(content)) continue;
+      for (const [media, body] of Object.entries(content)) {
+        visit((body as JsonObject).schema, pointer(["paths", path, method, "responses", status, "content", media, "schema"]));
+      }
+    }
+  }
+  return found;
+}
+
+describe("the record rule of info (every field of a record is present; an absent value is null)", () => {
+  const records = [...responseObjectSchemas()];
+  /** Where the reference itself says a field may be missing. */
+  const EXCEPTIONS: Record<string, string[]> = {
+    "/components/schemas/Error": ["validationErrors"],
+  };
+
+  it("is stated in info, with its x-assumption", () => {
+    expect((doc.info as JsonObject).description).toMatch(/never left out/);
+    expect(assumptionOf(doc, doc.info)).toMatch(/record rule/i);
+  });
+
+  it("covers the records of every response", () => {
+    const names = records.map(([at]) => at.replace("/components/schemas/", ""));
+    expect(names).toEqual(expect.arrayContaining(["Agent", "AgentSettings", "Call", "Campaign", "PhoneNumber", "Integration", "TestCase", "ChatCompletion"]));
+  });
+
+  it.each(records)("%s requires every field it has", (at, schema) => {
+    const { properties, required } = objectParts(doc, schema);
+    const then = isObject(schema.then) && Array.isArray(schema.then.required) ? (schema.then.required as string[]) : [];
+    const optional = Object.keys(properties).filter((name) => !required.includes(name) && !then.includes(name));
+    expect(optional).toEqual(EXCEPTIONS[at] ?? []);
+  });
+
+  it.each(["Error", "AgentTool"])("the exception %s is real: a field there may be absent", (name) => {
+    const { properties, required } = objectParts(doc, schemas[name]);
+    expect(Object.keys(properties).filter((p) => !required.includes(p)).length).toBeGreaterThan(0);
+  });
+});
+
+describe("values the reference withholds", () => {
+  it.each(["llmModel", "voiceId", "voiceModelId"])("agentSettings.%s has no machine-read default (its description says it)", (name) => {
+    const field = atPointer(doc, `/components/schemas/AgentSettings/properties/${name}`) as JsonObject;
+    expect(field).not.toHaveProperty("default");
+    expect(field.description).toMatch(/Default: /);
+  });
+});
+
 describe("x-assumption markers", () => {
   it.each([
     ["openapi.json", doc],

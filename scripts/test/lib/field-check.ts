@@ -16,7 +16,20 @@ export function shapeProblems(want: FieldWant, shape: FieldShape, at: string): s
       problems.push(`${at}: ${key} is ${JSON.stringify(shape[key])}, the reference says ${JSON.stringify(want[key])}`);
     }
   };
-  for (const key of ["type", "format", "enum", "default", "minimum", "minLength", "maxLength", "ref", "values"] as const) expect(key);
+  for (const key of ["type", "format", "enum", "default", "minimum", "maximum", "minLength", "maxLength", "ref", "values"] as const) expect(key);
+  // Anything the schema says beyond the reference is a decision, and a decision carries x-assumption.
+  for (const key of ["format", "minimum", "maximum", "minLength", "maxLength"] as const) {
+    if (shape[key] !== undefined && want[key] === undefined && !shape.assumption) {
+      problems.push(`${at}: ${key} ${JSON.stringify(shape[key])} is not in the reference and carries no x-assumption`);
+    }
+  }
+  if (shape.pattern !== undefined && !want.patterned && !shape.assumption) {
+    problems.push(`${at}: pattern ${JSON.stringify(shape.pattern)} is not in the reference and carries no x-assumption`);
+  }
+  if (shape.enum !== undefined && want.enum === undefined && !shape.assumption) {
+    problems.push(`${at}: enum ${JSON.stringify(shape.enum)} is not in the reference and carries no x-assumption`);
+  }
+  if (want.open && shape.enum !== undefined) problems.push(`${at}: the reference leaves the values open; an enum closes them`);
   if (want.nullable && !shape.nullable) problems.push(`${at}: must allow null (3.1 type array or oneOf with null)`);
   if (!want.nullable && shape.nullable && !shape.assumption) {
     problems.push(`${at}: allows null, which the reference does not say, without x-assumption`);

@@ -10,8 +10,10 @@ export interface FieldShape {
   enum?: Json[];
   default?: Json;
   minimum?: number;
+  maximum?: number;
   minLength?: number;
   maxLength?: number;
+  pattern?: string;
   nullable: boolean;
   /** How null is allowed: "type-array" (`type: [x, "null"]`), "oneOf"/"anyOf" with a `type: "null"` branch. */
   nullableVia?: "type-array" | "oneOf" | "anyOf";
@@ -53,6 +55,8 @@ export function fieldShape(doc: JsonObject, node: Json | undefined): FieldShape 
   if (Array.isArray(merged.enum)) shape.enum = merged.enum;
   if ("default" in merged) shape.default = merged.default;
   if (typeof merged.minimum === "number") shape.minimum = merged.minimum;
+  if (typeof merged.maximum === "number") shape.maximum = merged.maximum;
+  if (typeof merged.pattern === "string") shape.pattern = merged.pattern;
   if (typeof merged.minLength === "number") shape.minLength = merged.minLength;
   if (typeof merged.maxLength === "number") shape.maxLength = merged.maxLength;
   if (merged.items !== undefined) shape.items = fieldShape(doc, merged.items);

@@ -12,8 +12,13 @@ export interface FieldWant {
   enum?: Json[];
   default?: Json;
   minimum?: number;
+  maximum?: number;
   minLength?: number;
   maxLength?: number;
+  /** The reference states a form that the schema's pattern encodes (E.164, UTC timestamps). */
+  patterned?: boolean;
+  /** The reference leaves the set of values open: the schema must not close it with an enum. */
+  open?: boolean;
   /** The reference says the field may be null (expressed with a 3.1 type array or a oneOf with null). */
   nullable?: boolean;
   /** Component the (non-null) schema is a `$ref` to. */
@@ -33,13 +38,17 @@ export interface FieldWant {
 export const string: FieldWant = { type: "string" };
 export const boolean: FieldWant = { type: "boolean" };
 export const integer: FieldWant = { type: "integer" };
-export const dateTime: FieldWant = { type: "string", format: "date-time" };
+export const dateTime: FieldWant = { type: "string", format: "date-time", patterned: true };
+/** A count of records or pages: never negative. */
+export const count = (more: FieldWant = {}): FieldWant => ({ type: "integer", minimum: 0, ...more });
+/** A string whose values the reference gives as examples only ("example `static`", "not shown"). */
+export const openString: FieldWant = { type: "string", open: true };
 export const int32 = (more: FieldWant = {}): FieldWant => ({ type: "integer", format: "int32", ...more });
 export const double = (more: FieldWant = {}): FieldWant => ({ type: "number", format: "double", ...more });
 export const ref = (name: string, more: FieldWant = {}): FieldWant => ({ ref: name, ...more });
 export const arrayOf = (items: FieldWant, more: FieldWant = {}): FieldWant => ({ type: "array", items, ...more });
 export const stringMap: FieldWant = { type: "object", values: "string" };
-export const e164: FieldWant = { type: "string", accepts: "+14155550123", refuses: "14155550123" };
+export const e164: FieldWant = { type: "string", patterned: true, accepts: "+14155550123", refuses: "14155550123" };
 
 export const CALL_STATUSES = ["scheduled", "in_progress", "ended", "not_connected", "error"];
 export const CALL_TYPES = ["inbound", "outbound", "web", "chat"];

@@ -18,8 +18,10 @@ export interface OperationWant {
 export type OperationRow = [string, { given: { method: string; path: string }; want: OperationWant }];
 
 const ERRORS = ["400", "401", "403", "404", "500"];
-const page = { in: "query", required: false, ...int32({ default: 0, minimum: 0 }) } as const;
-const size = { in: "query", required: false, ...int32({ default: 10, minimum: 1 }) } as const;
+/** int32 (section 2.1) bounds the value: its maximum is the type's, not an invented limit. */
+const INT32_MAX = 2147483647;
+const page = { in: "query", required: false, ...int32({ default: 0, minimum: 0, maximum: INT32_MAX }) } as const;
+const size = { in: "query", required: false, ...int32({ default: 10, minimum: 1, maximum: INT32_MAX }) } as const;
 const pathId = { in: "path", required: true, ...string } as const;
 const json = (schema: string) => ({ media: "application/json", schema });
 
