@@ -10,6 +10,7 @@ const integration = { integrationId: "i1", name: "CRM", description: null, authe
 const chat = { id: "c1", createdAt: T, updatedAt: T, status: "completed", error: null, response: [] };
 const call = { callId: "c1", callType: "web", phoneNumber: null, campaign: null, status: "scheduled", transcript: null, startTime: null, endTime: null, duration: null, terminationReason: null, createdAt: T, updatedAt: T, dynamicVariables: null, recordingUrl: null, agent: { agentId: "a", name: "A", status: "Live" } };
 const batch = { batchId: "b1", workspaceId: "w1", agent: { agentId: "a", name: "A", status: "Live" }, createdDate: T, testCases: [], successfulAttempts: 0, failedAttempts: 0 };
+const phone = (more: object) => ({ sipPhoneNumber: "+14155550123", provider: "byo", inboundAgentId: null, outboundAgentId: null, outboundPhoneNumber: null, active: true, terminationSipURI: null, friendlyName: null, ...more });
 const error404 = (path: string) => ({ timestamp: T, status: 404, error: "Not Found", message: "x", path });
 
 function exchange(status: number, body: unknown, opts: { path?: string; contentType?: string; method?: string } = {}): Exchange {
@@ -33,7 +34,9 @@ const cases: Case[] = [
   ["a missing documented field", { op: "getIntegration", ex: exchange(200, { ...integration, tools: undefined }), documented: ["/tools"], assumed: ["/tools"] }],
   ["an unknown property", { op: "getIntegration", ex: exchange(200, { ...integration, extra: 1 }), documented: [], assumed: ["/extra"] }],
   ["a timestamp not in UTC", { op: "getIntegration", ex: exchange(200, { ...integration, createdAt: "2026-11-01T10:30:00+01:00" }), documented: ["/createdAt"], assumed: ["/createdAt"] }],
-  ["an assumed enum value off the list", { op: "createChat", ex: exchange(200, { ...chat, status: "done" }), documented: [], assumed: ["/status"] }],
+  ["an assumed enum value off the list", { op: "getCall", ex: exchange(200, { ...call, callType: "outbound", phoneNumber: phone({ provider: "twilio" }) }), documented: [], assumed: ["/phoneNumber", "/phoneNumber", "/phoneNumber/provider"] }],
+  ["a value of a set the reference leaves open", { op: "createChat", ex: exchange(200, { ...chat, status: "done" }), documented: [], assumed: [] }],
+  ["a null field left out (the record rule)", { op: "getCall", ex: exchange(200, { ...call, campaign: undefined }), documented: [], assumed: ["/campaign"] }],
   ["a documented enum value off the list", { op: "getCall", ex: exchange(200, { ...call, status: "finished" }), documented: ["/status"], assumed: ["/status"] }],
   ["an omitted field whose presence is assumed", { op: "getBatchRun", ex: exchange(200, batch), documented: [], assumed: ["/totalAttempts"] }],
   ["an undocumented success status", { op: "createIntegration", ex: exchange(200, integration), documented: ["#status"], assumed: ["#status"] }],

@@ -28,10 +28,12 @@ function home(node: Json | undefined, fallback: string): string {
 }
 
 describe("the document", () => {
-  it("is OpenAPI 3.1.0, interface version 1.0 (section 9), served from {base_url} (section 1)", () => {
+  it("is OpenAPI 3.1.0, interface version 1.0 (section 9), served from {base_url} first (section 1), the mock second", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect((doc.info as JsonObject).version).toBe("1.0");
-    expect((doc.servers as JsonObject[]).map((s) => s.url)).toContain("{base_url}");
+    const servers = doc.servers as JsonObject[];
+    expect(servers.map((s) => s.url)).toEqual(["{base_url}", "http://127.0.0.1:4010"]);
+    expect(servers[0].variables).toMatchObject({ base_url: { default: expect.any(String) } });
   });
 
   it("has exactly the 17 operations E1 to E17 in 15 path items, all under /v1", () => {
