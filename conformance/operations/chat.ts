@@ -4,7 +4,11 @@ import { defineRules, obj, type RuleContext } from "../lib/rule.js";
 
 async function chat(t: RuleContext, body: Record<string, unknown>) {
   const ex = await t.call("createChat", { method: "POST", path: "/v1/chat", body });
-  if (ex.status === 200 && !t.fixtures.isMock) t.fixtures.ledger.push({ kind: "chat", id: String(obj(ex).id), note: "E16 conversation; not removable through the reference" });
+  const id = String(obj(ex).id);
+  // A turn that continues a conversation answers the conversation's id, which is in the ledger already.
+  if (ex.status === 200 && !t.fixtures.isMock && !t.fixtures.ledger.some((l) => l.kind === "chat" && l.id === id)) {
+    t.fixtures.ledger.push({ kind: "chat", id, note: "E16 conversation; not removable through the reference" });
+  }
   return ex;
 }
 
@@ -23,7 +27,27 @@ export const chatRules = defineRules("chat", [
       const messages = (body.response ?? []) as Record<string, any>[];
       t.expect(messages.length > 0 && messages.every((m) => m.role === "assistant" && m.type === "text"), { pointer: "/response", expected: "assistant text messages", actual: messages, message: "the agent replies with text (assumption)", assumed: true });
       const again = await chat(t, { agentId: t.fixtures.agentId, conversation: "And on Saturday?" });
-      if (t.expectStatus(again, 200)) t.expect(obj(again).id !== body.id, { pointer: "/id", expected: `another id than ${body.id}`, actual: obj(again).id, message: "each completion has its own id" });
+      if (t.expectStatus(again, 200)) t.expect(obj(again).id !== body.id, { pointer: "/id", expected: `another id than ${body.id}`, actual: obj(again).id, message: "an unrelated chat has its own id" });
+    },
+  },
+  {
+    id: "createChat.conversation", operationId: "createChat", level: "assumed", readOnly: false,
+    description: "A request that resends the history of an open conversation continues it (same id, createdAt kept); other variables start another (assumption).",
+    run: async (t) => {
+      if (!t.fixtures.agentId) return t.skip("no agent known");
+      const variables = { customerName: `Dana ${t.fixtures.runId}` };
+      const question = `Do you open on Sundays? (${t.fixtures.runId})`;
+      const first = await chat(t, { agentId: t.fixtures.agentId, conversation: question, variables });
+      if (!t.expectStatus(first, 200)) return;
+      const replies = ((obj(first).response ?? []) as Record<string, any>[]).map((m) => (m.content ?? []).join(" ")).join(" ");
+      const history = `User: ${question}\nAgent: ${replies}\nUser: And on public holidays?`;
+      const next = await chat(t, { agentId: t.fixtures.agentId, conversation: history, variables });
+      if (t.expectStatus(next, 200)) {
+        t.expectEqual(obj(next).id, obj(first).id, "/id", "the history of an open conversation continues it");
+        t.expectEqual(obj(next).createdAt, obj(first).createdAt, "/createdAt", "createdAt stays the conversation's start");
+      }
+      const other = await chat(t, { agentId: t.fixtures.agentId, conversation: history, variables: { customerName: `Eve ${t.fixtures.runId}` } });
+      if (t.expectStatus(other, 200)) t.expect(obj(other).id !== obj(first).id, { pointer: "/id", expected: `another id than ${obj(first).id}`, actual: obj(other).id, message: "other variables start another conversation" });
     },
   },
   {
