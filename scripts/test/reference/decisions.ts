@@ -10,7 +10,7 @@ export const decisions: DecisionRow[] = [
   ["E2 required-ness of the body fields", { given: "/components/schemas/IntegrationCreate", want: /required/i }],
   ["E7 required-ness of agentId", { given: "/components/parameters/BatchAgentId", want: /optional|required/i }],
   ["E8 required-ness of the batchId and agentId filters", { given: "/paths/~1v1~1test-runs/get", want: /batchId.*agentId|filter/i }],
-  ["meaning of 403 (section 7)", { given: "/components/responses/Forbidden", want: /403/ }],
+  ["meaning of 403 (section 7)", { given: "/paths/~1v1~1integrations/post/responses/403", want: /403/ }],
   ["chat status values (E16)", { given: "/components/schemas/ChatCompletion/properties/status", want: /completed|value/i }],
   ["call status transitions (section 3)", { given: "/components/schemas/CallStatus", want: /->|transition/i }],
   ["signature header and signing scheme (section 6)", { given: "/webhooks/conversation_started/post", want: /signature/i }],
