@@ -39,7 +39,7 @@ describe("the example harness", () => {
     ["a parameter example", "/components/parameters/PhoneNumberPath/example"],
     ["a schema example", "/components/schemas/Timestamp/example"],
     ["a property's schema examples", "/components/schemas/Webhook/properties/events/examples/0"],
-    ["an error response example", "/components/responses/NotFound/content/application~1json/examples/unknownCall"],
+    ["an error response example", "/paths/~1v1~1calls~1{callId}/get/responses/404/content/application~1json/examples/unknownCall"],
     ["a webhook delivery example", "/webhooks/conversation_started/post/requestBody/content/application~1json/examples/chat"],
   ])("finds %s", (_name, at) => {
     expect(found.map((c) => c.at)).toContain(at);
@@ -68,7 +68,7 @@ describe("the example harness", () => {
 describe("named examples per operation", () => {
   const doc = loadGenerated("openapi.json");
 
-  /** Names of the examples of a response's media types, following `$ref`s to components/responses. */
+  /** Names of the examples of a response's media types, following a `$ref` to a shared response. */
   function exampleNames(response: Json | undefined): string[] {
     const resolved = deref(doc, response);
     if (!isObject(resolved) || !isObject(resolved.content)) return [];

@@ -47,6 +47,10 @@ export const decisions: DecisionRow[] = [
   ["format of the webhook events string", { given: schema("Webhook", "events"), want: /separated|string/i }],
   ["call status transitions (section 3)", { given: schema("CallStatus"), want: /->|transition/i }],
   // Sections 5 to 8.
+  ["meaning of 403 on a write (section 7)", { given: `${op("/v1/integrations", "post")}/responses/403`, want: /read-only key/ }],
+  ["meaning of 403 on a read (section 7)", { given: `${op("/v1/calls/{callId}", "get")}/responses/403`, want: /forced/ }],
+  ["meaning of 404 on a get (section 7)", { given: `${op("/v1/calls/{callId}", "get")}/responses/404`, want: /another workspace/ }],
+  ["meaning of 404 on a list (section 7)", { given: `${op("/v1/agents", "get")}/responses/404`, want: /nothing to miss/i }],
   ["keys belong to a workspace (section 5.5: scopes not shown)", { given: "/components/securitySchemes/ApiKeyAuth", want: /workspace/i }],
   ["when conversation_started is sent (section 6)", { given: "/webhooks/conversation_started/post", want: /call that connects/i }],
   ["the conversation_ended event kind (section 6.3)", { given: "/webhooks/conversation_ended/post", want: /event kinds/i }],
