@@ -8,7 +8,7 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { compareDocuments } from "./spec-diff/compare.js";
-import { bundleAtRef, bundleWorkingTree, loadFile, UsageError } from "./spec-diff/load.js";
+import { bundleAtRef, bundleWorkingTree, findSpecAtRef, loadFile, UsageError } from "./spec-diff/load.js";
 import { breakingCount, renderMarkdown, renderText } from "./spec-diff/report.js";
 
 const USAGE = `Usage: npm run spec:diff -- <git-ref> [options]
@@ -59,8 +59,9 @@ async function main(argv: string[]): Promise<number> {
   if (values.format !== "text" && values.format !== "markdown") throw new UsageError(`--format is text or markdown, not ${values.format}`);
 
   const dir = process.cwd();
+  const at = ref !== undefined ? await findSpecAtRef(dir, ref, values.spec) : undefined;
   const [base, head] = await Promise.all([
-    ref !== undefined ? bundleAtRef(dir, ref, values.spec) : loadFile(values.base!),
+    at ? bundleAtRef(dir, at, values.spec) : loadFile(values.base!),
     values.head ? loadFile(values.head) : bundleWorkingTree(dir, values.spec),
   ]);
   const result = compareDocuments(base, head);

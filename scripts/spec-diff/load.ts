@@ -64,8 +64,15 @@ export async function bundleWorkingTree(dir: string, spec: string): Promise<Obj>
   return bundleIn(dir, spec);
 }
 
-/** `spec` as committed at `ref`, in the git repository that holds `dir`. */
-export async function bundleAtRef(dir: string, ref: string, spec: string): Promise<Obj> {
+export interface GitSpec {
+  ref: string;
+  commit: string;
+  /** Where `dir` sits inside the repository ("" at its top). */
+  prefix: string;
+}
+
+/** Checks, before any bundling, that `ref` names a commit of the repository holding `dir` and that it has `spec`. */
+export async function findSpecAtRef(dir: string, ref: string, spec: string): Promise<GitSpec> {
   if (ref.startsWith("-")) throw new UsageError(`'${ref}' is not a git ref`);
   const prefix = await git(dir, ["rev-parse", "--show-prefix"]);
   if (prefix === undefined) throw new UsageError(`${dir} is not in a git repository`);
@@ -74,18 +81,22 @@ export async function bundleAtRef(dir: string, ref: string, spec: string): Promi
     const shallow = (await git(dir, ["rev-parse", "--is-shallow-repository"])) === "true";
     throw new UsageError(`'${ref}' is not a commit of this repository${shallow ? " (a shallow clone: fetch more history)" : ""}`);
   }
-  const inRepo = (p: string): string => path.posix.join(prefix, p);
-  if ((await git(dir, ["cat-file", "-e", `${commit}:${inRepo(spec)}`])) === undefined) {
+  if ((await git(dir, ["cat-file", "-e", `${commit}:${path.posix.join(prefix, spec)}`])) === undefined) {
     throw new UsageError(`${ref} has no ${spec}`);
   }
+  return { ref, commit, prefix };
+}
+
+/** `spec` as committed at `at.commit`, extracted into a temporary folder and bundled there. */
+export async function bundleAtRef(dir: string, at: GitSpec, spec: string): Promise<Obj> {
   const tmp = await mkdtemp(path.join(tmpdir(), "spec-diff-ref-"));
   try {
     // spec/ carries redocly.yaml, which the bundler reads; the spec's own folder if it is elsewhere.
-    const folders = [...new Set(["spec", path.posix.dirname(spec)])].map(inRepo);
+    const folders = [...new Set(["spec", path.posix.dirname(spec)])].map((p) => path.posix.join(at.prefix, p));
     const tar = path.join(tmp, "spec.tar");
-    await run("git", ["archive", "--format=tar", "-o", tar, commit, "--", ...folders], { cwd: dir });
+    await run("git", ["archive", "--format=tar", "-o", tar, at.commit, "--", ...folders], { cwd: dir });
     await run("tar", ["-xf", tar, "-C", tmp]);
-    return await bundleIn(path.join(tmp, prefix), spec);
+    return await bundleIn(path.join(tmp, at.prefix), spec);
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
