@@ -7,6 +7,7 @@
 import { diffDocumentation } from "./docs-diff.js";
 import { makeSink, memberChange, type Change, type DiffResult, type Sink } from "./model.js";
 import { diffSchema } from "./schema-diff.js";
+import { compareSchemes, security } from "./security.js";
 import { isObj, resolve, type Obj } from "./view.js";
 
 export const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -171,36 +172,5 @@ function compareResponses(sink: Sink, b: Side, h: Side): void {
       if (x && y) diffSchema({ base: b.doc, head: h.doc, sink, stack: new Set() }, loc, "", { schema: obj(x.node).schema }, { schema: obj(y.node).schema });
     }
     compareContent(sink, where, b, h, obj(br.node).content, obj(hr.node).content);
-  }
-}
-
-/** Effective security of an operation, canonical: alternatives joined by " | ", schemes of one alternative by " + ". */
-function security(doc: Obj, op: Obj): string {
-  const requirements = Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : [];
-  const alternatives = requirements.map((r) =>
-    Object.entries(obj(r))
-      .map(([name, scopes]) => (Array.isArray(scopes) && scopes.length ? `${name}(${[...scopes].sort().join(",")})` : name))
-      .sort()
-      .join(" + ") || "anonymous",
-  );
-  return alternatives.length ? [...new Set(alternatives)].sort().join(" | ") : "none";
-}
-
-/** A security scheme's definition changed (documentation aside): every client of it must change. */
-function compareSchemes(changes: Change[], base: Obj, head: Obj): void {
-  const schemes = (doc: Obj) => obj(obj(doc.components).securitySchemes);
-  const before = schemes(base);
-  const after = schemes(head);
-  const strip = (doc: Obj, v: unknown): string => {
-    const rest = Object.entries(obj(resolve(doc, v).node)).filter(([k]) => k !== "description" && !k.startsWith("x-"));
-    return JSON.stringify(Object.fromEntries(rest));
-  };
-  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const where = `components.securitySchemes.${name}`;
-    if (!(name in after)) changes.push({ severity: "breaking", where, message: "security scheme removed" });
-    else if (!(name in before)) changes.push({ severity: "non-breaking", where, message: "security scheme added" });
-    else if (strip(base, before[name]) !== strip(head, after[name])) {
-      changes.push({ severity: "breaking", where, message: `security scheme changed: ${strip(base, before[name])} -> ${strip(head, after[name])}` });
-    }
   }
 }

@@ -15,7 +15,6 @@ import { renderMarkdown, renderText } from "../spec-diff/report.js";
 import { loadGenerated, repoRoot } from "./lib/openapi-doc.js";
 
 // The documents are plain JSON: `any` keeps the plantings short.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = any;
 
 const base: Doc = loadGenerated("openapi.json");
