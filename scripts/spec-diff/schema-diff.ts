@@ -86,7 +86,8 @@ function compareNode(w: Walk, loc: string, origin: string | undefined, b: View, 
     else add("both", `${k} ${show(x)} -> ${show(y)}`);
   }
   if (!b.node.uniqueItems !== !h.node.uniqueItems) add(h.node.uniqueItems ? "narrows" : "widens", `uniqueItems ${h.node.uniqueItems ? "added" : "removed"}`);
-  if (!same(b.node.default, h.node.default)) add("neutral", `default ${show(b.node.default ?? "none")} -> ${show(h.node.default ?? "none")}`);
+  const shown = (v: unknown): string => (v === undefined ? "(none)" : show(v));
+  if (!same(b.node.default, h.node.default)) add("neutral", `default ${shown(b.node.default)} -> ${shown(h.node.default)}`);
   if (!b.node.deprecated && h.node.deprecated) add("neutral", "deprecated");
 
   const bClosed = b.node.additionalProperties === false;
