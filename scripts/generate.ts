@@ -22,10 +22,11 @@ const documents = [
   { source: "spec/mock-control.yaml", json: "mock-control.json", types: "mock-control.d.ts" },
 ];
 
-async function bundle(source: string, work: string): Promise<Record<string, unknown>> {
+/** Bundles `source` (relative to `cwd`, which holds spec/redocly.yaml) into one JSON document; spec:diff reuses it. */
+export async function bundle(source: string, work: string, cwd = root): Promise<Record<string, unknown>> {
   const out = path.join(work, path.basename(source, ".yaml") + ".json");
   const redocly = path.join(root, "node_modules", ".bin", "redocly");
-  await run(redocly, ["bundle", source, "-o", out, "--config", "spec/redocly.yaml"], { cwd: root });
+  await run(redocly, ["bundle", source, "-o", out, "--config", "spec/redocly.yaml"], { cwd });
   const bundled = JSON.parse(await readFile(out, "utf8")) as Record<string, unknown>;
   // JSON has no comments: the banner is the first key, an OpenAPI extension every tool ignores.
   return { "x-generated": BANNER, ...bundled };
