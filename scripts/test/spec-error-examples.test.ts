@@ -5,21 +5,14 @@
  * is replayed against it: the mock must answer exactly that body (the timestamp aside).
  */
 import { describe, expect, it } from "vitest";
+import { STATUS_TEXT } from "../../conformance/lib/spec.js";
 import { useMock } from "../../mock-server/test/harness.js";
 import { type Json, type JsonObject, derefObject, isObject, loadGenerated, operationsOf } from "./lib/openapi-doc.js";
 
 const doc = loadGenerated("openapi.json");
 
 /** Section 7 of the reference: status -> the error body's `error`. */
-const SECTION_7: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  413: "Payload Too Large",
-  415: "Unsupported Media Type",
-  500: "Internal Server Error",
-};
+const SECTION_7 = STATUS_TEXT;
 
 interface ErrorExample {
   /** `operationId status exampleName`, the key of the replay table and of the list of the others. */
