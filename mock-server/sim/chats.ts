@@ -18,8 +18,16 @@ import { evaluateConversation } from "./qa.js";
 
 /** The reference's default of endCallOnSilenceDuration (2.3.1), for an agent whose value is unusable. */
 const DEFAULT_SILENCE_MINUTES = 5;
+/**
+ * Open conversations a turn is compared with, per agent and variables: the most recent ones only, so a
+ * turn costs the same under load as alone (an older one still ends on time; it just cannot be continued).
+ */
+const CANDIDATES = 100;
 
 export class ChatConversations {
+  /** Ids of open conversations per workspace, by agent and variables, most recent turn last. */
+  private readonly open = new WeakMap<Workspace, Map<string, string[]>>();
+
   constructor(
     private readonly clock: Clock,
     private readonly webhooks: WebhookDispatcher,
@@ -34,7 +42,9 @@ export class ChatConversations {
 
   /** Schedules the end of an open E16 conversation (after a turn, a restore or a reset). */
   track(workspace: Workspace, call: Call): void {
-    if (call.status !== "in_progress" || !workspace.collections.chats.get(call.callId)) return;
+    const chat = workspace.collections.chats.get(call.callId);
+    if (call.status !== "in_progress" || !chat) return;
+    this.remember(workspace, chat);
     const agent = workspace.collections.agents.get(call.agent.agentId);
     const minutes = agent?.agentSettings.endCallOnSilenceDuration;
     const silenceMs = (typeof minutes === "number" && minutes > 0 ? minutes : DEFAULT_SILENCE_MINUTES) * 60_000;
@@ -56,14 +66,34 @@ export class ChatConversations {
 
   private openConversationOf(workspace: Workspace, agentId: string, text: string, variables: Variables): StoredChat | undefined {
     if (text === "") return undefined;
-    // Open conversations are in_progress chat calls: the status index keeps this walk short.
-    const { calls, chats } = workspace.collections;
-    for (const call of calls.page({ where: { status: "in_progress" }, order: "newest", page: 0, size: 10_000 }).items) {
-      if (call.callType !== "chat" || call.agent.agentId !== agentId) continue;
-      const chat = chats.get(call.callId);
-      if (chat && chat.conversation !== "" && text.includes(chat.conversation) && sameVariables(chat.variables, variables)) return chat;
+    const ids = this.open.get(workspace)?.get(conversationKey(agentId, variables)) ?? [];
+    for (let i = ids.length - 1; i >= 0; i--) {
+      const call = workspace.collections.calls.get(ids[i]);
+      const chat = workspace.collections.chats.get(ids[i]);
+      // Ended, or gone with a reset: no longer a candidate.
+      if (!call || call.status !== "in_progress" || !chat) ids.splice(i, 1);
+      else if (chat.conversation !== "" && text.includes(chat.conversation)) return chat;
     }
     return undefined;
+  }
+
+  /** Puts a conversation last among the candidates of its agent and variables. */
+  private remember(workspace: Workspace, chat: StoredChat): void {
+    let byKey = this.open.get(workspace);
+    if (!byKey) this.open.set(workspace, (byKey = new Map()));
+    const key = conversationKey(chat.agentId, chat.variables);
+    const ids = (byKey.get(key) ?? []).filter((id) => id !== chat.id);
+    ids.push(chat.id);
+    byKey.set(key, ids.slice(-CANDIDATES));
+  }
+
+  private forget(workspace: Workspace, chat: StoredChat): void {
+    const byKey = this.open.get(workspace);
+    const key = conversationKey(chat.agentId, chat.variables);
+    const ids = byKey?.get(key)?.filter((id) => id !== chat.id);
+    if (!byKey || !ids) return;
+    if (ids.length > 0) byKey.set(key, ids);
+    else byKey.delete(key);
   }
 
   private startConversation(workspace: Workspace, agent: Agent, text: string, variables: Variables): StoredChat {
@@ -130,6 +160,7 @@ export class ChatConversations {
     const chat = workspace.collections.chats.get(call.callId);
     const now = this.clock.now();
     const transcript = chat?.transcript ?? "";
+    if (chat) this.forget(workspace, chat);
     const started = Date.parse(call.startTime ?? call.createdAt);
     workspace.collections.calls.replace(call.callId, {
       ...call,
@@ -157,7 +188,8 @@ function transcriptLines(said: string, replies: string[]): string {
   return [...(said ? [`User: ${said}`] : []), ...replies.map((r) => `Agent: ${r}`)].join("\n");
 }
 
-function sameVariables(a: Variables, b: Variables): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
+/** Agent and variables, whatever the order of the variables' keys. */
+function conversationKey(agentId: string, variables: Variables): string {
+  const entries = Object.entries(variables).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${agentId}\n${JSON.stringify(entries)}`;
 }
