@@ -66,24 +66,18 @@ function compareNode(w: Walk, loc: string, origin: string | undefined, b: View, 
   } else if (h.values) add("narrows", `restricted to ${list(h.values)}`);
   else if (b.values) add("widens", `no longer restricted to ${list(b.values)}`);
 
-  for (const [keywords, tighter] of [[UPPER, (x: number, y: number) => y < x], [LOWER, (x: number, y: number) => y > x]] as const) {
+  // A bound moves one way or the other; a changed pattern or format cannot be ordered, so it is "both".
+  const keywordSets = [[UPPER, (x: number, y: number) => y < x], [LOWER, (x: number, y: number) => y > x], [SHAPE, undefined]] as const;
+  for (const [keywords, tighter] of keywordSets) {
     for (const k of keywords) {
       const x = b.node[k];
       const y = h.node[k];
       if (same(x, y)) continue;
       if (x === undefined) add("narrows", `${k} ${show(y)} added`);
       else if (y === undefined) add("widens", `${k} ${show(x)} removed`);
-      else if (typeof x === "number" && typeof y === "number") add(tighter(x, y) ? "narrows" : "widens", `${k} ${x} -> ${y}`);
+      else if (tighter && typeof x === "number" && typeof y === "number") add(tighter(x, y) ? "narrows" : "widens", `${k} ${x} -> ${y}`);
       else add("both", `${k} ${show(x)} -> ${show(y)}`);
     }
-  }
-  for (const k of SHAPE) {
-    const x = b.node[k];
-    const y = h.node[k];
-    if (same(x, y)) continue;
-    if (x === undefined) add("narrows", `${k} ${show(y)} added`);
-    else if (y === undefined) add("widens", `${k} ${show(x)} removed`);
-    else add("both", `${k} ${show(x)} -> ${show(y)}`);
   }
   if (!b.node.uniqueItems !== !h.node.uniqueItems) add(h.node.uniqueItems ? "narrows" : "widens", `uniqueItems ${h.node.uniqueItems ? "added" : "removed"}`);
   const shown = (v: unknown): string => (v === undefined ? "(none)" : show(v));

@@ -221,11 +221,12 @@ describe("quirks the spec keeps", () => {
  */
 function responseObjectSchemas(): Map<string, JsonObject> {
   const found = new Map<string, JsonObject>();
+  const visited = new Set<string>();
   const visit = (node: Json | undefined, at: string): void => {
     if (!isObject(node)) return;
     if (typeof node.$ref === "string") {
       const target = node.$ref.replace(/^#/, "");
-      if (!found.has(target) && !visited.has(target)) {
+      if (!visited.has(target)) {
         visited.add(target);
         visit(deref(doc, node), target);
       }
@@ -239,7 +240,6 @@ function responseObjectSchemas(): Map<string, JsonObject> {
       if (Array.isArray(branches)) branches.forEach((b, i) => visit(b, `${at}/${combinator}/${i}`));
     }
   };
-  const visited = new Set<string>();
   for (const { path, method, operation } of operationsOf(doc)) {
     const responses = derefObject(doc, operation.responses, "responses");
     for (const [status, response] of Object.entries(responses)) {
