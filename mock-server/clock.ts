@@ -29,7 +29,7 @@ export class Clock {
   private offset = 0;
   private readonly queue: Task[] = [];
   private seq = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private draining = false;
   /** Where a scheduled task's failure is told (the app points it at its log); it never stops the clock. */
   onTaskError: (error: unknown) => void = (error) => console.error(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
@@ -90,7 +90,8 @@ export class Clock {
     if (this.timer) clearTimeout(this.timer);
     const delay = Math.max(0, (this.queue[0].at - this.nowMs()) / this.speed);
     this.timer = setTimeout(() => this.drain(), Math.min(delay, 2 ** 31 - 1));
-    this.timer.unref();
+    // In Node the timer must not keep the process alive; browsers have no unref.
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   /**

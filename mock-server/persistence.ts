@@ -5,43 +5,10 @@
  */
 import { open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import { exportSnapshot, importSnapshot, type Snapshot } from "./control/snapshot.js";
-import { Workspaces, type IntegrationCredentials, type TrunkSecrets, type Workspace, type WorkspaceOptions } from "./store/workspace.js";
+import { restoreState, serializeState, STATE_VERSION, StateFileError, type PersistedState } from "./store/state.js";
+import { Workspaces } from "./store/workspace.js";
 
-export const STATE_VERSION = 1;
-
-interface PersistedWorkspace extends WorkspaceOptions {
-  collections: Snapshot;
-  credentials: [string, IntegrationCredentials][];
-  trunks: [string, TrunkSecrets][];
-}
-
-export interface PersistedState {
-  version: number;
-  savedAt: string;
-  workspaces: PersistedWorkspace[];
-}
-
-export class StateFileError extends Error {}
-
-function persistWorkspace(w: Workspace): PersistedWorkspace {
-  return {
-    workspaceId: w.workspaceId,
-    apiKey: w.apiKey,
-    seed: w.seed,
-    empty: w.empty,
-    readOnly: w.readOnly,
-    collections: exportSnapshot(w),
-    credentials: [...w.credentials],
-    trunks: [...w.trunks],
-  };
-}
-
-/** The state as it is now, as text: taken in one synchronous step, so a save is one point in time. */
-export function serializeState(workspaces: Workspaces, savedAt: string): string {
-  const state: PersistedState = { version: STATE_VERSION, savedAt, workspaces: workspaces.list().map(persistWorkspace) };
-  return JSON.stringify(state);
-}
+export { serializeState, restoreState, StateFileError, type PersistedState } from "./store/state.js";
 
 /**
  * Write to `<path>.tmp` in the same directory, fsync, rename over `path`, fsync the directory. A
@@ -135,23 +102,4 @@ export async function loadState(path: string): Promise<PersistedState | undefine
     throw new StateFileError(`State file ${path} holds a mock state that cannot be restored (${(error as Error).message}). It was left as it is; move it away to start fresh.`);
   }
   return state;
-}
-
-/** Puts every persisted workspace back, records and secrets, without seeding. */
-export function restoreState(state: PersistedState, workspaces: Workspaces): void {
-  for (const [i, saved] of state.workspaces.entries()) {
-    // Messages name the workspace by position or id only: the file also holds keys and credentials.
-    if (typeof saved?.workspaceId !== "string" || typeof saved.apiKey !== "string" || !Number.isInteger(saved.seed)) {
-      throw new Error(`workspace #${i} lacks its id, key or seed`);
-    }
-    if (!saved.collections || typeof saved.collections !== "object" || !Array.isArray(saved.credentials) || !Array.isArray(saved.trunks)) {
-      throw new Error(`workspace ${saved.workspaceId} lacks its collections or secrets`);
-    }
-    const existing = workspaces.get(saved.workspaceId);
-    const workspace = existing ?? workspaces.add(saved, { seed: false });
-    if (existing) existing.clear();
-    importSnapshot(workspace, saved.collections);
-    for (const [id, credentials] of saved.credentials) workspace.credentials.set(id, credentials);
-    for (const [number, trunk] of saved.trunks) workspace.trunks.set(number, trunk);
-  }
 }

@@ -1,20 +1,22 @@
 /**
- * startMock: the app on a real socket. Tests bind 127.0.0.1 on an ephemeral port and close it when
+ * startMock: the standalone server (`npm start`), a node:http server that hands every request straight
+ * to the core (no Express on the way). Tests bind 127.0.0.1 on an ephemeral port and close it when
  * done. A client that sends its request too slowly is answered 408 and cut off once the request
  * timeout passes (checked at least every second), so one stalled upload cannot hold a connection
  * forever while others are served. close() is graceful: requests in flight finish first.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApp, DEFAULT_API_KEY, type AppOptions, type MockApp } from "./app.js";
 import type { ClockMode } from "./clock.js";
-import { answerClientError, answerExpectation, type InFlight } from "./http/connection-errors.js";
-import { warmValidators } from "./http/operations.js";
+import { createMock, DEFAULT_API_KEY, type Mock, type MockOptions } from "./core/mock.js";
+import { answerClientError, answerExpectation } from "./node/connection-errors.js";
+import { nodeSha256 } from "./node/platform.js";
+import { serveNode, type InFlight } from "./node/serve.js";
 
-export interface StartOptions extends Partial<Omit<AppOptions, "clock">> {
+export interface StartOptions extends Partial<Omit<MockOptions, "clock">> {
   port?: number;
   host?: string;
-  clock?: ClockMode | AppOptions["clock"];
+  clock?: ClockMode | MockOptions["clock"];
   /** Whole-request deadline in ms (headers and body). */
   requestTimeoutMs?: number;
   /** Deadline for the headers alone; at most requestTimeoutMs. */
@@ -29,7 +31,7 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 export interface RunningMock {
   url: string;
   apiKey: string;
-  mock: MockApp;
+  mock: Mock;
   server: Server;
   /** Requests being served now. */
   inFlight(): number;
@@ -47,7 +49,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     shutdownGraceMs = DEFAULT_SHUTDOWN_GRACE_MS,
     ...appOptions
   } = options;
-  const mock = createApp({ ...appOptions, clock: typeof clock === "string" ? { mode: clock } : clock });
+  const mock = createMock({ sha256: nodeSha256, ...appOptions, clock: typeof clock === "string" ? { mode: clock } : clock });
   const inFlight: InFlight = new Map();
   let closing = false;
   let drained: (() => void) | undefined;
@@ -63,26 +65,22 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       requireHostHeader: false,
     },
     (req, res) => {
-      inFlight.set(req.socket, { req, res });
       res.once("close", () => {
         if (inFlight.get(req.socket)?.res === res) inFlight.delete(req.socket);
         if (inFlight.size === 0) drained?.();
       });
       if (closing) res.setHeader("Connection", "close");
-      mock.app(req, res);
+      void serveNode(mock.core, req, res, { inFlight });
     },
   );
   server.keepAliveTimeout = 5_000;
-  server.on("clientError", answerClientError(mock.services.clock, inFlight, requestTimeoutMs));
-  server.on("checkExpectation", answerExpectation(mock.services.clock));
+  server.on("clientError", answerClientError(mock.core, mock.services.clock, inFlight, requestTimeoutMs));
+  server.on("checkExpectation", answerExpectation(mock.core));
   server.listen(port, host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
   });
-  // Listening first, compiling a second later: compiling right away would hold up the first answers
-  // (a health check right after start) by a third of a second. Until then validators compile on use.
-  setTimeout(() => void warmValidators({ responses: mock.options.validateResponses }), 1_000).unref();
   const address = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   return {

@@ -3,9 +3,8 @@
  * the /v1 operations serve stored records as they are, so a call with status "bogus" or an agent whose
  * name is a number would otherwise turn every later list into a 500 (response validation).
  */
-import type { ValidateFunction } from "ajv";
-import { compile, toValidationErrors } from "../http/schemas.js";
-import type { ValidationErrors } from "../http/errors.js";
+import type { ValidationErrors } from "../core/errors.js";
+import { schemaValidators, toValidationErrors } from "../core/validation.js";
 import { collectionOptions, type CollectionName } from "../store/records.js";
 
 /** The spec schema of each collection's records; the others (not served by /v1) only need an id. */
@@ -23,14 +22,11 @@ export const SCHEMA_OF: Partial<Record<CollectionName, string>> = {
   chats: "ChatCompletion",
 };
 
-const validators = new Map<CollectionName, ValidateFunction>();
-
 /** What is wrong with `record` as a record of `name`, field by field; undefined when nothing. */
 export function recordErrors(name: CollectionName, record: unknown): ValidationErrors | undefined {
   const schema = SCHEMA_OF[name];
   if (schema) {
-    let validate = validators.get(name);
-    if (!validate) validators.set(name, (validate = compile("response", { $ref: `#/components/schemas/${schema}` })));
+    const validate = schemaValidators[schema];
     if (!validate(record)) return toValidationErrors(validate.errors);
   }
   const id = (collectionOptions[name].idOf as (r: unknown) => unknown)(record);

@@ -1,23 +1,31 @@
 /**
  * The /__mock control plane (spec/mock-control.yaml): health, reset, workspaces, fixtures, the clock,
- * the request journal and the webhook outbox. No API key: it exists only on the mock.
+ * the request journal and the webhook outbox. No API key: it exists only on the mock. Routes of the
+ * core like the operations, so every door serves them alike.
  */
-import express, { Router } from "express";
 import type { Clock } from "../clock.js";
-import { ApiError, invalid } from "../http/errors.js";
-import { sendJson } from "../http/reply-json.js";
-import type { Journal } from "../http/journal.js";
-import type { Services } from "../http/context.js";
+import { DEFAULT_WORKSPACE_ID } from "../defaults.js";
+import { ApiError, invalid } from "../core/errors.js";
+import type { Journal } from "../core/journal.js";
+import type { Reply, Services } from "../core/context.js";
 import { collectionNames, type CollectionName } from "../store/records.js";
 import type { Workspace } from "../store/workspace.js";
 import { buildRecord, createBuildContext, recountBatch } from "../seed/index.js";
 import { recordErrors } from "./record-checks.js";
 import { exportSnapshot, importSnapshot } from "./snapshot.js";
 
-export interface ControlOptions {
-  services: Services;
-  journal: Journal;
-  defaultWorkspaceId: string;
+export interface ControlRequest {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed JSON body; undefined when none (or no JSON) was sent. */
+  body: unknown;
+}
+
+export interface ControlRoute {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** Under /__mock: `/workspaces/{workspaceId}`. */
+  path: string;
+  handle(request: ControlRequest): Reply | Promise<Reply>;
 }
 
 function isCollection(name: string): name is CollectionName {
@@ -41,10 +49,9 @@ function onlyKeys(body: Record<string, unknown>, allowed: string[]): void {
   if (extra.length > 0) throw invalid(Object.fromEntries(extra.map((k) => [k, "is not allowed"])));
 }
 
-export function controlRouter({ services, journal, defaultWorkspaceId }: ControlOptions): Router {
+export function controlRoutes(services: Services, journal: Journal): ControlRoute[] {
   const { workspaces, clock, simulation, webhooks } = services;
-  const router = Router();
-  router.use(express.json({ limit: "50mb" }));
+  const defaultWorkspaceId = DEFAULT_WORKSPACE_ID;
 
   const workspaceOf = (id: string): Workspace => {
     const workspace = workspaces.get(id);
@@ -57,97 +64,122 @@ export function controlRouter({ services, journal, defaultWorkspaceId }: Control
   };
   const info = (w: Workspace) => ({ workspaceId: w.workspaceId, counts: w.counts() });
 
-  router.get("/health", (_req, res) => sendJson(res, 200, { status: "ok" }));
+  return [
+    { method: "GET", path: "/health", handle: () => ({ status: 200, body: { status: "ok" } }) },
 
-  router.post("/reset", (req, res) => {
-    const body = objectBody(req.body);
-    onlyKeys(body, ["seed"]);
-    const seed = optionalInteger(body.seed, "seed");
-    workspaces.reset(defaultWorkspaceId, seed);
-    webhooks.clear();
-    journal.clear();
-    for (const workspace of workspaces.list()) simulation.resume(workspace);
-    sendJson(res, 200, { status: "ok", seed: workspaceOf(defaultWorkspaceId).seed });
-  });
+    {
+      method: "POST",
+      path: "/reset",
+      handle: ({ body: raw }) => {
+        const body = objectBody(raw);
+        onlyKeys(body, ["seed"]);
+        const seed = optionalInteger(body.seed, "seed");
+        workspaces.reset(defaultWorkspaceId, seed);
+        webhooks.clear();
+        journal.clear();
+        for (const workspace of workspaces.list()) simulation.resume(workspace);
+        return { status: 200, body: { status: "ok", seed: workspaceOf(defaultWorkspaceId).seed } };
+      },
+    },
 
-  router.get("/workspaces", (_req, res) => sendJson(res, 200, workspaces.list().map(info)));
+    { method: "GET", path: "/workspaces", handle: () => ({ status: 200, body: workspaces.list().map(info) }) },
 
-  router.post("/workspaces", (req, res) => {
-    const body = objectBody(req.body);
-    onlyKeys(body, ["seed", "empty", "readOnly"]);
-    for (const flag of ["empty", "readOnly"]) {
-      if (body[flag] !== undefined && typeof body[flag] !== "boolean") throw invalid({ [flag]: "must be a boolean" });
-    }
-    const workspace = workspaces.create(
-      { seed: optionalInteger(body.seed, "seed"), empty: body.empty as boolean | undefined, readOnly: body.readOnly as boolean | undefined },
-      workspaceOf(defaultWorkspaceId).random,
-    );
-    simulation.resume(workspace);
-    sendJson(res, 201, { workspaceId: workspace.workspaceId, apiKey: workspace.apiKey });
-  });
+    {
+      method: "POST",
+      path: "/workspaces",
+      handle: ({ body: raw }) => {
+        const body = objectBody(raw);
+        onlyKeys(body, ["seed", "empty", "readOnly"]);
+        for (const flag of ["empty", "readOnly"]) {
+          if (body[flag] !== undefined && typeof body[flag] !== "boolean") throw invalid({ [flag]: "must be a boolean" });
+        }
+        const workspace = workspaces.create(
+          { seed: optionalInteger(body.seed, "seed"), empty: body.empty as boolean | undefined, readOnly: body.readOnly as boolean | undefined },
+          workspaceOf(defaultWorkspaceId).random,
+        );
+        simulation.resume(workspace);
+        return { status: 201, body: { workspaceId: workspace.workspaceId, apiKey: workspace.apiKey } };
+      },
+    },
 
-  router.get("/workspaces/:workspaceId/snapshot", (req, res) => sendJson(res, 200, exportSnapshot(workspaceOf(req.params.workspaceId))));
+    { method: "GET", path: "/workspaces/{workspaceId}/snapshot", handle: ({ params }) => ({ status: 200, body: exportSnapshot(workspaceOf(params.workspaceId)) }) },
 
-  router.put("/workspaces/:workspaceId/snapshot", (req, res) => {
-    const workspace = workspaceOf(req.params.workspaceId);
-    importSnapshot(workspace, objectBody(req.body));
-    simulation.resume(workspace);
-    sendJson(res, 200, info(workspace));
-  });
+    {
+      method: "PUT",
+      path: "/workspaces/{workspaceId}/snapshot",
+      handle: ({ params, body }) => {
+        const workspace = workspaceOf(params.workspaceId);
+        importSnapshot(workspace, objectBody(body));
+        simulation.resume(workspace);
+        return { status: 200, body: info(workspace) };
+      },
+    },
 
-  router.get("/workspaces/:workspaceId/:collection", (req, res) => {
-    const records = workspaceOf(req.params.workspaceId).collections[collectionOf(req.params.collection)].all();
-    sendJson(res, 200, records.reverse());
-  });
+    {
+      method: "GET",
+      path: "/workspaces/{workspaceId}/{collection}",
+      handle: ({ params }) => ({ status: 200, body: workspaceOf(params.workspaceId).collections[collectionOf(params.collection)].all().reverse() }),
+    },
 
-  router.post("/workspaces/:workspaceId/:collection", (req, res) => {
-    const workspace = workspaceOf(req.params.workspaceId);
-    const name = collectionOf(req.params.collection);
-    const partial = objectBody(req.body);
-    let record: unknown;
-    try {
-      record = fillRecord(workspace, name, partial, clock.now());
-    } catch (error) {
-      // A builder meeting a field of the wrong type (agents: "x") is bad input, not a server fault.
-      throw new ApiError(400, `Cannot build a ${name} record from this partial: ${(error as Error).message}`);
-    }
-    const errors = recordErrors(name, record);
-    if (errors) throw invalid(errors, `Not a valid ${name} record`);
-    const collection = workspace.collections[name] as unknown as { create(r: unknown): unknown; idOf(r: unknown): string; has(id: string): boolean };
-    if (collection.has(collection.idOf(record))) throw new ApiError(409, `${name} already holds a record with id ${collection.idOf(record)}`);
-    collection.create(record);
-    if (name === "calls") simulation.calls.track(workspace, record as never);
-    if (name === "testRuns") {
-      // The batch's counters follow its test runs, whichever way a run arrives.
-      recountBatch(workspace, (record as { batchId: string }).batchId);
-      simulation.batches.track(workspace, record as never);
-    }
-    sendJson(res, 201, record);
-  });
+    {
+      method: "POST",
+      path: "/workspaces/{workspaceId}/{collection}",
+      handle: ({ params, body }) => {
+        const workspace = workspaceOf(params.workspaceId);
+        const name = collectionOf(params.collection);
+        const partial = objectBody(body);
+        let record: unknown;
+        try {
+          record = fillRecord(workspace, name, partial, clock.now());
+        } catch (error) {
+          // A builder meeting a field of the wrong type (agents: "x") is bad input, not a server fault.
+          throw new ApiError(400, `Cannot build a ${name} record from this partial: ${(error as Error).message}`);
+        }
+        const errors = recordErrors(name, record);
+        if (errors) throw invalid(errors, `Not a valid ${name} record`);
+        const collection = workspace.collections[name] as unknown as { create(r: unknown): unknown; idOf(r: unknown): string; has(id: string): boolean };
+        if (collection.has(collection.idOf(record))) throw new ApiError(409, `${name} already holds a record with id ${collection.idOf(record)}`);
+        collection.create(record);
+        if (name === "calls") simulation.calls.track(workspace, record as never);
+        if (name === "testRuns") {
+          // The batch's counters follow its test runs, whichever way a run arrives.
+          recountBatch(workspace, (record as { batchId: string }).batchId);
+          simulation.batches.track(workspace, record as never);
+        }
+        return { status: 201, body: record };
+      },
+    },
 
-  router.get("/clock", (_req, res) => sendJson(res, 200, clockState(clock)));
+    { method: "GET", path: "/clock", handle: () => ({ status: 200, body: clockState(clock) }) },
 
-  router.post("/clock/advance", async (req, res) => {
-    const body = objectBody(req.body);
-    onlyKeys(body, ["seconds"]);
-    const seconds = body.seconds;
-    if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0 || seconds > 31536000) {
-      throw invalid({ seconds: "must be a number from 0 to 31536000" });
-    }
-    await clock.advance(seconds);
-    await webhooks.idle();
-    sendJson(res, 200, clockState(clock));
-  });
+    {
+      method: "POST",
+      path: "/clock/advance",
+      handle: async ({ body: raw }) => {
+        const body = objectBody(raw);
+        onlyKeys(body, ["seconds"]);
+        const seconds = body.seconds;
+        if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0 || seconds > 31536000) {
+          throw invalid({ seconds: "must be a number from 0 to 31536000" });
+        }
+        await clock.advance(seconds);
+        await webhooks.idle();
+        return { status: 200, body: clockState(clock) };
+      },
+    },
 
-  router.get("/requests", (_req, res) => sendJson(res, 200, journal.list()));
-  router.delete("/requests", (_req, res) => {
-    journal.clear();
-    res.status(204).end();
-  });
+    { method: "GET", path: "/requests", handle: () => ({ status: 200, body: journal.list() }) },
+    {
+      method: "DELETE",
+      path: "/requests",
+      handle: () => {
+        journal.clear();
+        return { status: 204 };
+      },
+    },
 
-  router.get("/webhook-deliveries", (_req, res) => sendJson(res, 200, webhooks.list()));
-
-  return router;
+    { method: "GET", path: "/webhook-deliveries", handle: () => ({ status: 200, body: webhooks.list() }) },
+  ];
 }
 
 /**

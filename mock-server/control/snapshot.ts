@@ -2,7 +2,7 @@
  * Snapshots of a workspace: every record of every collection (newest last, so an import replays the
  * creation order). Used by the control plane's export/import and by --state-file persistence.
  */
-import { ApiError, invalid } from "../http/errors.js";
+import { ApiError, invalid } from "../core/errors.js";
 import { collectionNames, type CollectionName } from "../store/records.js";
 import { recordErrors } from "./record-checks.js";
 import type { Workspace } from "../store/workspace.js";

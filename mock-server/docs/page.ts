@@ -3,8 +3,8 @@
  * operation by tag, with its parameters, body, statuses and assumptions, and a "Try it" form that
  * calls the mock with the API key typed in. No external assets: it works offline.
  */
-import { loadOperations } from "../http/operations.js";
-import { deref, loadSpec } from "../http/schemas.js";
+import { loadOperations } from "../core/operations.js";
+import { deref, loadSpec } from "../core/spec.js";
 
 const escape = (text: unknown) =>
   String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);

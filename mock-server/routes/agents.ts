@@ -1,6 +1,6 @@
 /** E1 listAgents: agents in creation order (x-assumption of listAgents). */
-import type { HandlerTable } from "../http/context.js";
-import { pageOf } from "../http/pagination.js";
+import type { HandlerTable } from "../core/context.js";
+import { pageOf } from "../core/pagination.js";
 
 export const agentHandlers: HandlerTable<"listAgents"> = {
   listAgents: ({ workspace, query }) => ({

@@ -1,6 +1,6 @@
 /** E10-E11: calls, most recently created first, optionally by status. */
-import type { HandlerTable } from "../http/context.js";
-import { pageOf } from "../http/pagination.js";
+import type { HandlerTable } from "../core/context.js";
+import { pageOf } from "../core/pagination.js";
 
 export const callHandlers: HandlerTable<"listCalls" | "getCall"> = {
   listCalls: ({ workspace, query }) => ({

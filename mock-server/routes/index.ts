@@ -1,6 +1,6 @@
 /** Every operation's handler, by operationId: one table per resource group. */
-import type { Handler } from "../http/context.js";
-import type { OperationId } from "../http/operations.js";
+import type { Handler } from "../core/context.js";
+import type { OperationId } from "../core/operations.js";
 import { agentHandlers } from "./agents.js";
 import { callHandlers } from "./calls.js";
 import { chatHandlers } from "./chat.js";

@@ -1,22 +1,20 @@
 /**
- * E9: knowledge bases from multipart/form-data, parsed as a stream. Each file is counted, sniffed and
- * dropped chunk by chunk, so a 100 MB upload costs no more memory than a small one: past 25 MB the
- * request is answered 413 and the rest of the body is discarded unread into memory.
+ * E9: knowledge bases from multipart/form-data. The door parsed the form (the node:http door as a
+ * stream: each file counted, sniffed and dropped chunk by chunk, 413 past 25 MB); the form's rules
+ * (core/uploads.ts) and its fields' schema are applied here.
  */
-import type { HandlerTable } from "../http/context.js";
-import { ApiError, invalid } from "../http/errors.js";
+import type { HandlerTable } from "../core/context.js";
+import { invalid } from "../core/errors.js";
+import { findOperation } from "../core/operations.js";
+import { readForm, type UploadedFile } from "../core/uploads.js";
+import { toValidationErrors } from "../core/validation.js";
 import type { KnowledgeBase } from "../store/records.js";
-import { compile, toValidationErrors } from "../http/schemas.js";
-import { findOperation } from "../http/operations.js";
-import { readMultipart, type UploadedFile } from "./multipart.js";
 
 type Source = KnowledgeBase["files"][number];
 
-let validateFields: ReturnType<typeof compile> | undefined;
-
 /** The form's text fields are validated against the spec's KnowledgeBaseCreate schema. */
 function checkFields(fields: Record<string, string>, files: UploadedFile[]): void {
-  validateFields ??= compile("request", findOperation("createKnowledgeBase").bodySchema);
+  const validateFields = findOperation("createKnowledgeBase").validateBody!;
   const candidate = { ...fields, knowledge_base_files: files.map((f) => f.filename) };
   if (!validateFields(candidate)) throw invalid(toValidationErrors(validateFields.errors));
 }
@@ -55,9 +53,8 @@ function urlSources(raw: string | undefined): string[] {
 }
 
 export const knowledgeBaseHandlers: HandlerTable<"createKnowledgeBase"> = {
-  createKnowledgeBase: async ({ req, workspace, services }) => {
-    if (!req.is("multipart/form-data")) throw new ApiError(415, "Content-Type must be multipart/form-data");
-    const { fields, files } = await readMultipart(req);
+  createKnowledgeBase: ({ parts, workspace, services }) => {
+    const { fields, files } = readForm(parts);
     checkFields(fields, files);
     const documentId = () => workspace.random.uuid();
     const sources: Source[] = [

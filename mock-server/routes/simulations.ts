@@ -1,7 +1,7 @@
 /** E6-E8: batch runs over test cases of one agent, and their test runs. */
-import type { HandlerTable } from "../http/context.js";
-import { ApiError } from "../http/errors.js";
-import { pageOf } from "../http/pagination.js";
+import type { HandlerTable } from "../core/context.js";
+import { ApiError } from "../core/errors.js";
+import { pageOf } from "../core/pagination.js";
 
 export const simulationHandlers: HandlerTable<"createBatchRun" | "getBatchRun" | "listTestRuns"> = {
   createBatchRun: ({ workspace, body, services }) => {

@@ -1,6 +1,6 @@
 /** E17: webhooks, most recently created first; `active` defaults to true (enabled only). */
-import type { HandlerTable } from "../http/context.js";
-import { pageOf } from "../http/pagination.js";
+import type { HandlerTable } from "../core/context.js";
+import { pageOf } from "../core/pagination.js";
 
 export const webhookHandlers: HandlerTable<"listWebhooks"> = {
   listWebhooks: ({ workspace, query }) => ({

@@ -1,9 +1,9 @@
 /**
  * Workspaces: each holds one Collection per resource, its secrets, and its own seeded Random.
  * API keys map to workspaces; a lookup compares SHA-256 digests in constant time, so a key cannot be
- * guessed byte by byte from response timings.
+ * guessed byte by byte from response timings. The hash comes from the platform: Web Crypto by
+ * default (browsers, MSW), Node's one-shot crypto.hash from the Node doors (no promise per request).
  */
-import crypto, { createHash, timingSafeEqual } from "node:crypto";
 import { Collection } from "./collection.js";
 import { Random } from "./random.js";
 import { collectionNames, collectionOptions, type CollectionName, type RecordTypes } from "./records.js";
@@ -70,26 +70,38 @@ export class Workspace {
 
 export type Seeder = (workspace: Workspace) => void;
 
-/**
- * SHA-256 of a key. The one-shot crypto.hash (Node >= 20.12) creates no Hash object: on every request
- * that object and its native finaliser cost more than the hashing itself.
- */
-const digest: (key: string) => Buffer =
-  typeof crypto.hash === "function" ? (key) => crypto.hash("sha256", key, "buffer") : (key) => createHash("sha256").update(key, "utf8").digest();
+/** SHA-256 of a text; synchronous where the platform allows it. */
+export type Sha256 = (text: string) => Uint8Array | Promise<Uint8Array>;
+
+export const webCryptoSha256: Sha256 = async (text) => new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+
+/** Map key of a digest: one char per byte. */
+const keyOf = (digest: Uint8Array) => String.fromCharCode.apply(null, digest as unknown as number[]);
+
+function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
+  return diff === 0;
+}
 
 export class Workspaces {
   private readonly byId = new Map<string, Workspace>();
-  private readonly byKeyDigest = new Map<string, { digest: Buffer; workspace: Workspace }>();
+  private readonly byKeyDigest = new Map<string, { digest: Uint8Array; workspace: Workspace }>();
+  /** Workspaces whose key is not hashed yet: hashing may be asynchronous, adding is not. */
+  private unindexed: Workspace[] = [];
   private created = 0;
 
-  constructor(private readonly seeder: Seeder) {}
+  constructor(
+    private readonly seeder: Seeder,
+    private readonly sha256: Sha256 = webCryptoSha256,
+  ) {}
 
   add(options: WorkspaceOptions, how: { seed: boolean } = { seed: true }): Workspace {
     if (this.byId.has(options.workspaceId)) throw new Error(`workspace ${options.workspaceId} exists`);
     const workspace = new Workspace(options);
     this.byId.set(workspace.workspaceId, workspace);
-    const d = digest(options.apiKey);
-    this.byKeyDigest.set(d.toString("hex"), { digest: d, workspace });
+    this.unindexed.push(workspace);
     if (!options.empty && how.seed) this.seeder(workspace);
     return workspace;
   }
@@ -114,12 +126,36 @@ export class Workspaces {
     return [...this.byId.values()];
   }
 
-  /** The workspace of an API key, or undefined. The final comparison is constant-time. */
-  authenticate(apiKey: string): Workspace | undefined {
-    const d = digest(apiKey);
-    const found = this.byKeyDigest.get(d.toString("hex"));
-    if (!found || !timingSafeEqual(found.digest, d)) return undefined;
-    return found.workspace;
+  /** The workspace of an API key, or undefined; a promise only where hashing is asynchronous. The final comparison is constant-time. */
+  authenticate(apiKey: string): Workspace | undefined | Promise<Workspace | undefined> {
+    if (this.unindexed.length > 0) this.index();
+    // Keys still being hashed (Web Crypto): every lookup waits for them, so a new key is never refused.
+    if (this.indexing) return this.indexing.then(() => this.authenticate(apiKey));
+    const digest = this.sha256(apiKey);
+    return digest instanceof Promise ? digest.then((d) => this.lookup(d)) : this.lookup(digest);
+  }
+
+  private lookup(digest: Uint8Array): Workspace | undefined {
+    const found = this.byKeyDigest.get(keyOf(digest));
+    return found && constantTimeEqual(found.digest, digest) ? found.workspace : undefined;
+  }
+
+  private indexing: Promise<void> | undefined;
+
+  /** Hashes the keys of workspaces added since the last lookup; `indexing` is set while that is asynchronous. */
+  private index(): void {
+    const pending = this.unindexed;
+    this.unindexed = [];
+    const digests = pending.map((workspace) => this.sha256(workspace.apiKey));
+    const put = (all: Uint8Array[]) =>
+      all.forEach((digest, i) => {
+        if (this.byId.get(pending[i].workspaceId) === pending[i]) this.byKeyDigest.set(keyOf(digest), { digest, workspace: pending[i] });
+      });
+    if (!digests.some((d) => d instanceof Promise)) return void put(digests as Uint8Array[]);
+    const done: Promise<void> = Promise.all([this.indexing, Promise.all(digests).then(put)]).then(() => {
+      if (this.indexing === done) this.indexing = undefined;
+    });
+    this.indexing = done;
   }
 
   /** Every workspace back to its seed state; `seed` replaces the seed of `defaultId`. */

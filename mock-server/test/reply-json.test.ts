@@ -1,7 +1,7 @@
 /** readReplyJson: byte for byte JSON.stringify, with record JSON reused by identity. */
 import { describe, expect, it } from "vitest";
-import { wrapPage } from "../http/pagination.js";
-import { readReplyJson } from "../http/reply-json.js";
+import { wrapPage } from "../core/pagination.js";
+import { readReplyJson } from "../core/reply-json.js";
 
 const call = (id: string, extra: object = {}) => ({ callId: id, status: "ended", agent: { agentId: "a", name: "Ada", status: "Live" }, duration: null, ...extra });
 

@@ -6,7 +6,7 @@
 import type { Clock } from "../clock.js";
 import type { Workspace } from "../store/workspace.js";
 import type { WebhookEvent } from "../store/records.js";
-import { SIGNATURE_HEADER, signWebhookPayload } from "./signature.js";
+import { SIGNATURE_HEADER, signWebhookPayload } from "./sign.js";
 import type { components as MockControlComponents } from "../../generated/mock-control.js";
 
 /** Outbox entries have the shape spec/mock-control.yaml gives GET /__mock/webhook-deliveries. */
@@ -108,13 +108,15 @@ export class WebhookDispatcher {
 
   private async attempt(delivery: Delivery, secret: string): Promise<void> {
     const at = this.clock.now();
-    delivery.signature = signWebhookPayload(delivery.payload, secret, at);
+    // Web Crypto signs asynchronously; a delivery to a reserved domain is marked skipped at once all the same.
+    const signed = signWebhookPayload(delivery.payload, secret, at).then((signature) => void (delivery.signature = signature));
     if (RESERVED_HOST.test(safeHost(delivery.url))) {
       delivery.attempts.push({ at: at.toISOString(), statusCode: null, error: "reserved example domain: not sent", durationMs: 0 });
       delivery.status = "skipped";
       delivery.nextAttemptAt = null;
-      return;
+      return signed;
     }
+    await signed;
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;

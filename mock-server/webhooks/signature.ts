@@ -2,18 +2,12 @@
  * Webhook signatures, as assumed in the spec (the reference says only "HMAC with the webhook secret"):
  * header `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`.
  * The timestamp is inside the signed content, so a captured delivery cannot be replayed later.
- * Receivers import verifyWebhookSignature from here.
+ * Receivers import verifyWebhookSignature from here (Node); the mock signs in sign.ts (Web Crypto).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-export const SIGNATURE_HEADER = "X-Webhook-Signature";
+export { SIGNATURE_HEADER, signWebhookPayload } from "./sign.js";
 export const DEFAULT_TOLERANCE_SECONDS = 300;
-
-export function signWebhookPayload(payload: string, secret: string, at: Date): string {
-  const t = Math.floor(at.getTime() / 1000);
-  const v1 = createHmac("sha256", secret).update(`${t}.${payload}`, "utf8").digest("hex");
-  return `t=${t},v1=${v1}`;
-}
 
 export interface VerifyOptions {
   /** The raw request body, exactly as received. */

@@ -5,7 +5,6 @@
  * workspace, then for bulk loads into it; each answer carries the load time and the memory after a
  * full garbage collection, so the figures are what the records hold, not garbage awaiting collection.
  */
-import { warmValidators } from "../../mock-server/http/operations.js";
 import { startMock } from "../../mock-server/server.js";
 import type { Workspace } from "../../mock-server/store/workspace.js";
 import { loadBatch, loadCalls } from "./bulk-loader.js";
@@ -25,8 +24,6 @@ export interface ScaleAnswer {
 
 const port = Number(process.argv[2]);
 const running = await startMock({ port, clock: "real", validateResponses: false, log: () => undefined });
-// Compile now, not a second after listening as the mock does: pages are timed right after a small load.
-await warmValidators({ responses: false });
 const { workspaces, clock } = running.mock.services;
 let workspace: Workspace | undefined;
 

@@ -3,17 +3,14 @@
  * slow client), headers too large, malformed HTTP, an unknown Expect. Node's defaults answer these
  * with a bare status line; here they get the reference's error body (2.2) like every other failure,
  * and the connection is closed so a stalled client frees its slot.
- * HTTP/1.1 without Host is let through by the server and refused by requireHost() in the app, for the same reason.
+ * HTTP/1.1 without Host is let through by the server and refused by the door (serve.ts), for the same reason.
  */
-import type { Request, RequestHandler } from "express";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Clock } from "../clock.js";
-import { ApiError, errorBodyAt, requestPath, STATUS_TEXT } from "./errors.js";
-import { lingerAfterResponse } from "./linger.js";
-
-/** The request each connection is serving, so a timeout can be answered on its own response. */
-export type InFlight = Map<Socket, { req: IncomingMessage; res: ServerResponse }>;
+import { ApiError, errorBody, STATUS_TEXT } from "../core/errors.js";
+import type { Core } from "../core/pipeline.js";
+import { headOf, writeReply, type InFlight } from "./serve.js";
 
 interface ClientError extends Error {
   code?: string;
@@ -53,7 +50,7 @@ function closeSoon(socket: Socket): void {
   setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
 }
 
-export function answerClientError(clock: Clock, inFlight: InFlight, requestTimeoutMs: number) {
+export function answerClientError(core: Core, clock: Clock, inFlight: InFlight, requestTimeoutMs: number) {
   return function onClientError(error: ClientError, socket: Socket): void {
     if (error.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();
@@ -63,17 +60,16 @@ export function answerClientError(clock: Clock, inFlight: InFlight, requestTimeo
     const message = messageOf(error, status, requestTimeoutMs);
     const current = inFlight.get(socket);
     if (current) {
-      // The app has the request (its body was still arriving): answer on its response, so the
-      // journal sees it; the handler waiting for the body then finds the response sent.
-      if (!current.res.headersSent) {
-        lingerAfterResponse(current.req, current.res);
-        const body = JSON.stringify(errorBodyAt(clock, requestPath(current.req as Request), status, message));
-        current.res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close" }).end(body);
-        closeSoon(socket);
-      } else socket.destroy();
+      // The core has the request (its body was still arriving): the core answers it and journals it,
+      // through the body read it waits on, or at once when it is not reading.
+      if (current.res.headersSent) return void socket.destroy();
+      const apiError = new ApiError(status, message);
+      if (current.failBody) current.failBody(apiError);
+      else writeReply(current.req, current.res, core.refuse(current.head, apiError));
+      closeSoon(socket);
       return;
     }
-    const body = JSON.stringify(errorBodyAt(clock, pathOf(error.rawPacket), status, message));
+    const body = JSON.stringify(errorBody(clock, pathOf(error.rawPacket), status, message));
     const head = `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
     // Not destroyed at once: a client still sending would get a reset that can swallow this answer.
     socket.end(head + body);
@@ -82,17 +78,10 @@ export function answerClientError(clock: Clock, inFlight: InFlight, requestTimeo
 }
 
 /** An Expect other than 100-continue: 417 with the error body (Node would send a bare 417). */
-export function answerExpectation(clock: Clock) {
+export function answerExpectation(core: Core) {
   return function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
-    const body = JSON.stringify(errorBodyAt(clock, requestPath(req as Request), 417, `Expect: ${req.headers.expect} is not supported`));
-    res.writeHead(417, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close" }).end(body);
-  };
-}
-
-/** HTTP/1.1 requires Host (RFC 9112, 3.2): 400 with the error body instead of Node's bare status line. */
-export function requireHost(): RequestHandler {
-  return function checkHost(req, _res, next) {
-    if (req.httpVersion === "1.1" && !req.headers.host) return next(new ApiError(400, "HTTP/1.1 requests must carry a Host header"));
-    next();
+    const reply = core.refuse(headOf(req), new ApiError(417, `Expect: ${req.headers.expect} is not supported`));
+    reply.headers.Connection = "close";
+    writeReply(req, res, reply);
   };
 }

@@ -1,12 +1,11 @@
 /**
- * The operations of the spec, each with its validators compiled once, on first use (or by
- * warmValidators once the server listens): compiling them all costs more than half a second, which
- * would otherwise delay the first answer of every start. The app routes from this table, so an
- * operation added to spec/ is routed (and must get a handler) after `npm run generate`.
+ * The operations of the spec, each with its validators (compiled at `npm run generate`). The core
+ * routes from this table, so an operation added to spec/ is routed (and must get a handler) after
+ * `npm run generate`.
  */
-import type { ValidateFunction } from "ajv";
-import { compile, deref, loadSpec } from "./schemas.js";
 import type { operations, webhooks } from "../../generated/schema.js";
+import { deref, loadSpec } from "./spec.js";
+import { operationValidators, schemaValidators, validateCached, type CompiledValidator } from "./validation.js";
 
 type WebhookOperation = NonNullable<webhooks[keyof webhooks]["post"]>;
 /** Operations under paths; the top-level `webhooks` are deliveries the mock sends, not routes. */
@@ -16,14 +15,14 @@ export type Method = "get" | "post" | "put" | "patch" | "delete";
 interface ParameterObject {
   name: string;
   in: "path" | "query" | "header" | "cookie";
-  required?: boolean;
-  schema: Record<string, unknown>;
 }
 
 export interface ResponseInfo {
   status: number;
   /** null: the status is documented with no body (E13's 204). */
-  validate: ValidateFunction | null;
+  check: ((body: unknown) => boolean) | null;
+  /** The errors of the last failed check. */
+  errors(): { instancePath: string; message?: string }[];
   schema: unknown;
   examples: Record<string, unknown>;
 }
@@ -32,50 +31,64 @@ export interface Operation {
   operationId: OperationId;
   method: Method;
   path: string;
-  /** Express 5 route path: /v1/calls/:callId */
-  routePath: string;
   tags: string[];
   pathParams: string[];
   queryParams: string[];
   /** Validates `{ path, query }` in place: coerces strings and fills documented defaults. */
-  validateParams: ValidateFunction;
+  validateParams: CompiledValidator;
   bodyType?: "application/json" | "multipart/form-data";
   bodyRequired: boolean;
   bodySchema?: unknown;
-  validateBody?: ValidateFunction;
+  /** The request body's schema (JSON or the multipart form's fields alike). */
+  validateBody?: CompiledValidator;
   responses: Map<number, ResponseInfo>;
   successStatus: number;
 }
 
 const METHODS: Method[] = ["get", "post", "put", "patch", "delete"];
 
-function paramsSchema(params: ParameterObject[], location: "path" | "query") {
-  const own = params.filter((p) => p.in === location);
-  return {
-    type: "object",
-    properties: Object.fromEntries(own.map((p) => [p.name, p.schema])),
-    required: own.filter((p) => p.required || location === "path").map((p) => p.name),
-  };
+/** `#/components/schemas/CallPage` -> "Call" when the page's `data` items are one component schema. */
+function pageItemSchema(schema: unknown): string | undefined {
+  const page = deref<Record<string, any>>(schema);
+  for (const part of [page, ...(page?.allOf ?? []).map((p: unknown) => deref<Record<string, any>>(p))]) {
+    const ref = part?.properties?.data?.items?.$ref;
+    if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) return ref.split("/").pop();
+  }
+  return undefined;
 }
 
-/** A value made on first use and kept. */
-function once<T>(make: () => T): () => T {
-  let made = false;
-  let value: T;
-  return () => {
-    if (!made) (value = make()), (made = true);
-    return value;
+/**
+ * A response check. Records are validated once per object (validateCached); a page's records one by
+ * one that way, then its envelope with no records in it, so a page read costs the envelope only.
+ */
+function responseCheck(validate: CompiledValidator, schema: unknown): Pick<ResponseInfo, "check" | "errors"> {
+  const item = pageItemSchema(schema);
+  const validateItem = item ? schemaValidators[item] : undefined;
+  let lastErrors: { instancePath: string; message?: string }[] = [];
+  const check = (body: unknown): boolean => {
+    lastErrors = [];
+    const data = (body as { data?: unknown })?.data;
+    if (validateItem && Array.isArray(data)) {
+      for (const [i, record] of data.entries()) {
+        if (!validateCached(validateItem, record)) {
+          lastErrors = (validateItem.errors ?? []).map((e) => ({ ...e, instancePath: `/data/${i}${e.instancePath}` }));
+          return false;
+        }
+      }
+      if (validate({ ...(body as object), data: [] })) return true;
+    } else if (validateCached(validate, body)) return true;
+    lastErrors = validate.errors ?? [];
+    return false;
   };
+  return { check, errors: () => lastErrors };
 }
 
 function buildOperation(path: string, method: Method, item: Record<string, any>, op: Record<string, any>): Operation {
+  const validators = operationValidators[op.operationId];
+  if (!validators) throw new Error(`no generated validators for ${op.operationId}: run npm run generate`);
   const params: ParameterObject[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(p));
-  const validateParams = once(() =>
-    compile("params", { type: "object", properties: { path: paramsSchema(params, "path"), query: paramsSchema(params, "query") } }),
-  );
   const body = op.requestBody ? deref<Record<string, any>>(op.requestBody) : undefined;
   const bodyType = body ? (Object.keys(body.content)[0] as Operation["bodyType"]) : undefined;
-  const bodySchema = bodyType ? body!.content[bodyType].schema : undefined;
   const responses = new Map<number, ResponseInfo>();
   for (const [code, ref] of Object.entries<Record<string, any>>(op.responses)) {
     const response = deref<Record<string, any>>(ref);
@@ -83,37 +96,24 @@ function buildOperation(path: string, method: Method, item: Record<string, any>,
     const examples = Object.fromEntries(
       Object.entries<Record<string, unknown>>(media?.examples ?? {}).map(([name, ex]) => [name, deref<{ value: unknown }>(ex).value]),
     );
-    const validate = once(() => (media?.schema ? compile("response", media.schema) : null));
-    responses.set(Number(code), {
-      status: Number(code),
-      schema: media?.schema,
-      get validate() {
-        return validate();
-      },
-      examples,
-    });
+    const validate = validators.responses[code];
+    const check = validate ? responseCheck(validate, media?.schema) : { check: null, errors: () => [] };
+    responses.set(Number(code), { status: Number(code), schema: media?.schema, examples, ...check });
   }
-  const successStatus = [...responses.keys()].find((s) => s >= 200 && s < 300) ?? 200;
-  const validateBody = once(() => (bodyType === "application/json" ? compile("request", bodySchema) : undefined));
   return {
     operationId: op.operationId,
     method,
     path,
-    routePath: path.replace(/\{([^}]+)\}/g, ":$1"),
     tags: op.tags ?? [],
     pathParams: params.filter((p) => p.in === "path").map((p) => p.name),
     queryParams: params.filter((p) => p.in === "query").map((p) => p.name),
-    get validateParams() {
-      return validateParams();
-    },
+    validateParams: validators.params,
     bodyType,
     bodyRequired: Boolean(body?.required),
-    bodySchema,
-    get validateBody() {
-      return validateBody();
-    },
+    bodySchema: bodyType ? body!.content[bodyType].schema : undefined,
+    validateBody: validators.body,
     responses,
-    successStatus,
+    successStatus: [...responses.keys()].find((s) => s >= 200 && s < 300) ?? 200,
   };
 }
 
@@ -128,27 +128,6 @@ export function loadOperations(): Operation[] {
     for (const method of METHODS) if (item[method]) cached.push(buildOperation(path, method, item, item[method]));
   }
   return cached;
-}
-
-/**
- * Compiles every validator ahead of use, one operation per turn of the event loop, so requests that
- * arrive meanwhile are served between steps. Response validators only when they will be used.
- */
-export function warmValidators(options: { responses: boolean }): Promise<void> {
-  const steps = loadOperations().map((op) => () => {
-    void op.validateParams;
-    void op.validateBody;
-    if (options.responses) for (const response of op.responses.values()) void response.validate;
-  });
-  return new Promise((resolve) => {
-    const next = () => {
-      const step = steps.shift();
-      if (!step) return resolve();
-      step();
-      setImmediate(next);
-    };
-    setImmediate(next);
-  });
 }
 
 export function findOperation(operationId: string): Operation {

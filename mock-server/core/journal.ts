@@ -3,8 +3,6 @@
  * days does not grow. It records method, path and outcome only: never bodies or headers, which may
  * carry credentials.
  */
-import type { RequestHandler } from "express";
-import type { Clock } from "../clock.js";
 import { pathOf } from "./errors.js";
 
 export interface JournalEntry {
@@ -36,9 +34,11 @@ export class Journal {
 
   constructor(readonly capacity: number) {}
 
+  /** Formatting (time, path) waits until the journal is read; a secret in the query is redacted now. */
   add(entry: Omit<Recorded, "seq">): void {
     if (this.capacity <= 0) return;
     const recorded = entry as Recorded;
+    recorded.url = withoutSecrets(recorded.url);
     recorded.seq = ++this.seq;
     if (this.ring.length < this.capacity) this.ring.push(recorded);
     else this.ring[this.next] = recorded;
@@ -72,25 +72,6 @@ function format(r: Recorded): JournalEntry {
     workspaceId: r.workspaceId,
     status: r.status,
     durationMs: Math.round(r.durationMs * 100) / 100,
-  };
-}
-
-/** Records on `finish`; the formatting (time, path) waits until GET /__mock/requests. */
-export function recordRequests(journal: Journal, clock: Clock): RequestHandler {
-  return function journalRequest(req, res, next) {
-    const started = performance.now();
-    const atMs = clock.nowMs();
-    res.on("finish", () => {
-      journal.add({
-        atMs,
-        method: req.method,
-        url: withoutSecrets(req.originalUrl || req.url),
-        workspaceId: req.workspace?.workspaceId ?? null,
-        status: res.statusCode,
-        durationMs: performance.now() - started,
-      });
-    });
-    next();
   };
 }
 

@@ -6,8 +6,7 @@
  *   delay=MS     wait first (at most 60 s)
  * A preferred reply changes no state: it is served instead of the handler.
  */
-import type { Request } from "express";
-import { ApiError, STATUS_TEXT, requestPath } from "./errors.js";
+import { ApiError, STATUS_TEXT } from "./errors.js";
 import type { Operation } from "./operations.js";
 import type { Reply } from "./context.js";
 import { sampleSchema } from "./schema-sampler.js";
@@ -24,9 +23,9 @@ export function parsePrefer(header: string | undefined): Record<string, string> 
   return out;
 }
 
-export async function preferredReply(op: Operation, req: Request, clock: Clock): Promise<Reply | undefined> {
-  const header = req.headers.prefer;
-  if (typeof header !== "string" || header.length === 0) return undefined;
+/** `path`: the request path as sent, for a forced error's body. */
+export async function preferredReply(op: Operation, header: string, clock: Clock, path: string): Promise<Reply | undefined> {
+  if (header.length === 0) return undefined;
   const prefer = parsePrefer(header);
   if (prefer.delay !== undefined) {
     const ms = Number(prefer.delay);
@@ -41,7 +40,7 @@ export async function preferredReply(op: Operation, req: Request, clock: Clock):
     const declared = [...op.responses.keys()].join(", ");
     throw new ApiError(400, `Prefer: code=${prefer.code} is not declared for ${op.operationId} (declared: ${declared})`);
   }
-  if (response.validate === null) return { status };
+  if (response.check === null) return { status };
   if (prefer.example !== undefined) {
     if (!(prefer.example in response.examples)) {
       const names = Object.keys(response.examples).join(", ") || "none";
@@ -58,7 +57,7 @@ export async function preferredReply(op: Operation, req: Request, clock: Clock):
         status,
         error: STATUS_TEXT[status] ?? "Error",
         message: `${STATUS_TEXT[status] ?? "Error"} (forced by Prefer: code=${status})`,
-        path: requestPath(req),
+        path,
       },
     };
   }

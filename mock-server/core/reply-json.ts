@@ -4,9 +4,8 @@
  * never changed in place (Collection.replace swaps in a new object), so an object's JSON stays right
  * for as long as the object is served. The cache is bounded; the oldest entries go first.
  * The output is byte for byte what JSON.stringify(body) gives.
- * sendJson writes every JSON answer of the mock: successes, the control plane and errors alike.
+ * The core writes every JSON answer through here: successes, the control plane and errors alike.
  */
-import type { Response } from "express";
 
 const CAPACITY = 10_000;
 const cache = new Map<object, string>();
@@ -32,19 +31,4 @@ export function readReplyJson(body: unknown): string {
   if (keys.length === 1 || !data.every(isRecord)) return JSON.stringify(body);
   const { data: _data, ...rest } = body as Record<string, unknown>;
   return `{"data":[${data.map(recordJson).join(",")}],${JSON.stringify(rest).slice(1)}`;
-}
-
-/**
- * Sent as a string, not a Buffer: Node then writes headers and body in one piece, and no Buffer
- * copy of the body is made (under load, allocations cost more than the serialisation itself).
- */
-export function sendJson(res: Response, status: number, body: unknown, json: string | undefined = body === undefined ? undefined : JSON.stringify(body)): void {
-  if (json === undefined) {
-    res.status(status).end();
-    return;
-  }
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json");
-  res.setHeader("Content-Length", Buffer.byteLength(json));
-  res.end(json);
 }

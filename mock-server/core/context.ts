@@ -1,20 +1,14 @@
 /**
- * What a route handler gets and gives. Handlers return a Reply; the app sends it and validates it
- * against the spec, so no handler writes HTTP by hand.
+ * What a handler gets and gives. Handlers return a Reply; the core sends it and validates it against
+ * the spec, so no handler writes HTTP by hand, and none sees a transport.
  */
-import type { Request } from "express";
 import type { operations } from "../../generated/schema.js";
 import type { Workspace, Workspaces } from "../store/workspace.js";
 import type { Clock } from "../clock.js";
 import type { OperationId } from "./operations.js";
+import type { FormPart } from "./exchange.js";
 import type { Simulation } from "../sim/simulation.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
-
-declare module "express-serve-static-core" {
-  interface Request {
-    workspace?: Workspace;
-  }
-}
 
 export interface Services {
   clock: Clock;
@@ -29,7 +23,6 @@ type Query<K extends OperationId> = Op<K>["parameters"] extends { query?: infer 
 type PathParams<K extends OperationId> = Op<K>["parameters"] extends { path: infer P } ? P : never;
 
 export interface RequestContext<K extends OperationId = OperationId> {
-  req: Request;
   workspace: Workspace;
   /** Path parameters, decoded and validated. */
   params: PathParams<K>;
@@ -37,6 +30,8 @@ export interface RequestContext<K extends OperationId = OperationId> {
   query: Query<K>;
   /** JSON body, validated against the spec (undefined for multipart operations). */
   body: JsonBody<K>;
+  /** The parts of a multipart/form-data body, in the order sent (multipart operations only). */
+  parts: FormPart[];
   services: Services;
 }
 

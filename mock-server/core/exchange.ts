@@ -1,0 +1,51 @@
+/**
+ * The core's boundary: what a door hands in and what it gets back. A door (node:http, Express, MSW)
+ * turns its transport's request into a RequestHead, reads the body only when the core asks for it
+ * (after routing and the API key, so a refused upload is never read), and writes the CoreReply back.
+ */
+
+export interface RequestHead {
+  /** As sent, upper case: GET, POST, ... */
+  method: string;
+  /** Path and query relative to where the mock is mounted, as sent: `/v1/calls?page=0`. */
+  url: string;
+  /** Header names in lower case. */
+  headers: Record<string, string | string[] | undefined>;
+  /** Whether the request carries a body (Content-Length > 0, chunked, or a fetch body). */
+  hasBody: boolean;
+  /** The mount path the client saw before `url` (`/mock` under `parent.use("/mock", ...)`): error bodies report the whole path. */
+  base?: string;
+}
+
+/** One part of a multipart/form-data body, as a door parsed it. */
+export type FormPart =
+  | { name: string; value: string; truncated?: boolean }
+  | { name: string; file: UploadedFilePart };
+
+export interface UploadedFilePart {
+  /** "" for a file input left empty. */
+  filename: string;
+  /** Size of the whole file. */
+  bytes: number;
+  /** Its first bytes (up to SNIFF_BYTES), for the content checks. */
+  head: Uint8Array;
+}
+
+export type RequestBody =
+  | { kind: "none" }
+  /** Decoded (and, where the door supports it, inflated) UTF-8 text; the core parses it. */
+  | { kind: "json"; text: string }
+  | { kind: "multipart"; parts: FormPart[] };
+
+/** What the core asks a door to read. The door enforces `limit` as the bytes arrive (413 at the limit). */
+export type BodyRequest = { kind: "json"; limit: number } | { kind: "multipart" };
+
+/** Reads the body the core asks for; rejects with an ApiError (413, 400, 408) when the stream fails. */
+export type BodyReader = (request: BodyRequest) => Promise<RequestBody>;
+
+export interface CoreReply {
+  status: number;
+  headers: Record<string, string>;
+  /** Exactly the bytes to send, as text; undefined for no body. */
+  body?: string;
+}

@@ -1,0 +1,79 @@
+/**
+ * createMock: the mock's world (clock, workspaces, simulation, webhooks, journal) and the core that
+ * serves it, with nothing that listens. The doors (node/, app.ts, msw/) each wrap one of these.
+ */
+import { Clock, type ClockOptions } from "../clock.js";
+import { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID } from "../defaults.js";
+import { seedWorkspace } from "../seed/index.js";
+import { Simulation } from "../sim/simulation.js";
+import { restoreState, type PersistedState } from "../store/state.js";
+import { Workspaces, type Sha256 } from "../store/workspace.js";
+import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher, type DispatcherOptions } from "../webhooks/dispatcher.js";
+import type { Services } from "./context.js";
+import { Journal } from "./journal.js";
+import { createCore, type Core } from "./pipeline.js";
+
+export { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID };
+
+export interface MockOptions {
+  apiKey: string;
+  seed: number;
+  clock: ClockOptions;
+  validateResponses: boolean;
+  journalCapacity: number;
+  webhooks: Partial<Omit<DispatcherOptions, "log">>;
+  log: (line: string) => void;
+  /** State loaded from --state-file: replaces the seeded world. */
+  restore?: PersistedState;
+  /** How API keys are hashed: Web Crypto unless a door brings a faster one (Node's crypto.hash). */
+  sha256?: Sha256;
+}
+
+export const DEFAULT_MOCK_OPTIONS: MockOptions = {
+  apiKey: DEFAULT_API_KEY,
+  seed: 1,
+  clock: { mode: "real" },
+  validateResponses: true,
+  journalCapacity: 500,
+  webhooks: {},
+  log: (line) => console.error(line),
+};
+
+export interface Mock {
+  core: Core;
+  services: Services;
+  journal: Journal;
+  options: MockOptions;
+  /** Stops timers and waits for webhook attempts under way. */
+  close(): Promise<void>;
+}
+
+export function createMock(overrides: Partial<MockOptions> = {}): Mock {
+  const options: MockOptions = { ...DEFAULT_MOCK_OPTIONS, ...overrides };
+  const clock = new Clock(options.clock);
+  clock.onTaskError = (error) => options.log(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
+  const webhooks = new WebhookDispatcher(clock, { ...DEFAULT_DISPATCHER_OPTIONS, ...options.webhooks, log: options.log });
+  const simulation = new Simulation(clock, webhooks);
+  const workspaces = new Workspaces((workspace) => {
+    seedWorkspace(workspace, clock.now());
+    simulation.resume(workspace);
+  }, options.sha256);
+  const services: Services = { clock, workspaces, simulation, webhooks };
+  workspaces.add({ workspaceId: DEFAULT_WORKSPACE_ID, apiKey: options.apiKey, seed: options.seed, empty: false, readOnly: false });
+  if (options.restore) {
+    restoreState(options.restore, workspaces);
+    for (const workspace of workspaces.list()) simulation.resume(workspace);
+  }
+  const journal = new Journal(options.journalCapacity);
+  const core = createCore(services, journal, { validateResponses: options.validateResponses, log: options.log });
+  return {
+    core,
+    services,
+    journal,
+    options,
+    async close() {
+      clock.stop();
+      await webhooks.idle();
+    },
+  };
+}

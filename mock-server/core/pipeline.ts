@@ -1,0 +1,242 @@
+/**
+ * The core: the whole request pipeline in one place, with no transport in it. Every door (node:http,
+ * Express, MSW) hands a request in here and writes back the reply that comes out.
+ *
+ *   request id -> CORS preflight -> route (404; 405 with Allow)
+ *   -> /__mock control plane, /openapi.json, /docs
+ *   -> for an operation of the spec: API key to workspace (401/403) -> Content-Type (400/415)
+ *      -> body, read by the door only now (413 at the limit) -> parameter and body validation (400)
+ *      -> Prefer controls -> handler -> response validation (500 on drift)
+ *   -> any failure: the reference's error body (2.2) -> journal
+ */
+import type { Clock } from "../clock.js";
+import { controlRoutes, type ControlRoute } from "../control/router.js";
+import { docsPage } from "../docs/page.js";
+import { handlers } from "../routes/index.js";
+import type { Workspace } from "../store/workspace.js";
+import { authenticate } from "./auth.js";
+import { checkJsonCharset, isJsonType, mediaType, parseJsonText } from "./body.js";
+import type { Handler, Reply, Services } from "./context.js";
+import { CORS_HEADERS, preflightHeaders } from "./cors.js";
+import { ApiError, errorBody, invalid, toApiError } from "./errors.js";
+import type { BodyReader, CoreReply, FormPart, RequestHead } from "./exchange.js";
+import type { Journal } from "./journal.js";
+import { loadOperations, type Operation } from "./operations.js";
+import { preferredReply } from "./prefer.js";
+import { readReplyJson } from "./reply-json.js";
+import { RouteTable } from "./routes.js";
+import { loadSpec } from "./spec.js";
+import { toValidationErrors } from "./validation.js";
+
+export const JSON_LIMIT_BYTES = 1024 * 1024;
+/** Snapshots and fixtures sent to the control plane can be large. */
+export const CONTROL_JSON_LIMIT_BYTES = 50 * 1024 * 1024;
+
+export interface CoreOptions {
+  validateResponses: boolean;
+  log: (line: string) => void;
+}
+
+type Target =
+  | { kind: "operation"; op: Operation; handler: Handler<never> }
+  | { kind: "control"; route: ControlRoute }
+  | { kind: "static"; contentType: string; body: () => string };
+
+/** Where a request stands, for the journal and the error body. */
+interface Exchange {
+  head: RequestHead;
+  /** The path as the client sent it (mount path included), without the query. */
+  path: string;
+  workspace?: Workspace;
+}
+
+export interface Core {
+  /** Serves one request. Never rejects: every failure is an error reply. */
+  handle(head: RequestHead, readBody: BodyReader): Promise<CoreReply>;
+  /** The error reply (journaled) for a request a door refuses before the core sees it: no Host, an unknown Expect. */
+  refuse(head: RequestHead, error: ApiError): CoreReply;
+}
+
+const VALID_REQUEST_ID = /^[\w.-]{1,100}$/;
+
+export function createCore(services: Services, journal: Journal, options: CoreOptions): Core {
+  const { clock, workspaces } = services;
+  const routes = new RouteTable<Target>();
+  for (const route of controlRoutes(services, journal)) routes.add(route.method, `/__mock${route.path}`, { kind: "control", route });
+  for (const op of loadOperations()) {
+    const handler = handlers[op.operationId];
+    if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
+    routes.add(op.method, op.path, { kind: "operation", op, handler: handler as Handler<never> });
+  }
+  let specJson: string | undefined;
+  routes.add("GET", "/openapi.json", { kind: "static", contentType: "application/json", body: () => (specJson ??= JSON.stringify(loadSpec())) });
+  let docs: string | undefined;
+  routes.add("GET", "/docs", { kind: "static", contentType: "text/html; charset=utf-8", body: () => (docs ??= docsPage()) });
+
+  async function serve(exchange: Exchange, readBody: BodyReader): Promise<CoreReply> {
+    const { head } = exchange;
+    if (head.method === "OPTIONS" && head.headers["access-control-request-method"]) {
+      return { status: 204, headers: preflightHeaders(header(head, "access-control-request-headers")) };
+    }
+    const q = head.url.indexOf("?");
+    const match = routes.match(head.method, q === -1 ? head.url : head.url.slice(0, q));
+    if (!match.found) {
+      if (!match.allow) throw new ApiError(404, `No operation at ${head.method} ${exchange.path}`);
+      // A plain OPTIONS (not a CORS preflight) asks what is allowed.
+      if (head.method === "OPTIONS") return { status: 204, headers: { Allow: match.allow } };
+      throw new ApiError(405, `${head.method} is not allowed here; allowed: ${match.allow}`, undefined, { Allow: match.allow });
+    }
+    const query = q === -1 ? "" : head.url.slice(q + 1);
+    const { target, params } = match;
+    if (target.kind === "static") return { status: 200, headers: { "Content-Type": target.contentType }, body: target.body() };
+    if (target.kind === "control") {
+      const body = await readControlBody(head, readBody);
+      return jsonReply(await target.route.handle({ params, query: new URLSearchParams(query), body }));
+    }
+    return serveOperation(exchange, target.op, target.handler, params, query, readBody);
+  }
+
+  async function serveOperation(exchange: Exchange, op: Operation, handler: Handler<never>, path: Record<string, string>, rawQuery: string, readBody: BodyReader): Promise<CoreReply> {
+    const { head } = exchange;
+    const admitted = authenticate(workspaces, head.headers["x-api-key"], head.method);
+    const workspace = (exchange.workspace = admitted instanceof Promise ? await admitted : admitted);
+    const { body, parts } = await readOperationBody(head, op, readBody);
+    const target = { path, query: parseQuery(rawQuery) };
+    if (!op.validateParams(target)) {
+      // Parameters are reported by their own name (`size`, `phoneNumber`), not by location.
+      const errors = op.validateParams.errors?.map((e) => ({ ...e, instancePath: e.instancePath.replace(/^\/(path|query)/, "") }));
+      throw invalid(toValidationErrors(errors));
+    }
+    if (op.bodyType === "application/json" && body !== undefined && !op.validateBody!(body)) throw invalid(toValidationErrors(op.validateBody!.errors));
+    // Most requests carry no Prefer header and most handlers are synchronous: no await for them.
+    const prefer = header(head, "prefer");
+    const preferred = prefer ? await preferredReply(op, prefer, clock, exchange.path) : undefined;
+    const ctx = { workspace, params: target.path, query: target.query, body, parts, services };
+    const result = preferred ?? (handler as Handler<any>)(ctx);
+    const reply: Reply = result instanceof Promise ? await result : result;
+    if (options.validateResponses) checkReply(op, reply);
+    const json = reply.body === undefined ? undefined : op.method === "get" ? readReplyJson(reply.body) : JSON.stringify(reply.body);
+    const out = jsonText(reply.status, json);
+    if (preferred) out.headers["Preference-Applied"] = prefer!;
+    return out;
+  }
+
+  /** The mock must not drift from the spec unnoticed: an off-spec reply becomes a loud 500. */
+  function checkReply(op: Operation, reply: Reply): void {
+    const documented = op.responses.get(reply.status);
+    if (!documented) throw driftError(op, `status ${reply.status} is not documented`);
+    if (documented.check === null) {
+      if (reply.body !== undefined) throw driftError(op, `status ${reply.status} must have no body`);
+      return;
+    }
+    if (!documented.check(reply.body)) {
+      const detail = documented.errors().slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`).join("; ");
+      throw driftError(op, `body of ${reply.status} does not match the spec: ${detail}`);
+    }
+  }
+
+  function driftError(op: Operation, detail: string): ApiError {
+    options.log(`response validation failed for ${op.operationId}: ${detail}`);
+    return new ApiError(500, `Mock response failed validation against the spec (${op.operationId}): ${detail}`);
+  }
+
+  function errorReply(exchange: Exchange, err: unknown): CoreReply {
+    const error = toApiError(err);
+    if (error.status >= 500) options.log(`${exchange.head.method} ${exchange.path} failed: ${(err as Error)?.stack ?? String(err)}`);
+    const reply = jsonReply({ status: error.status, body: errorBody(clock, exchange.path, error.status, error.message, error.validationErrors) });
+    Object.assign(reply.headers, error.headers);
+    return reply;
+  }
+
+  function finish(exchange: Exchange, reply: CoreReply, atMs: number, started: number): CoreReply {
+    const given = header(exchange.head, "x-request-id");
+    reply.headers["X-Request-Id"] = given && VALID_REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    Object.assign(reply.headers, CORS_HEADERS);
+    journal.add({
+      atMs,
+      method: exchange.head.method,
+      url: (exchange.head.base ?? "") + exchange.head.url,
+      workspaceId: exchange.workspace?.workspaceId ?? null,
+      status: reply.status,
+      durationMs: performance.now() - started,
+    });
+    return reply;
+  }
+
+  const exchangeOf = (head: RequestHead): Exchange => {
+    const q = head.url.indexOf("?");
+    return { head, path: (head.base ?? "") + (q === -1 ? head.url : head.url.slice(0, q)) };
+  };
+
+  return {
+    async handle(head, readBody) {
+      const started = performance.now();
+      const atMs = clock.nowMs();
+      const exchange = exchangeOf(head);
+      let reply: CoreReply;
+      try {
+        reply = await serve(exchange, readBody);
+      } catch (error) {
+        reply = errorReply(exchange, error);
+      }
+      return finish(exchange, reply, atMs, started);
+    },
+    refuse(head, error) {
+      const exchange = exchangeOf(head);
+      return finish(exchange, errorReply(exchange, error), clock.nowMs(), performance.now());
+    },
+  };
+}
+
+function header(head: RequestHead, name: string): string | undefined {
+  const value = head.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** JSON operations: the body must be JSON when one is sent, and present when the spec requires it. Multipart: a form. */
+async function readOperationBody(head: RequestHead, op: Operation, readBody: BodyReader): Promise<{ body: unknown; parts: FormPart[] }> {
+  if (op.bodyType === "multipart/form-data") {
+    if (mediaType(head.headers["content-type"]).type !== "multipart/form-data") throw new ApiError(415, "Content-Type must be multipart/form-data");
+    const read = await readBody({ kind: "multipart" });
+    return { body: undefined, parts: read.kind === "multipart" ? read.parts : [] };
+  }
+  if (op.bodyType !== "application/json") return { body: undefined, parts: [] };
+  let body: unknown;
+  if (head.hasBody) {
+    const { type, charset } = mediaType(head.headers["content-type"]);
+    if (!isJsonType(type)) throw new ApiError(400, `Content-Type must be application/json for ${op.operationId}`, { body: "must be sent as application/json" });
+    checkJsonCharset(charset);
+    const read = await readBody({ kind: "json", limit: JSON_LIMIT_BYTES });
+    body = read.kind === "json" ? parseJsonText(read.text) : undefined;
+  }
+  if (op.bodyRequired && body === undefined) throw new ApiError(400, "Request body is required", { body: "is required" });
+  return { body, parts: [] };
+}
+
+/** The control plane reads JSON bodies only; any other body is ignored, as if none was sent. */
+async function readControlBody(head: RequestHead, readBody: BodyReader): Promise<unknown> {
+  const { type, charset } = mediaType(head.headers["content-type"]);
+  if (!head.hasBody || !isJsonType(type)) return undefined;
+  checkJsonCharset(charset);
+  const read = await readBody({ kind: "json", limit: CONTROL_JSON_LIMIT_BYTES });
+  return read.kind === "json" ? parseJsonText(read.text) : undefined;
+}
+
+/** Query strings as Express's "simple" parser read them: a repeated name gives an array. */
+function parseQuery(query: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null);
+  if (query.length === 0) return out;
+  for (const [name, value] of new URLSearchParams(query)) {
+    const seen = out[name];
+    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return out;
+}
+
+function jsonText(status: number, json: string | undefined): CoreReply {
+  return json === undefined ? { status, headers: {} } : { status, headers: { "Content-Type": "application/json" }, body: json };
+}
+
+export function jsonReply(reply: Reply): CoreReply {
+  return jsonText(reply.status, reply.body === undefined ? undefined : JSON.stringify(reply.body));
+}

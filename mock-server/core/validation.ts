@@ -1,0 +1,61 @@
+/**
+ * Validators compiled at `npm run generate` (generated/validators.js: ajv standalone code), so none is
+ * compiled at start and nothing is evaluated from strings, which a browser with a strict CSP forbids.
+ * Here: their errors turned into the reference's validationErrors, and response checks cached by
+ * object identity.
+ */
+import { operationValidators, schemaValidators, type CompiledValidator } from "../../generated/validators.js";
+import type { ValidationErrors } from "./errors.js";
+
+export { operationValidators, schemaValidators, type CompiledValidator };
+
+interface ValidatorError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, any>;
+  message?: string;
+}
+
+/**
+ * ajv errors -> validationErrors: field name -> message. Query and path parameters are named as sent;
+ * body fields by dotted path (`apiKey.value`, `testCases[0]`).
+ */
+export function toValidationErrors(errors: ValidatorError[] | null | undefined, root?: string): ValidationErrors {
+  const out: ValidationErrors = {};
+  for (const error of errors ?? []) {
+    if (error.keyword === "oneOf" || error.keyword === "anyOf" || error.keyword === "if") continue;
+    const segments = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    let message = error.message ?? "is invalid";
+    if (error.keyword === "required") segments.push(String(error.params.missingProperty)), (message = "is required");
+    if (error.keyword === "additionalProperties") segments.push(String(error.params.additionalProperty)), (message = "is not allowed");
+    if (error.keyword === "enum") message = `must be one of: ${(error.params.allowedValues as unknown[]).join(", ")}`;
+    if (error.keyword === "discriminator") message = error.params.error === "mapping" ? `must be one of: API_KEY, BEARER, BASIC, NONE` : "is required";
+    if (error.keyword === "discriminator") segments.push(String(error.params.tag));
+    const field = fieldName(segments, root);
+    if (!(field in out)) out[field] = message;
+  }
+  return out;
+}
+
+function fieldName(segments: string[], root?: string): string {
+  let name = "";
+  for (const s of segments) name += /^\d+$/.test(s) ? `[${s}]` : name ? `.${s}` : s;
+  return name || root || "body";
+}
+
+/**
+ * Stored records are never changed in place (Collection.replace swaps in a new object), so a record
+ * object that passed a validator once passes it for as long as it is served: validating it again on
+ * every read was most of the cost of response validation. Each validator keeps the objects it passed.
+ */
+const passed = new WeakMap<CompiledValidator, WeakSet<object>>();
+
+export function validateCached(validate: CompiledValidator, value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return validate(value);
+  let seen = passed.get(validate);
+  if (seen?.has(value)) return true;
+  if (!validate(value)) return false;
+  if (!seen) passed.set(validate, (seen = new WeakSet()));
+  seen.add(value);
+  return true;
+}

@@ -1,0 +1,138 @@
+/**
+ * The MSW door: MSW 2 request handlers that serve every /v1 operation and the /__mock control plane
+ * at `baseUrl` from an in-page mock, through the same core as the server. In the browser
+ * (`setupWorker`) and in Node (`setupServer`, jsdom included). Nothing on this path needs Node: the
+ * spec and the validators come in as modules, hashing and signing use Web Crypto, and the seeded
+ * world is built where the handlers run.
+ *
+ *   const { handlers } = createMockHandlers({ baseUrl: "https://api.example.com" });
+ *   setupServer(...handlers).listen();
+ */
+import { http } from "msw";
+import type { ClockMode, ClockOptions } from "../clock.js";
+import { ApiError } from "../core/errors.js";
+import type { BodyRequest, FormPart, RequestBody, RequestHead } from "../core/exchange.js";
+import { createMock, DEFAULT_API_KEY, type Mock } from "../core/mock.js";
+import { SNIFF_BYTES } from "../core/uploads.js";
+
+export interface MockHandlersOptions {
+  /** Where the API is served; its path (if any) prefixes /v1 and /__mock. Default http://127.0.0.1:4010. */
+  baseUrl?: string;
+  /** The default workspace's key. Default mock-api-key, as `npm start`. */
+  apiKey?: string;
+  /** Faker seed of the default workspace. Default 1. */
+  seed?: number;
+  /** "real" (default, as `npm start`) or "virtual" (moves only on POST /__mock/clock/advance), or full clock options. */
+  clock?: ClockMode | ClockOptions;
+  /** Check every reply against the spec. Default true, as in development. */
+  validateResponses?: boolean;
+  /** Where the mock's internal errors are told. Default console.error. */
+  log?: (line: string) => void;
+}
+
+export interface MockHandlers {
+  handlers: ReturnType<typeof http.all>[];
+  /** The mock behind the handlers: its services, journal and close(). */
+  mock: Mock;
+}
+
+export const DEFAULT_BASE_URL = "http://127.0.0.1:4010";
+
+export function createMockHandlers(options: MockHandlersOptions = {}): MockHandlers {
+  const base = new URL(options.baseUrl ?? DEFAULT_BASE_URL);
+  const prefix = base.pathname.replace(/\/+$/, "");
+  const clock = options.clock ?? "real";
+  const mock = createMock({
+    apiKey: options.apiKey ?? DEFAULT_API_KEY,
+    seed: options.seed ?? 1,
+    clock: typeof clock === "string" ? { mode: clock } : clock,
+    validateResponses: options.validateResponses ?? true,
+    ...(options.log && { log: options.log }),
+  });
+
+  const serve = async ({ request }: { request: Request }): Promise<Response> => {
+    const url = new URL(request.url);
+    const head: RequestHead = {
+      method: request.method,
+      url: url.pathname.slice(prefix.length) + url.search,
+      headers: headersOf(request.headers),
+      hasBody: request.body !== null,
+      base: prefix,
+    };
+    const reply = await mock.core.handle(head, (want) => readBody(request, want));
+    const empty = request.method === "HEAD" || reply.status === 204 || reply.body === undefined;
+    return new Response(empty ? null : reply.body, { status: reply.status, headers: reply.headers });
+  };
+  // `${origin}${prefix}/*` and the prefix itself: every path the server would answer, 404s included.
+  const handlers = [http.all(`${base.origin}${prefix}/*`, serve)];
+  if (prefix) handlers.push(http.all(`${base.origin}${prefix}`, serve));
+  return { handlers, mock };
+}
+
+function headersOf(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => void (out[name] = value));
+  return out;
+}
+
+async function readBody(request: Request, want: BodyRequest): Promise<RequestBody> {
+  if (want.kind === "multipart") return { kind: "multipart", parts: await readForm(request) };
+  return { kind: "json", text: await readText(request, want.limit) };
+}
+
+const INFLATERS: Record<string, CompressionFormat | undefined> = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate" };
+
+/** The body as UTF-8 text, inflated first when compressed, refused with 413 once it passes `limit`. */
+async function readText(request: Request, limit: number): Promise<string> {
+  if (Number(request.headers.get("content-length")) > limit) throw tooLarge(limit);
+  const encoding = (request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
+  let stream: ReadableStream<Uint8Array> | null = request.body;
+  if (!stream) return "";
+  if (encoding !== "identity" && encoding !== "") {
+    const format = INFLATERS[encoding];
+    if (!format) throw new ApiError(400, "Unsupported request body encoding or charset");
+    stream = stream.pipeThrough(new DecompressionStream(format) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+  }
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.length;
+      if (received > limit) {
+        void reader.cancel();
+        throw tooLarge(limit);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(400, "Malformed compressed request body");
+  }
+  const all = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) all.set(chunk, (at += chunk.length) - chunk.length);
+  return new TextDecoder().decode(all);
+}
+
+const tooLarge = (limit: number) => new ApiError(413, `Request body exceeds the ${limit} byte limit`);
+
+/** The form's parts in order; a file keeps its name, size and first bytes (the core's rules need no more). */
+async function readForm(request: Request): Promise<FormPart[]> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch (error) {
+    throw new ApiError(400, `Malformed multipart body: ${(error as Error).message}`);
+  }
+  const entries: [string, FormDataEntryValue][] = [];
+  form.forEach((value, name) => void entries.push([name, value]));
+  const parts: FormPart[] = [];
+  for (const [name, value] of entries) {
+    if (typeof value === "string") parts.push({ name, value });
+    else parts.push({ name, file: { filename: value.name, bytes: value.size, head: new Uint8Array(await value.slice(0, SNIFF_BYTES).arrayBuffer()) } });
+  }
+  return parts;
+}

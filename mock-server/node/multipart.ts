@@ -1,0 +1,136 @@
+/**
+ * Streaming multipart reader for E9 in the Node doors (busboy). Files are never buffered: each chunk
+ * is counted and the first bytes are kept for the content check. The form's rules live in
+ * core/uploads.ts; here they are applied as the bytes arrive, so a refused upload (a 100 MB file, a
+ * file of the wrong kind) is answered at once instead of after its last byte.
+ */
+import busboy from "busboy";
+import type { IncomingMessage } from "node:http";
+import { ApiError, invalid } from "../core/errors.js";
+import type { FormPart } from "../core/exchange.js";
+import {
+  FILE_FIELD,
+  MAX_FIELD_BYTES,
+  MAX_FILE_BYTES,
+  MAX_FILES,
+  SNIFF_BYTES,
+  fieldTooLarge,
+  fileKind,
+  fileTooLarge,
+  refuseContent,
+  refuseFilePart,
+  refuseNamelessFile,
+  tooManyFiles,
+} from "../core/uploads.js";
+
+/** Boundaries and part headers around a field (busboy caps a part's headers at 16 KB), and chunk skew. */
+const PART_SLACK_BYTES = 256 * 1024;
+
+export function readMultipart(req: IncomingMessage): Promise<FormPart[]> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        // busboy signals `limit` when a file reaches fileSize bytes, so a file of exactly 25 MB (the
+        // documented maximum, still allowed) would be refused: the limit is one byte past it.
+        limits: { fileSize: MAX_FILE_BYTES + 1, fieldSize: MAX_FIELD_BYTES, files: MAX_FILES, fields: 50, parts: 100 },
+        defParamCharset: "utf8",
+      });
+    } catch (e) {
+      reject(new ApiError(400, `Malformed multipart request: ${(e as Error).message}`));
+      return;
+    }
+    const parts: FormPart[] = [];
+    const fieldNames = new Set<string>();
+    let pendingFiles = 0;
+    let closed = false;
+    let failed = false;
+
+    const fail = (error: ApiError) => {
+      if (failed) return;
+      failed = true;
+      // Stop parsing, keep reading the socket to its end without keeping anything, then answer.
+      req.unpipe(parser);
+      parser.removeAllListeners();
+      parser.on("error", () => undefined);
+      req.resume();
+      reject(error);
+    };
+    const settle = () => {
+      if (closed && pendingFiles === 0 && !failed) resolve(parts);
+    };
+
+    // busboy tells of a field only at its end, so a 100 MB text field would be read whole before its
+    // 400. Body bytes since the last part that no open file took are counted: past a field's limit
+    // (and room for part headers) the answer comes at once.
+    let received = 0;
+    let mark = 0;
+    let fileOpen = false;
+    const markPart = () => void (mark = received);
+    req.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (fileOpen) mark = received;
+      else if (received - mark > MAX_FIELD_BYTES + PART_SLACK_BYTES) {
+        fail(new ApiError(400, `A form field exceeds ${MAX_FIELD_BYTES} bytes`, { body: `form fields must be at most ${MAX_FIELD_BYTES} bytes` }));
+      }
+    });
+
+    parser.on("field", (name, value, info) => {
+      markPart();
+      if (name === FILE_FIELD) return fail(invalid({ [name]: "must be a file part (with a filename)" }));
+      if (info.valueTruncated) return fail(fieldTooLarge(name));
+      if (fieldNames.has(name)) return fail(invalid({ [name]: "must be sent once" }));
+      fieldNames.add(name);
+      parts.push({ name, value });
+    });
+
+    parser.on("file", (name, stream, info) => {
+      fileOpen = true;
+      stream.once("close", () => {
+        fileOpen = false;
+        markPart();
+      });
+      // A form cut short errors the open file stream too; unheard, that error would end the process.
+      stream.on("error", (e: Error) => fail(new ApiError(400, `Malformed multipart body: ${e.message}`)));
+      const filename = info.filename ?? "";
+      const refused = refuseFilePart(name, filename);
+      if (refused) {
+        stream.resume();
+        return fail(refused);
+      }
+      const part: FormPart = { name, file: { filename, bytes: 0, head: new Uint8Array(0) } };
+      parts.push(part);
+      pendingFiles++;
+      const head: Buffer[] = [];
+      let headBytes = 0;
+      stream.on("data", (chunk: Buffer) => {
+        part.file.bytes += chunk.length;
+        if (headBytes < SNIFF_BYTES) {
+          head.push(chunk.subarray(0, SNIFF_BYTES - headBytes));
+          headBytes += Math.min(chunk.length, SNIFF_BYTES - headBytes);
+        }
+      });
+      stream.on("limit", () => fail(fileTooLarge(filename)));
+      stream.on("end", () => {
+        pendingFiles--;
+        if (failed) return;
+        part.file.head = Buffer.concat(head);
+        const wrong = filename === "" ? refuseNamelessFile(part.file.bytes) : refuseContent(filename, fileKind(filename)!, part.file.head);
+        if (wrong) return fail(wrong);
+        settle();
+      });
+    });
+
+    parser.on("filesLimit", () => fail(tooManyFiles()));
+    parser.on("fieldsLimit", () => fail(invalid({ body: "too many form fields" })));
+    parser.on("partsLimit", () => fail(invalid({ body: "too many form parts" })));
+    parser.on("error", (e: Error) => fail(new ApiError(400, `Malformed multipart body: ${e.message}`)));
+    parser.on("close", () => {
+      closed = true;
+      settle();
+    });
+    req.on("aborted", () => fail(new ApiError(400, "Request aborted by the client")));
+    req.pipe(parser);
+  });
+}

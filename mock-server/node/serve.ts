@@ -1,0 +1,81 @@
+/**
+ * The Node door: one node:http request handed to the core, its reply written back. The body is read
+ * only when the core asks (after routing and the API key), with the stream-level limits here: JSON
+ * cut off at its limit, multipart streamed, and a connection whose body was not read to its end
+ * closed after the answer with a lingering close. Used by the standalone server and by createApp().
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ApiError } from "../core/errors.js";
+import type { BodyReader, CoreReply, RequestHead } from "../core/exchange.js";
+import type { Core } from "../core/pipeline.js";
+import { readJsonText } from "./json-body.js";
+import { lingerAfterResponse } from "./linger.js";
+import { readMultipart } from "./multipart.js";
+
+/** Requests being served, by socket: a request timeout is answered on its own exchange. */
+export type InFlight = Map<IncomingMessage["socket"], InFlightRequest>;
+
+export interface InFlightRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  head: RequestHead;
+  /** Set while the core waits for the body: fails that read (408), so the core answers and journals it. */
+  failBody?: (error: ApiError) => void;
+}
+
+export interface ServeOptions {
+  /** The mount path before req.url (Express's req.baseUrl), for error bodies and the journal. */
+  base?: string;
+  inFlight?: InFlight;
+}
+
+export function headOf(req: IncomingMessage, base?: string): RequestHead {
+  const length = req.headers["content-length"];
+  return {
+    method: req.method ?? "GET",
+    url: req.url ?? "/",
+    headers: req.headers,
+    hasBody: req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0"),
+    base,
+  };
+}
+
+export async function serveNode(core: Core, req: IncomingMessage, res: ServerResponse, options: ServeOptions = {}): Promise<void> {
+  const head = headOf(req, options.base);
+  if (req.httpVersion === "1.1" && !req.headers.host) {
+    // HTTP/1.1 requires Host (RFC 9112, 3.2): the error body instead of Node's bare status line.
+    return writeReply(req, res, core.refuse(head, new ApiError(400, "HTTP/1.1 requests must carry a Host header")));
+  }
+  const entry: InFlightRequest = { req, res, head };
+  options.inFlight?.set(req.socket, entry);
+  const readBody: BodyReader = (request) =>
+    new Promise((resolve, reject) => {
+      entry.failBody = reject;
+      const read =
+        request.kind === "json"
+          ? readJsonText(req, request.limit).then((text) => ({ kind: "json" as const, text }))
+          : readMultipart(req).then((parts) => ({ kind: "multipart" as const, parts }));
+      read.then(resolve, reject).finally(() => (entry.failBody = undefined));
+    });
+  const reply = await core.handle(head, readBody);
+  writeReply(req, res, reply);
+}
+
+export function writeReply(req: IncomingMessage, res: ServerResponse, reply: CoreReply): void {
+  if (res.headersSent || res.destroyed) return;
+  const headers: Record<string, string | number> = reply.headers;
+  if (!req.complete) {
+    // Answered while the body is still arriving (past a size limit, a bad key on an upload): the
+    // connection ends with this answer, so the client stops sending and nothing is drained for it.
+    headers.Connection = "close";
+    lingerAfterResponse(req, res);
+    req.resume();
+  }
+  if (reply.body === undefined) {
+    res.writeHead(reply.status, headers).end();
+    return;
+  }
+  // Written as a string in one piece with its headers: no Buffer copy of the body is made.
+  headers["Content-Length"] = Buffer.byteLength(reply.body);
+  res.writeHead(reply.status, headers).end(reply.body);
+}

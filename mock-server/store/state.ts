@@ -1,0 +1,60 @@
+/**
+ * The mock's whole state as data: what --state-file saves and restores (persistence.ts does the file
+ * work, in Node only), and what a fresh mock restores from.
+ */
+import { exportSnapshot, importSnapshot, type Snapshot } from "../control/snapshot.js";
+import type { IntegrationCredentials, TrunkSecrets, Workspace, WorkspaceOptions, Workspaces } from "./workspace.js";
+
+export class StateFileError extends Error {}
+
+export const STATE_VERSION = 1;
+
+interface PersistedWorkspace extends WorkspaceOptions {
+  collections: Snapshot;
+  credentials: [string, IntegrationCredentials][];
+  trunks: [string, TrunkSecrets][];
+}
+
+export interface PersistedState {
+  version: number;
+  savedAt: string;
+  workspaces: PersistedWorkspace[];
+}
+
+function persistWorkspace(w: Workspace): PersistedWorkspace {
+  return {
+    workspaceId: w.workspaceId,
+    apiKey: w.apiKey,
+    seed: w.seed,
+    empty: w.empty,
+    readOnly: w.readOnly,
+    collections: exportSnapshot(w),
+    credentials: [...w.credentials],
+    trunks: [...w.trunks],
+  };
+}
+
+/** The state as it is now, as text: taken in one synchronous step, so a save is one point in time. */
+export function serializeState(workspaces: Workspaces, savedAt: string): string {
+  const state: PersistedState = { version: STATE_VERSION, savedAt, workspaces: workspaces.list().map(persistWorkspace) };
+  return JSON.stringify(state);
+}
+
+/** Puts every persisted workspace back, records and secrets, without seeding. */
+export function restoreState(state: PersistedState, workspaces: Workspaces): void {
+  for (const [i, saved] of state.workspaces.entries()) {
+    // Messages name the workspace by position or id only: the file also holds keys and credentials.
+    if (typeof saved?.workspaceId !== "string" || typeof saved.apiKey !== "string" || !Number.isInteger(saved.seed)) {
+      throw new Error(`workspace #${i} lacks its id, key or seed`);
+    }
+    if (!saved.collections || typeof saved.collections !== "object" || !Array.isArray(saved.credentials) || !Array.isArray(saved.trunks)) {
+      throw new Error(`workspace ${saved.workspaceId} lacks its collections or secrets`);
+    }
+    const existing = workspaces.get(saved.workspaceId);
+    const workspace = existing ?? workspaces.add(saved, { seed: false });
+    if (existing) existing.clear();
+    importSnapshot(workspace, saved.collections);
+    for (const [id, credentials] of saved.credentials) workspace.credentials.set(id, credentials);
+    for (const [number, trunk] of saved.trunks) workspace.trunks.set(number, trunk);
+  }
+}
