@@ -112,7 +112,7 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     const prefer = header(head, "prefer");
     const preferred = prefer ? await preferredReply(op, prefer, clock, exchange.path) : undefined;
     const ctx = { workspace, params: target.path, query: target.query, body, parts, services };
-    const result = preferred ?? (handler as Handler<any>)(ctx);
+    const result = preferred ?? workspaces.transact(workspace, () => (handler as Handler<any>)(ctx));
     const reply: Reply = result instanceof Promise ? await result : result;
     if (options.validateResponses) checkReply(op, reply);
     const json = reply.body === undefined ? undefined : op.method === "get" ? readReplyJson(reply.body) : JSON.stringify(reply.body);

@@ -158,6 +158,16 @@ export class Workspaces {
     this.indexing = done;
   }
 
+  /**
+   * Runs one request's work on a workspace. The core calls every handler through here, and handlers
+   * stay synchronous over the workspace's collections: in memory that is all there is. A store shared
+   * by several processes (state in Redis) implements this by bringing the workspace up to date before
+   * `work` and writing what it changed after, atomically, so the handlers need not change for it.
+   */
+  transact<T>(_workspace: Workspace, work: () => T): T {
+    return work();
+  }
+
   /** Every workspace back to its seed state; `seed` replaces the seed of `defaultId`. */
   reset(defaultId: string, seed?: number): void {
     for (const workspace of this.byId.values()) {
