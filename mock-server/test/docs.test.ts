@@ -1,21 +1,13 @@
 /** /docs in a real browser: Debian's Chromium driven by playwright-core shows all 17 operations. */
-import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { chromium } from "playwright-core";
+import { CHROMIUM, launchChromium, skipBrowser } from "./chromium.js";
 import { useMock } from "./harness.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
 const t = useMock();
 
 describe("docs page", () => {
-  // CI installs Chromium (.ci/run); a missing browser there is a failure, locally a skip with a reason.
-  it.skipIf(!available && !process.env.CI)(`shows every operation in headless Chromium (${CHROMIUM})`, async () => {
-    expect(available, `Chromium not found at ${CHROMIUM}`).toBe(true);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+  it.skipIf(skipBrowser)(`shows every operation in headless Chromium (${CHROMIUM})`, async () => {
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(`${t.url}/docs`);

@@ -7,16 +7,14 @@
  * built in Node.
  */
 import { build } from "esbuild";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMock } from "../core/mock.js";
+import { CHROMIUM, launchChromium, skipBrowser } from "./chromium.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
 const WORKER = fileURLToPath(new URL("../../node_modules/msw/lib/mockServiceWorker.js", import.meta.url));
 
 function listen(server: Server): Promise<string> {
@@ -69,13 +67,8 @@ describe("MSW handlers in a browser", () => {
     expect(bundle).not.toMatch(/\bnew Function\(|\beval\(/);
   });
 
-  // CI installs Chromium (.ci/run); a missing browser there is a failure, locally a skip with a reason.
-  it.skipIf(!available && !process.env.CI)(`lists calls, patches an integration and reads it back (${CHROMIUM})`, async () => {
-    expect(available, `Chromium not found at ${CHROMIUM}`).toBe(true);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+  it.skipIf(skipBrowser)(`lists calls, patches an integration and reads it back (${CHROMIUM})`, async () => {
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const problems: string[] = [];
