@@ -1,6 +1,7 @@
 /**
  * npm run generate: spec/ -> generated/.
- * Bundles both documents with redocly, types them with openapi-typescript and writes the typed client.
+ * Bundles both documents with redocly, types them with openapi-typescript and writes the typed client,
+ * the spec as an ES module and its validators precompiled (scripts/lib/standalone-validators.ts).
  * Every output starts with a banner; `generate(dir)` is also what the drift check calls.
  */
 import { execFile } from "node:child_process";
@@ -11,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
 import { clientSource } from "./lib/client-template.js";
+import { documentDts, documentModule, validatorsDts, validatorsModule } from "./lib/standalone-validators.js";
 
 const run = promisify(execFile);
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -37,8 +39,11 @@ export async function generate(outDir = path.join(root, "generated")): Promise<s
   const work = await mkdtemp(path.join(tmpdir(), "bundle-"));
   const written: string[] = [];
   try {
+    let spec: Record<string, unknown> | undefined;
     for (const doc of documents) {
       const bundled = await bundle(doc.source, work);
+      // A copy: openapiTS below rewrites discriminator branches of the object it is given.
+      if (doc.json === "openapi.json") spec = structuredClone(bundled);
       await writeFile(path.join(outDir, doc.json), JSON.stringify(bundled, null, 2) + "\n");
       const ast = await openapiTS(bundled as never, { alphabetize: false, exportType: false });
       await writeFile(path.join(outDir, doc.types), TS_BANNER + astToString(ast));
@@ -46,6 +51,14 @@ export async function generate(outDir = path.join(root, "generated")): Promise<s
     }
     await writeFile(path.join(outDir, "client.ts"), TS_BANNER + clientSource);
     written.push("client.ts");
+    // For the mock in a browser: no file read and no schema compiled at run time.
+    const modules = {
+      "openapi-document.js": documentModule(spec, TS_BANNER),
+      "openapi-document.d.ts": TS_BANNER + documentDts,
+      "validators.js": await validatorsModule(spec as never, root, TS_BANNER),
+      "validators.d.ts": TS_BANNER + validatorsDts,
+    };
+    for (const [file, text] of Object.entries(modules)) await writeFile(path.join(outDir, file), text), written.push(file);
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -1,0 +1,226 @@
+/**
+ * generated/validators.js: every validator the mock compiled at run time (mock-server/http/operations.ts),
+ * compiled here instead with ajv's standalone code and bundled by esbuild into one ESM file with no
+ * import, require or eval, so a browser under a strict CSP can validate without compiling a schema.
+ * The ajv options and schema preparation are the runtime's (createOpenApiAjv in mock-server/http/ajv.ts,
+ * anchored in mock-server/http/schemas.ts), so the errors the mock turns into validationErrors are the
+ * same. Copied, not imported: the generator runs where mock-server/ is absent (the drift check's copy
+ * in scripts/test/tooling.test.ts); scripts/test/generated-validators.test.ts holds the copies equal.
+ */
+import { readFile } from "node:fs/promises";
+import { _ } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import standalone from "ajv/dist/standalone/index.js";
+import { build, type Plugin } from "esbuild";
+import { openApiFormats } from "./openapi-formats.js";
+
+// CommonJS: under ESM these may arrive wrapped in `default`.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+const standaloneCode = standalone.default;
+
+type Spec = { paths: Record<string, Record<string, any>>; components: Record<string, Record<string, unknown>> };
+export type Mode = "exact" | "params";
+export const SPEC_ID = "openapi.json";
+
+/**
+ * createOpenApiAjv({ discriminator: true, coerceTypes, useDefaults }) of the runtime: "exact" is its
+ * request and response instances, "params" the one that coerces query and path strings. `code` only
+ * changes how the code is kept: the formats are referred to by name in openApiFormats, bundled along.
+ */
+export function createAjv(mode: Mode): Ajv2020 {
+  const coerce = mode === "params";
+  const ajv = new Ajv2020({
+    strict: false,
+    strictNumbers: !coerce,
+    allErrors: true,
+    validateFormats: true,
+    discriminator: true,
+    coerceTypes: coerce,
+    useDefaults: coerce,
+    code: { source: true, esm: true, lines: true, formats: _`openApiFormats` },
+  });
+  addFormats(ajv);
+  for (const name of ["int32", "int64", "float", "double"] as const) ajv.addFormat(name, openApiFormats[name]);
+  return ajv;
+}
+
+/** anchored() of the runtime: local refs resolve in the spec added as SPEC_ID; discriminator mappings dropped. */
+export function anchored(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(anchored);
+  if (schema && typeof schema === "object") {
+    return Object.fromEntries(
+      Object.entries(schema).map(([k, v]) => {
+        if (k === "$ref" && typeof v === "string" && v.startsWith("#")) return [k, SPEC_ID + v];
+        if (k === "discriminator" && v && typeof v === "object") return [k, { propertyName: (v as { propertyName: string }).propertyName }];
+        return [k, anchored(v)];
+      }),
+    );
+  }
+  return schema;
+}
+
+const METHODS = ["get", "post", "put", "patch", "delete"];
+const FORMATS_MODULE = "./scripts/lib/openapi-formats.ts"; // resolved from root, where esbuild runs
+
+/** One ajv instance per mode; equal schemas share one export, so a component is emitted once per mode. */
+class Registry {
+  readonly ajv: Ajv2020;
+  readonly exports: Record<string, string> = {};
+  private readonly byJson = new Map<string, string>();
+
+  constructor(readonly mode: Mode, spec: Spec) {
+    this.ajv = createAjv(mode);
+    this.ajv.addSchema(anchored(spec) as object, SPEC_ID);
+  }
+
+  /** The export name of `schema`'s validator. Keys have no "/" so "openapi.json#..." refs resolve as at run time. */
+  add(schema: unknown): string {
+    const prepared = anchored(schema) as object;
+    const json = JSON.stringify(prepared);
+    let name = this.byJson.get(json);
+    if (!name) {
+      name = `${this.mode}${this.byJson.size}`;
+      this.byJson.set(json, name);
+      this.ajv.addSchema(prepared, name);
+      this.exports[name] = name;
+    }
+    return name;
+  }
+
+  code(): string {
+    return `import { openApiFormats } from ${JSON.stringify(FORMATS_MODULE)};\n${standaloneCode(this.ajv, this.exports)}`;
+  }
+}
+
+/** Resolves local refs (path items, parameters, request bodies, responses) in the bundled spec. */
+function deref(spec: Spec, node: any): any {
+  for (let hops = 0; node && typeof node.$ref === "string" && hops < 10; hops++) {
+    const parts = node.$ref.replace(/^#\//, "").split("/").map((p: string) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    node = parts.reduce((at: any, key: string) => at?.[key], spec);
+  }
+  return node;
+}
+
+/** paramsSchema() of mock-server/http/operations.ts: path parameters are always required. */
+function paramsSchema(params: Array<{ name: string; in: string; required?: boolean; schema: unknown }>, location: "path" | "query") {
+  const own = params.filter((p) => p.in === location);
+  return {
+    type: "object",
+    properties: Object.fromEntries(own.map((p) => [p.name, p.schema])),
+    required: own.filter((p) => p.required || location === "path").map((p) => p.name),
+  };
+}
+
+const key = (k: string) => JSON.stringify(k);
+
+/** The entry module: the two tables, referring to the exports of the two standalone modules. */
+function entrySource(spec: Spec, exact: Registry, params: Registry): string {
+  const ops: string[] = [];
+  for (const rawItem of Object.values(spec.paths)) {
+    const item = deref(spec, rawItem);
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const list = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(spec, p));
+      const fields = [`params: params.${params.add({ type: "object", properties: { path: paramsSchema(list, "path"), query: paramsSchema(list, "query") } })}`];
+      const body = op.requestBody ? deref(spec, op.requestBody) : undefined;
+      const bodyType = body ? Object.keys(body.content)[0] : undefined;
+      if (bodyType) fields.push(`body: exact.${exact.add(body.content[bodyType].schema)}`);
+      const responses = Object.entries<unknown>(op.responses).map(([code, ref]) => {
+        const schema = deref(spec, ref).content?.["application/json"]?.schema;
+        return `${key(code)}: ${schema ? `exact.${exact.add(schema)}` : "null"}`;
+      });
+      fields.push(`responses: { ${responses.join(", ")} }`);
+      ops.push(`  ${key(op.operationId)}: { ${fields.join(", ")} },`);
+    }
+  }
+  const schemas = Object.keys(spec.components.schemas ?? {}).map(
+    (name) => `  ${key(name)}: exact.${exact.add({ $ref: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}` })},`,
+  );
+  return [
+    `import * as exact from "virtual:exact";`,
+    `import * as params from "virtual:params";`,
+    `export const operationValidators = {\n${ops.join("\n")}\n};`,
+    `export const schemaValidators = {\n${schemas.join("\n")}\n};`,
+  ].join("\n");
+}
+
+export const validatorsDts = `import type { ErrorObject } from "ajv";
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+export interface OperationValidators {
+  /** Validates { path: {...}, query: {...} } IN PLACE, coercing strings and filling documented defaults. */
+  params: CompiledValidator;
+  /** The requestBody schema of the operation (JSON or multipart/form-data alike); absent when it has no body. */
+  body?: CompiledValidator;
+  /** By status code ("200", "404"); null when that status is documented without a body schema. */
+  responses: Record<string, CompiledValidator | null>;
+}
+/** By operationId: every operation under paths (not the top-level webhooks). */
+export declare const operationValidators: Record<string, OperationValidators>;
+/** Every #/components/schemas/<Name>, exact mode. */
+export declare const schemaValidators: Record<string, CompiledValidator>;
+`;
+
+/** generated/validators.js, starting with `banner`. Deterministic: same spec, same bytes. */
+export async function validatorsModule(spec: Spec, root: string, banner: string): Promise<string> {
+  const exact = new Registry("exact", spec);
+  const params = new Registry("params", spec);
+  const entry = entrySource(spec, exact, params); // registers every schema before the code is made
+  const sources: Record<string, string> = { exact: exact.code(), params: params.code() };
+  const virtual: Plugin = {
+    name: "virtual",
+    setup(b) {
+      b.onResolve({ filter: /^virtual:/ }, (args) => ({ path: args.path.slice("virtual:".length), namespace: "virtual" }));
+      b.onLoad({ filter: /.*/, namespace: "virtual" }, (args) => ({ contents: sources[args.path], loader: "js", resolveDir: root }));
+      // ajv's runtime helpers carry `f.code = 'require("ajv/dist/runtime/f")...'`: how ajv names them in
+      // the code it generates, dead text once bundled, and a `require(` that would fail the check below.
+      b.onLoad({ filter: /[\\/]ajv[\\/]dist[\\/]runtime[\\/][^\\/]+\.js$/ }, async (args) => ({
+        contents: (await readFile(args.path, "utf8")).replace(/^\s*[\w.]+\.code = 'require\([^\n]*\n/gm, ""),
+        loader: "js",
+      }));
+    },
+  };
+  const result = await build({
+    stdin: { contents: entry, loader: "js", resolveDir: root, sourcefile: "validators-entry.js" },
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "neutral",
+    // ajv's runtime helpers require CommonJS packages (fast-deep-equal): resolve them by `main`.
+    mainFields: ["module", "main"],
+    // Module paths end up in the output (comments, wrapper keys): keep them node_modules/..., relative to
+    // root, even where node_modules is a symlink, so the bytes do not depend on the checkout.
+    preserveSymlinks: true,
+    target: "es2022",
+    charset: "utf8",
+    legalComments: "none",
+    banner: { js: banner.trimEnd() },
+    plugins: [virtual],
+    logLevel: "silent",
+  });
+  // esbuild names its CommonJS wrapper `function __require()`; a name only, renamed so that no
+  // `require(` text is left for a reader (or a CSP review) to wonder about.
+  const js = result.outputFiles[0]!.text.replace("var __commonJS = (cb, mod) => function __require() {", "var __commonJS = (cb, mod) => function __load() {");
+  // The CSP promise: nothing loaded or evaluated at run time.
+  const forbidden = [/require\(/, /^\s*import[\s{*]/m, /new Function/, /\beval\(/, /node:/].find((re) => re.test(js));
+  if (forbidden) throw new Error(`generated/validators.js contains ${forbidden}: the bundle is not self-contained`);
+  return js;
+}
+
+/** generated/openapi-document.js: the bundled spec as an ESM default export (JSON.parse loads fastest). */
+export function documentModule(spec: unknown, banner: string): string {
+  return `${banner}export default JSON.parse(${JSON.stringify(JSON.stringify(spec))});\n`;
+}
+
+export const documentDts = `declare const document: {
+  paths: Record<string, Record<string, unknown>>;
+  components: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+};
+export default document;
+`;
