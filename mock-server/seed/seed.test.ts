@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, it, expect } from "vitest";
-import { createOpenApiAjv } from "../http/ajv.js";
+import { createOpenApiAjv } from "../../scripts/lib/openapi-ajv.js";
 import { Workspace } from "../store/workspace.js";
 import { SCHEMA_OF } from "../control/record-checks.js";
 import { collectionNames, type Call, type CallStatus, type CollectionName } from "../store/records.js";

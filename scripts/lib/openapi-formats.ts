@@ -1,8 +1,7 @@
 /**
- * The formats the generated validators call (generated/validators.js bundles this file): ajv-formats'
- * full set plus the OpenAPI registry's numeric formats. A copy of what createOpenApiAjv() registers in
- * mock-server/http/ajv.ts, because that one adds them as closures ajv's standalone code cannot refer to;
- * scripts/test/generated-validators.test.ts checks that both accept the same values.
+ * The formats every validator of the kit checks: ajv-formats' full set plus the OpenAPI registry's
+ * numeric formats. createOpenApiAjv registers them; generated/validators.js bundles this file, as
+ * standalone code refers to formats by name here.
  * No imports but ajv-formats' plain formats: this file ends up in a browser bundle.
  */
 import { fullFormats } from "ajv-formats/dist/formats.js";

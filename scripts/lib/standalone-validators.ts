@@ -2,62 +2,30 @@
  * generated/validators.js: every validator the mock compiled at run time (mock-server/http/operations.ts),
  * compiled here instead with ajv's standalone code and bundled by esbuild into one ESM file with no
  * import, require or eval, so a browser under a strict CSP can validate without compiling a schema.
- * The ajv options and schema preparation are the runtime's (createOpenApiAjv in mock-server/http/ajv.ts,
- * anchored in mock-server/http/schemas.ts), so the errors the mock turns into validationErrors are the
- * same. Copied, not imported: the generator runs where mock-server/ is absent (the drift check's copy
- * in scripts/test/tooling.test.ts); scripts/test/generated-validators.test.ts holds the copies equal.
+ * The ajv setup is the kit's one (createOpenApiAjv and anchored in openapi-ajv.ts), which the
+ * conformance suite and the tests compile with at run time, so both judge alike.
  */
 import { readFile } from "node:fs/promises";
 import { _ } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { build, type Plugin } from "esbuild";
-import { openApiFormats } from "./openapi-formats.js";
+import { anchored, createOpenApiAjv, SPEC_ID } from "./openapi-ajv.js";
 
-// CommonJS: under ESM these may arrive wrapped in `default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+// CommonJS: under ESM this may arrive wrapped in `default`.
 const standaloneCode = standalone.default;
 
 type Spec = { paths: Record<string, Record<string, any>>; components: Record<string, Record<string, unknown>> };
 export type Mode = "exact" | "params";
-export const SPEC_ID = "openapi.json";
 
 /**
- * createOpenApiAjv({ discriminator: true, coerceTypes, useDefaults }) of the runtime: "exact" is its
- * request and response instances, "params" the one that coerces query and path strings. `code` only
- * changes how the code is kept: the formats are referred to by name in openApiFormats, bundled along.
+ * "exact" validates request bodies and responses; "params" coerces query and path strings and fills
+ * documented defaults. `code` only changes how the code is kept: formats are referred to by name in
+ * openApiFormats, which esbuild bundles along.
  */
 export function createAjv(mode: Mode): Ajv2020 {
   const coerce = mode === "params";
-  const ajv = new Ajv2020({
-    strict: false,
-    strictNumbers: !coerce,
-    allErrors: true,
-    validateFormats: true,
-    discriminator: true,
-    coerceTypes: coerce,
-    useDefaults: coerce,
-    code: { source: true, esm: true, lines: true, formats: _`openApiFormats` },
-  });
-  addFormats(ajv);
-  for (const name of ["int32", "int64", "float", "double"] as const) ajv.addFormat(name, openApiFormats[name]);
-  return ajv;
-}
-
-/** anchored() of the runtime: local refs resolve in the spec added as SPEC_ID; discriminator mappings dropped. */
-export function anchored(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(anchored);
-  if (schema && typeof schema === "object") {
-    return Object.fromEntries(
-      Object.entries(schema).map(([k, v]) => {
-        if (k === "$ref" && typeof v === "string" && v.startsWith("#")) return [k, SPEC_ID + v];
-        if (k === "discriminator" && v && typeof v === "object") return [k, { propertyName: (v as { propertyName: string }).propertyName }];
-        return [k, anchored(v)];
-      }),
-    );
-  }
-  return schema;
+  return createOpenApiAjv({ discriminator: true, coerceTypes: coerce, useDefaults: coerce, code: { source: true, esm: true, lines: true, formats: _`openApiFormats` } });
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"];

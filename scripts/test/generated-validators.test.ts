@@ -10,9 +10,7 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import document from "../../generated/openapi-document.js";
 import { operationValidators, schemaValidators, type CompiledValidator } from "../../generated/validators.js";
-import { createOpenApiAjv } from "../../mock-server/http/ajv.js";
-import { anchored, SPEC_ID } from "../../mock-server/http/schemas.js";
-import { anchored as generatorAnchored, createAjv } from "../lib/standalone-validators.js";
+import { anchored, createOpenApiAjv, SPEC_ID } from "../lib/openapi-ajv.js";
 import { type Json, type JsonObject, deref, derefObject, isObject, operationsOf, repoRoot } from "./lib/openapi-doc.js";
 
 const spec = JSON.parse(readFileSync(path.join(repoRoot, "generated", "openapi.json"), "utf8")) as JsonObject;
@@ -102,30 +100,6 @@ describe("generated/validators.js", () => {
     expect(result.runtime.errors).toBeNull();
     expect(result.standalone.ok && result.runtime.ok).toBe(true);
   });
-});
-
-describe("the generator's copies of the runtime's ajv setup", () => {
-  it.each(["exact", "params"] as const)("%s: same ajv options but `code`", (mode) => {
-    const { code: _mine, ...mine } = createAjv(mode).opts;
-    // A fresh runtime instance: ajv records defaultMeta in opts once a schema is added.
-    const coerce = mode === "params";
-    const { code: _theirs, ...theirs } = createOpenApiAjv({ discriminator: true, coerceTypes: coerce, useDefaults: coerce }).opts;
-    expect(mine).toEqual(theirs);
-  });
-
-  it("same formats, accepting the same values", () => {
-    const samples: unknown[] = [0, -0, 1.5, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 2 ** 53 - 1, 2 ** 53, Infinity, NaN, "1", "2024-01-01T00:00:00Z", "x"];
-    const mine = createAjv("exact").formats as Record<string, any>;
-    const theirs = runtime.exact.formats as Record<string, any>;
-    expect(Object.keys(mine).sort()).toEqual(Object.keys(theirs).sort());
-    for (const [name, format] of Object.entries(theirs)) {
-      if (mine[name] === format) continue;
-      expect(mine[name]?.type, name).toBe(format.type);
-      expect(samples.map((s) => mine[name].validate(s)), name).toEqual(samples.map((s) => format.validate(s)));
-    }
-  });
-
-  it("same schema preparation", () => expect(generatorAnchored(spec)).toEqual(anchored(spec)));
 });
 
 describe("errors are the runtime's", () => {
