@@ -100,7 +100,7 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     const { head } = exchange;
     const admitted = authenticate(workspaces, head.headers["x-api-key"], head.method);
     const workspace = (exchange.workspace = admitted instanceof Promise ? await admitted : admitted);
-    const { body, parts } = await readOperationBody(head, op, readBody);
+    const { body, parts } = op.bodyType ? await readOperationBody(head, op, readBody) : NO_BODY;
     const target = { path, query: parseQuery(rawQuery) };
     if (!op.validateParams(target)) {
       // Parameters are reported by their own name (`size`, `phoneNumber`), not by location.
@@ -193,6 +193,8 @@ function header(head: RequestHead, name: string): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
+const NO_BODY = { body: undefined, parts: Object.freeze([]) as unknown as FormPart[] };
+
 /** JSON operations: the body must be JSON when one is sent, and present when the spec requires it. Multipart: a form. */
 async function readOperationBody(head: RequestHead, op: Operation, readBody: BodyReader): Promise<{ body: unknown; parts: FormPart[] }> {
   if (op.bodyType === "multipart/form-data") {
@@ -200,7 +202,6 @@ async function readOperationBody(head: RequestHead, op: Operation, readBody: Bod
     const read = await readBody({ kind: "multipart" });
     return { body: undefined, parts: read.kind === "multipart" ? read.parts : [] };
   }
-  if (op.bodyType !== "application/json") return { body: undefined, parts: [] };
   let body: unknown;
   if (head.hasBody) {
     const { type, charset } = mediaType(head.headers["content-type"]);
@@ -210,7 +211,7 @@ async function readOperationBody(head: RequestHead, op: Operation, readBody: Bod
     body = read.kind === "json" ? parseJsonText(read.text) : undefined;
   }
   if (op.bodyRequired && body === undefined) throw new ApiError(400, "Request body is required", { body: "is required" });
-  return { body, parts: [] };
+  return { body, parts: NO_BODY.parts };
 }
 
 /** The control plane reads JSON bodies only; any other body is ignored, as if none was sent. */
