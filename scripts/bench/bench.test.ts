@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { TARGETS } from "./compare.js";
+import { MSW_SCENARIOS } from "./msw.js";
 import { renderResults } from "./report.js";
 import { runBench } from "./run.js";
 import { CALL_QUERIES, RUN_QUERIES } from "./scale.js";
@@ -21,7 +22,13 @@ describe("npm run bench -- --quick", () => {
         expect([cell.rps, cell.p50, cell.p99].every(finite), `${row.scenario} ${id}`).toBe(true);
       }
       // Every server but Prism (which refuses the multipart upload with 400) answers as expected.
-      for (const id of ["a", "b", "c", "crv"] as const) expect(row.cells[id].errors, `${row.scenario} ${id}`).toBe(0);
+      for (const id of ["a", "b", "c", "cprod"] as const) expect(row.cells[id].errors, `${row.scenario} ${id}`).toBe(0);
+    }
+    // The MSW door: the two GET requests, through setupServer in its own process.
+    expect(r.msw?.map((row) => row.scenario)).toEqual(MSW_SCENARIOS);
+    for (const { scenario, cell } of r.msw ?? []) {
+      expect(cell.requests, scenario).toBeGreaterThan(0);
+      expect([cell.rps, cell.p50, cell.p99].every(finite) && cell.errors === 0, scenario).toBe(true);
     }
     expect(r.scale).toHaveLength(2);
     for (const size of r.scale) {

@@ -31,6 +31,7 @@ export interface ChildSpec {
   name: string;
   command?: string;
   args: string[];
+  /** Over the bench's own environment; a name set to undefined is left out of the child's. */
   env?: NodeJS.ProcessEnv;
   /** Runs `args[0]` as a module with an IPC channel (node's fork) instead of spawning `command`. */
   ipc?: { execArgv: string[] };

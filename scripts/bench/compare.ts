@@ -1,8 +1,8 @@
 /**
  * Part 1 of the bench: the six requests against (a) bare Express, (b) bare node:http, (c) the mock
- * in production configuration, (c+rv) the mock with response validation on, (d) Prism. For each
- * request the targets run in turn (a, b, c, c+rv, d), so a drift in the machine's load spreads over
- * all of them instead of falling on one.
+ * as `npm start` runs it (response validation on), (c-prod) the mock with NODE_ENV=production
+ * (response validation off), (d) Prism. For each request the targets run in turn (a, b, c, c-prod,
+ * d), so a drift in the machine's load spreads over all of them instead of falling on one.
  */
 import type { Fixture } from "./bare-server.js";
 import type { Child } from "./children.js";
@@ -13,8 +13,8 @@ import { MOCK_API_KEY, startBareTarget, startMockTarget, startPrismTarget } from
 export const TARGETS = [
   { id: "a", label: "(a) bare Express" },
   { id: "b", label: "(b) bare node:http" },
-  { id: "c", label: "(c) mock" },
-  { id: "crv", label: "(c+rv) mock, response validation on" },
+  { id: "c", label: "(c) mock as `npm start` (response validation on)" },
+  { id: "cprod", label: "(c-prod) mock, NODE_ENV=production (response validation off)" },
   { id: "d", label: "(d) prism mock" },
 ] as const;
 
@@ -41,20 +41,20 @@ export async function runComparison(options: LoadOptions, log: (line: string) =>
       if (answer.status !== s.request.expect) throw new Error(`${s.name}: the mock answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
       fixtures.push({ method: s.request.method, path: s.request.path.split("?")[0], status: answer.status, contentType: answer.contentType, bodyBase64: answer.body.toString("base64") });
     }
-    const [a, b, crv, d] = await Promise.all([
+    const [a, b, cprod, d] = await Promise.all([
       start(startBareTarget("express", fixtures)),
       start(startBareTarget("http", fixtures)),
-      start(startMockTarget({ validateResponses: true, name: "mock (response validation on)" })),
+      start(startMockTarget({ config: "production" })),
       start(startPrismTarget()),
     ]);
-    const targets: Record<TargetId, Child> = { a, b, c: mock, crv, d };
+    const targets: Record<TargetId, Child> = { a, b, c: mock, cprod, d };
     const rows: CompareRow[] = [];
     for (const s of scenarios) {
       const cells = {} as Record<TargetId, LoadResult>;
       if (options.parallel) await Promise.all(TARGETS.map(async ({ id }) => void (cells[id] = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid))));
       for (const { id, label } of TARGETS) {
         if (!options.parallel) cells[id] = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid);
-        log(`  ${s.name.padEnd(42)} ${label.padEnd(38)} ${cells[id].rps.toFixed(0).padStart(6)} req/s  ${(cells[id].cpuUs ?? NaN).toFixed(0).padStart(5)} µs CPU/req  p50 ${cells[id].p50.toFixed(2)} ms  p99 ${cells[id].p99.toFixed(2)} ms  errors ${cells[id].errors}`);
+        log(`  ${s.name.padEnd(40)} ${label.padEnd(62)} ${formatCell(cells[id])}`);
       }
       rows.push({ scenario: s.name, cells });
     }
@@ -62,4 +62,8 @@ export async function runComparison(options: LoadOptions, log: (line: string) =>
   } finally {
     await Promise.all(children.map((c) => c.stop()));
   }
+}
+
+export function formatCell(r: LoadResult): string {
+  return `${r.rps.toFixed(0).padStart(6)} req/s  ${(r.cpuUs ?? NaN).toFixed(0).padStart(5)} µs CPU/req  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}`;
 }

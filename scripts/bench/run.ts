@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runComparison } from "./compare.js";
 import type { LoadOptions } from "./load.js";
+import { measureMswDoor } from "./msw.js";
 import { renderResults, type Results } from "./report.js";
 import { runScale } from "./scale.js";
 import { measureStarts, measureTooling } from "./tooling.js";
@@ -63,7 +64,8 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     return result;
   };
 
-  const compare = await step("1. side by side: bare Express, bare node:http, mock, mock + response validation, Prism", () => runComparison(plan.load, log));
+  const compare = await step("1. side by side: bare Express, bare node:http, mock as npm start, mock with NODE_ENV=production, Prism", () => runComparison(plan.load, log));
+  const msw = await step("2. the MSW door (setupServer in Node, fetch in the same process)", () => measureMswDoor(plan.load, log));
   const scale = await step("3. scale", () => runScale(plan.scale, plan.scaleSamples, log));
   const starts = await step("4. start times", () => measureStarts(plan.startSamples, plan.warmStart));
   const tooling = await step("4. npm run generate, conformance against a local mock", () => measureTooling());
@@ -78,6 +80,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     load: plan.load,
     scaleSamples: plan.scaleSamples,
     compare,
+    msw,
     scale,
     starts,
     tooling,

@@ -1,10 +1,11 @@
 /**
  * The servers the bench measures, each in its own child process on a free loopback port:
  *   (a) bare Express, (b) bare node:http: the mock's response bytes as constants (bare-server.ts)
- *   (c) the mock as `npm start` runs it, in production configuration: NODE_ENV=production, so
- *       response validation is off; request validation, auth, store and journal are on
- *   (c+rv) the same with --validate-responses on, the development default, for comparison
+ *   (c) the mock exactly as `npm start` runs it (`node --import tsx mock-server/main.ts`, NODE_ENV
+ *       unset): the node:http door in front of the core, response validation on (its default)
+ *   (c-prod) the same with NODE_ENV=production: response validation off, for comparison
  *   (d) `prism mock generated/openapi.json`, with its per-request logging turned down to errors
+ * The MSW door has no socket; it is measured in its own child by msw.ts.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,13 +15,22 @@ import { bin, freePort, root, startChild, TSX_EXEC_ARGV, type Child } from "./ch
 
 export const MOCK_API_KEY = "bench-api-key";
 
-export async function startMockTarget(options: { validateResponses?: boolean; name?: string } = {}): Promise<Child> {
+/**
+ * How the mock runs: "npm-start" as `npm start` runs it (NODE_ENV unset, so response validation is
+ * on), "production" with NODE_ENV=production (response validation off). Either way no
+ * --validate-responses flag: the setting is the one main.ts derives from the environment.
+ */
+export type MockConfig = "npm-start" | "production";
+
+/** `nodeArgs`: flags for node itself before the entry (profile.ts adds --cpu-prof). */
+export async function startMockTarget(options: { config?: MockConfig; name?: string; nodeArgs?: string[] } = {}): Promise<Child> {
+  const config = options.config ?? "npm-start";
   const port = await freePort();
-  const flags = options.validateResponses ? ["--validate-responses", "on"] : [];
   return startChild({
-    name: options.name ?? "mock",
-    args: [...TSX_EXEC_ARGV, "mock-server/main.ts", "--port", String(port), "--api-key", MOCK_API_KEY, ...flags],
-    env: { NODE_ENV: "production" },
+    name: options.name ?? (config === "production" ? "mock (NODE_ENV=production)" : "mock"),
+    args: [...(options.nodeArgs ?? []), ...TSX_EXEC_ARGV, "mock-server/main.ts", "--port", String(port), "--api-key", MOCK_API_KEY],
+    // Not inherited from the bench's own environment (vitest sets NODE_ENV=test).
+    env: { NODE_ENV: config === "production" ? "production" : undefined },
     url: `http://127.0.0.1:${port}`,
     readyPath: "/__mock/health",
   });
@@ -39,13 +49,13 @@ export async function startPrismTarget(): Promise<Child> {
   });
 }
 
-export async function startBareTarget(kind: "express" | "http", fixtures: Fixture[]): Promise<Child> {
+export async function startBareTarget(kind: "express" | "http", fixtures: Fixture[], nodeArgs: string[] = []): Promise<Child> {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "bench-fixtures-")), "fixtures.json");
   writeFileSync(file, JSON.stringify(fixtures));
   const port = await freePort();
   return startChild({
     name: kind === "express" ? "bare Express" : "bare node:http",
-    args: [...TSX_EXEC_ARGV, "scripts/bench/bare-server.ts", kind, String(port), file],
+    args: [...nodeArgs, ...TSX_EXEC_ARGV, "scripts/bench/bare-server.ts", kind, String(port), file],
     url: `http://127.0.0.1:${port}`,
     readyPath: "/__mock/health",
   });

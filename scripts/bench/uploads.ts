@@ -1,5 +1,5 @@
 /**
- * Part 5: E9 uploads against the mock in its own process. A 25 MB text file (the largest allowed):
+ * Part 5: E9 uploads against the mock in its own process (NODE_ENV=production, as in earlier runs). A 25 MB text file (the largest allowed):
  * throughput in MB/s from the first byte sent to the 201. A 100 MB file: answered 413, and the
  * mock's resident memory, sampled from /proc every 10 ms, grows by how much over its baseline.
  * The file is streamed from one reused 1 MB chunk, so the client holds no 100 MB buffer either.
@@ -51,7 +51,7 @@ export function upload(url: string, fileBytes: number): Promise<{ status: number
 }
 
 export async function measureUploads(samples: number): Promise<UploadFigures> {
-  const mock = await startMockTarget();
+  const mock = await startMockTarget({ config: "production" });
   try {
     await upload(mock.url, MB);
     const throughputMBps: number[] = [];
@@ -69,7 +69,7 @@ export async function measureUploads(samples: number): Promise<UploadFigures> {
 
 /** In a fresh process, so the baseline is not inflated by the 25 MB uploads' garbage. */
 async function oversize(): Promise<Pick<UploadFigures, "oversizeMB" | "oversizeStatus" | "oversizeAnswerMs" | "baselineRss" | "peakRss">> {
-  const mock = await startMockTarget();
+  const mock = await startMockTarget({ config: "production" });
   try {
     await upload(mock.url, MB);
     const pid = mock.process.pid;
