@@ -48,4 +48,6 @@ export interface CoreReply {
   headers: Record<string, string>;
   /** Exactly the bytes to send, as text; undefined for no body. */
   body?: string;
+  /** The body's UTF-8 length, when the core knows it without measuring. */
+  bytes?: number;
 }

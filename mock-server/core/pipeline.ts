@@ -62,12 +62,13 @@ const VALID_REQUEST_ID = /^[\w.-]{1,100}$/;
 export function createCore(services: Services, journal: Journal, options: CoreOptions): Core {
   const { clock, workspaces } = services;
   const routes = new RouteTable<Target>();
-  for (const route of controlRoutes(services, journal)) routes.add(route.method, `/__mock${route.path}`, { kind: "control", route });
+  // The operations first: they are the traffic, and routes are tried in order.
   for (const op of loadOperations()) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
     routes.add(op.method, op.path, { kind: "operation", op, handler: handler as Handler<never> });
   }
+  for (const route of controlRoutes(services, journal)) routes.add(route.method, `/__mock${route.path}`, { kind: "control", route });
   let specJson: string | undefined;
   routes.add("GET", "/openapi.json", { kind: "static", contentType: "application/json", body: () => (specJson ??= JSON.stringify(loadSpec())) });
   let docs: string | undefined;
@@ -115,8 +116,11 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     const result = preferred ?? workspaces.transact(workspace, () => (handler as Handler<any>)(ctx));
     const reply: Reply = result instanceof Promise ? await result : result;
     if (options.validateResponses) checkReply(op, reply);
-    const json = reply.body === undefined ? undefined : op.method === "get" ? readReplyJson(reply.body) : JSON.stringify(reply.body);
-    const out = jsonText(reply.status, json);
+    let out: CoreReply;
+    if (reply.body !== undefined && op.method === "get") {
+      const { json, bytes } = readReplyJson(reply.body);
+      out = { ...jsonText(reply.status, json), bytes };
+    } else out = jsonReply(reply);
     if (preferred) out.headers["Preference-Applied"] = prefer!;
     return out;
   }

@@ -8,27 +8,54 @@
  */
 
 const CAPACITY = 10_000;
-const cache = new Map<object, string>();
 
-function recordJson(value: object): string {
-  let json = cache.get(value);
-  if (json === undefined) {
-    json = JSON.stringify(value);
-    if (cache.size >= CAPACITY) cache.delete(cache.keys().next().value!);
-    cache.set(value, json);
+/** JSON text and its UTF-8 length: the door needs the length for Content-Length, and measuring a page's bytes on every read was a cost of its own. */
+export interface JsonText {
+  json: string;
+  bytes: number;
+}
+
+const cache = new Map<object, JsonText>();
+
+/** UTF-8 length of JSON text (JSON.stringify leaves no lone surrogate, so a high surrogate starts a pair). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff) (bytes += 2), i++;
+    else bytes += 2;
   }
-  return json;
+  return bytes;
+}
+
+const measured = (json: string): JsonText => ({ json, bytes: utf8Length(json) });
+
+function recordJson(value: object): JsonText {
+  let text = cache.get(value);
+  if (text === undefined) {
+    text = measured(JSON.stringify(value));
+    if (cache.size >= CAPACITY) cache.delete(cache.keys().next().value!);
+    cache.set(value, text);
+  }
+  return text;
 }
 
 const isRecord = (value: unknown): value is object => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A 2.1 page (data first, as wrapPage builds it) or a single record; anything else as JSON.stringify has it. */
-export function readReplyJson(body: unknown): string {
-  if (!isRecord(body)) return JSON.stringify(body);
+export function readReplyJson(body: unknown): JsonText {
+  if (!isRecord(body)) return measured(JSON.stringify(body));
   const keys = Object.keys(body);
   const data = (body as { data?: unknown }).data;
   if (keys[0] !== "data" || !Array.isArray(data)) return recordJson(body);
-  if (keys.length === 1 || !data.every(isRecord)) return JSON.stringify(body);
+  if (keys.length === 1 || !data.every(isRecord)) return measured(JSON.stringify(body));
   const { data: _data, ...rest } = body as Record<string, unknown>;
-  return `{"data":[${data.map(recordJson).join(",")}],${JSON.stringify(rest).slice(1)}`;
+  const records = data.map(recordJson);
+  const tail = measured(JSON.stringify(rest).slice(1));
+  // `{"data":[` + records joined by commas + `],` + tail: the framing is ASCII.
+  let bytes = 11 + Math.max(records.length - 1, 0) + tail.bytes;
+  for (const record of records) bytes += record.bytes;
+  return { json: `{"data":[${records.map((r) => r.json).join(",")}],${tail.json}`, bytes };
 }

@@ -20,6 +20,7 @@ export type RouteMatch<T> =
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function decodeParam(value: string): string {
+  if (!value.includes("%")) return value;
   try {
     return decodeURIComponent(value);
   } catch {

@@ -76,6 +76,6 @@ export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Cor
     return;
   }
   // Written as a string in one piece with its headers: no Buffer copy of the body is made.
-  headers["Content-Length"] = Buffer.byteLength(reply.body);
+  headers["Content-Length"] = reply.bytes ?? Buffer.byteLength(reply.body);
   res.writeHead(reply.status, headers).end(reply.body);
 }

@@ -1,4 +1,4 @@
-/** readReplyJson: byte for byte JSON.stringify, with record JSON reused by identity. */
+/** readReplyJson: byte for byte JSON.stringify, with its exact UTF-8 length, and record JSON reused by identity. */
 import { describe, expect, it } from "vitest";
 import { wrapPage } from "../core/pagination.js";
 import { readReplyJson } from "../core/reply-json.js";
@@ -7,7 +7,7 @@ const call = (id: string, extra: object = {}) => ({ callId: id, status: "ended",
 
 describe("readReplyJson", () => {
   it.each([
-    ["a page", wrapPage([call("1"), call("2", { note: "é \u2028 \"q\"" })], 12, { page: 1, size: 2 })],
+    ["a page", wrapPage([call("1"), call("2", { note: "é \u2028 \"q\" 😀 \ud800" })], 12, { page: 1, size: 2 })],
     ["an empty page", wrapPage([], 0, { page: 0, size: 10 })],
     ["a phone number page (totalCounts)", wrapPage([{ sipPhoneNumber: "+15550100" }], 1, { page: 0, size: 10 }, "totalCounts")],
     ["a record", call("3")],
@@ -17,14 +17,17 @@ describe("readReplyJson", () => {
     ["an array", [call("6")]],
     ["a string", "plain"],
   ])("%s", (_name, body) => {
-    expect(readReplyJson(body)).toBe(JSON.stringify(body));
-    expect(readReplyJson(body)).toBe(JSON.stringify(body));
+    for (let read = 0; read < 2; read++) {
+      const { json, bytes } = readReplyJson(body);
+      expect(json).toBe(JSON.stringify(body));
+      expect(bytes).toBe(Buffer.byteLength(json));
+    }
   });
 
   it("serves the new JSON of a record replaced by a new object", () => {
     const before = call("7");
     const after = { ...before, status: "error" };
-    expect(readReplyJson(wrapPage([before], 1, { page: 0, size: 1 }))).toContain('"status":"ended"');
-    expect(readReplyJson(wrapPage([after], 1, { page: 0, size: 1 }))).toContain('"status":"error"');
+    expect(readReplyJson(wrapPage([before], 1, { page: 0, size: 1 })).json).toContain('"status":"ended"');
+    expect(readReplyJson(wrapPage([after], 1, { page: 0, size: 1 })).json).toContain('"status":"error"');
   });
 });
