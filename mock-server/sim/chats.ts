@@ -146,7 +146,9 @@ export class ChatConversations {
       error: null,
       response: this.messages(workspace, replies),
       conversation: text,
-      transcript: [open.transcript ?? "", transcriptLines(said, replies)].filter(Boolean).join("\n"),
+      // Appended with +, not join(): V8 keeps the sum as a rope, so a long conversation does not copy its
+      // whole transcript on every turn (join flattened it: a turn cost grew with the conversation).
+      transcript: appendLines(open.transcript ?? "", transcriptLines(said, replies)),
     };
     workspace.collections.chats.replace(chat.id, chat);
     const call = workspace.collections.calls.require(chat.id, "Call");
@@ -182,6 +184,10 @@ export class ChatConversations {
 
 function eventData(chatId: string) {
   return { conversationId: chatId, channel: "chat" as const, callId: chatId, callType: "chat" as const };
+}
+
+function appendLines(transcript: string, lines: string): string {
+  return transcript === "" ? lines : lines === "" ? transcript : transcript + "\n" + lines;
 }
 
 function transcriptLines(said: string, replies: string[]): string {
