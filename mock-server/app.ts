@@ -4,14 +4,11 @@
  * request here; the core (core/pipeline.ts) does everything else, exactly as for `npm start`.
  */
 import express, { type Express } from "express";
-import type { ClockOptions } from "./clock.js";
 import { createMock, DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID, type Mock, type MockOptions } from "./core/mock.js";
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode } from "./node/serve.js";
 
 export { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID };
-
-export type AppOptions = Omit<MockOptions, "clock"> & { clock: ClockOptions };
 
 export interface MockApp extends Mock {
   app: Express;

@@ -242,6 +242,6 @@ function jsonText(status: number, json: string | undefined): CoreReply {
   return json === undefined ? { status, headers: {} } : { status, headers: { "Content-Type": "application/json" }, body: json };
 }
 
-export function jsonReply(reply: Reply): CoreReply {
+function jsonReply(reply: Reply): CoreReply {
   return jsonText(reply.status, reply.body === undefined ? undefined : JSON.stringify(reply.body));
 }
