@@ -8,8 +8,6 @@ import { dirname } from "node:path";
 import { restoreState, serializeState, STATE_VERSION, StateFileError, type PersistedState } from "./store/state.js";
 import { Workspaces } from "./store/workspace.js";
 
-export { serializeState, restoreState, StateFileError, type PersistedState } from "./store/state.js";
-
 /**
  * Write to `<path>.tmp` in the same directory, fsync, rename over `path`, fsync the directory. A
  * crash at any point leaves either the old file or the new one, whole; a temporary file left by a

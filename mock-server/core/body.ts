@@ -15,9 +15,33 @@ export function mediaType(header: string | string[] | undefined): { type: string
 
 export const isJsonType = (type: string) => type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 
+export const unsupportedEncoding = () => new ApiError(400, "Unsupported request body encoding or charset");
+export const bodyTooLarge = (limit: number) => new ApiError(413, `Request body exceeds the ${limit} byte limit`);
+export const malformedCompression = () => new ApiError(400, "Malformed compressed request body");
+
 /** A JSON body's charset must be UTF-8 (or unstated): the doors decode UTF-8 only. */
 export function checkJsonCharset(charset: string | undefined): void {
-  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") throw new ApiError(400, "Unsupported request body encoding or charset");
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") throw unsupportedEncoding();
+}
+
+export type ContentCoding = "identity" | "gzip" | "deflate" | "br";
+
+/** The body's Content-Encoding as one of the codings the doors inflate; 400 for any other. */
+export function contentCoding(header: string | string[] | undefined): ContentCoding {
+  const value = String((Array.isArray(header) ? header[0] : header) ?? "identity").trim().toLowerCase();
+  switch (value) {
+    case "identity":
+    case "":
+      return "identity";
+    case "gzip":
+    case "x-gzip":
+      return "gzip";
+    case "deflate":
+    case "br":
+      return value;
+    default:
+      throw unsupportedEncoding();
+  }
 }
 
 export function parseJsonText(text: string): unknown {

@@ -42,9 +42,12 @@ type Target =
   | { kind: "control"; route: ControlRoute }
   | { kind: "static"; contentType: string; body: () => string };
 
-/** Where a request stands, for the journal and the error body. */
+/** Where a request stands, for the routing, the journal and the error body. */
 interface Exchange {
   head: RequestHead;
+  /** head.url split at its `?`: the path routed on, and the raw query. */
+  urlPath: string;
+  query: string;
   /** The path as the client sent it (mount path included), without the query. */
   path: string;
   workspace?: Workspace;
@@ -79,30 +82,28 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     if (head.method === "OPTIONS" && head.headers["access-control-request-method"]) {
       return { status: 204, headers: preflightHeaders(header(head, "access-control-request-headers")) };
     }
-    const q = head.url.indexOf("?");
-    const match = routes.match(head.method, q === -1 ? head.url : head.url.slice(0, q));
+    const match = routes.match(head.method, exchange.urlPath);
     if (!match.found) {
       if (!match.allow) throw new ApiError(404, `No operation at ${head.method} ${exchange.path}`);
       // A plain OPTIONS (not a CORS preflight) asks what is allowed.
       if (head.method === "OPTIONS") return { status: 204, headers: { Allow: match.allow } };
       throw new ApiError(405, `${head.method} is not allowed here; allowed: ${match.allow}`, undefined, { Allow: match.allow });
     }
-    const query = q === -1 ? "" : head.url.slice(q + 1);
     const { target, params } = match;
     if (target.kind === "static") return { status: 200, headers: { "Content-Type": target.contentType }, body: target.body() };
     if (target.kind === "control") {
       const body = await readControlBody(head, readBody);
-      return jsonReply(await target.route.handle({ params, query: new URLSearchParams(query), body }));
+      return jsonReply(await target.route.handle({ params, query: new URLSearchParams(exchange.query), body }));
     }
-    return serveOperation(exchange, target.op, target.handler, params, query, readBody);
+    return serveOperation(exchange, target.op, target.handler, params, readBody);
   }
 
-  async function serveOperation(exchange: Exchange, op: Operation, handler: Handler<never>, path: Record<string, string>, rawQuery: string, readBody: BodyReader): Promise<CoreReply> {
+  async function serveOperation(exchange: Exchange, op: Operation, handler: Handler<never>, path: Record<string, string>, readBody: BodyReader): Promise<CoreReply> {
     const { head } = exchange;
     const admitted = authenticate(workspaces, head.headers["x-api-key"], head.method);
     const workspace = (exchange.workspace = admitted instanceof Promise ? await admitted : admitted);
     const { body, parts } = op.bodyType ? await readOperationBody(head, op, readBody) : NO_BODY;
-    const target = { path, query: parseQuery(rawQuery) };
+    const target = { path, query: parseQuery(exchange.query) };
     if (!op.validateParams(target)) {
       // Parameters are reported by their own name (`size`, `phoneNumber`), not by location.
       const errors = op.validateParams.errors?.map((e) => ({ ...e, instancePath: e.instancePath.replace(/^\/(path|query)/, "") }));
@@ -169,7 +170,8 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
 
   const exchangeOf = (head: RequestHead): Exchange => {
     const q = head.url.indexOf("?");
-    return { head, path: (head.base ?? "") + (q === -1 ? head.url : head.url.slice(0, q)) };
+    const urlPath = q === -1 ? head.url : head.url.slice(0, q);
+    return { head, urlPath, query: q === -1 ? "" : head.url.slice(q + 1), path: (head.base ?? "") + urlPath };
   };
 
   return {

@@ -10,6 +10,7 @@
  */
 import { http } from "msw";
 import type { ClockMode, ClockOptions } from "../clock.js";
+import { bodyTooLarge, contentCoding, malformedCompression, unsupportedEncoding, type ContentCoding } from "../core/body.js";
 import { ApiError } from "../core/errors.js";
 import type { BodyRequest, FormPart, RequestBody, RequestHead } from "../core/exchange.js";
 import { createMock, DEFAULT_API_KEY, type Mock } from "../core/mock.js";
@@ -80,17 +81,18 @@ async function readBody(request: Request, want: BodyRequest): Promise<RequestBod
   return { kind: "json", text: await readText(request, want.limit) };
 }
 
-const INFLATERS: Record<string, CompressionFormat | undefined> = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate" };
+/** DecompressionStream formats; Node 20's has no Brotli, so a `br` body is refused like an unknown coding. */
+const INFLATERS: Partial<Record<ContentCoding, CompressionFormat>> = { gzip: "gzip", deflate: "deflate" };
 
 /** The body as UTF-8 text, inflated first when compressed, refused with 413 once it passes `limit`. */
 async function readText(request: Request, limit: number): Promise<string> {
-  if (Number(request.headers.get("content-length")) > limit) throw tooLarge(limit);
-  const encoding = (request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
+  if (Number(request.headers.get("content-length")) > limit) throw bodyTooLarge(limit);
+  const coding = contentCoding(request.headers.get("content-encoding") ?? undefined);
   let stream: ReadableStream<Uint8Array> | null = request.body;
   if (!stream) return "";
-  if (encoding !== "identity" && encoding !== "") {
-    const format = INFLATERS[encoding];
-    if (!format) throw new ApiError(400, "Unsupported request body encoding or charset");
+  if (coding !== "identity") {
+    const format = INFLATERS[coding];
+    if (!format) throw unsupportedEncoding();
     stream = stream.pipeThrough(new DecompressionStream(format) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
   }
   const reader = stream.getReader();
@@ -103,21 +105,19 @@ async function readText(request: Request, limit: number): Promise<string> {
       received += value.length;
       if (received > limit) {
         void reader.cancel();
-        throw tooLarge(limit);
+        throw bodyTooLarge(limit);
       }
       chunks.push(value);
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(400, "Malformed compressed request body");
+    throw malformedCompression();
   }
   const all = new Uint8Array(received);
   let at = 0;
   for (const chunk of chunks) all.set(chunk, (at += chunk.length) - chunk.length);
   return new TextDecoder().decode(all);
 }
-
-const tooLarge = (limit: number) => new ApiError(413, `Request body exceeds the ${limit} byte limit`);
 
 /** The form's parts in order; a file keeps its name, size and first bytes (the core's rules need no more). */
 async function readForm(request: Request): Promise<FormPart[]> {

@@ -6,32 +6,20 @@
 import type { IncomingMessage } from "node:http";
 import type { Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { bodyTooLarge, contentCoding, malformedCompression } from "../core/body.js";
 import { ApiError } from "../core/errors.js";
 
-const tooLarge = (limit: number) => new ApiError(413, `Request body exceeds the ${limit} byte limit`);
+const INFLATERS = { gzip: createGunzip, deflate: createInflate, br: createBrotliDecompress } as const;
 
 /** The inflater for the body's Content-Encoding; undefined for none. */
 function decoder(req: IncomingMessage): Transform | undefined {
-  const encoding = String(req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
-  switch (encoding) {
-    case "identity":
-    case "":
-      return undefined;
-    case "gzip":
-    case "x-gzip":
-      return createGunzip();
-    case "deflate":
-      return createInflate();
-    case "br":
-      return createBrotliDecompress();
-    default:
-      throw new ApiError(400, "Unsupported request body encoding or charset");
-  }
+  const coding = contentCoding(req.headers["content-encoding"]);
+  return coding === "identity" ? undefined : INFLATERS[coding]();
 }
 
 export function readJsonText(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    if (Number(req.headers["content-length"]) > limit) return reject(tooLarge(limit));
+    if (Number(req.headers["content-length"]) > limit) return reject(bodyTooLarge(limit));
     let inflater: Transform | undefined;
     try {
       inflater = decoder(req);
@@ -56,7 +44,7 @@ export function readJsonText(req: IncomingMessage, limit: number): Promise<strin
     };
     stream.on("data", (chunk: Buffer) => {
       received += chunk.length;
-      if (received > limit) return stop(tooLarge(limit));
+      if (received > limit) return stop(bodyTooLarge(limit));
       chunks.push(chunk);
     });
     stream.on("end", () => {
@@ -64,7 +52,7 @@ export function readJsonText(req: IncomingMessage, limit: number): Promise<strin
       settled = true;
       resolve(Buffer.concat(chunks, received).toString("utf8"));
     });
-    stream.on("error", () => stop(new ApiError(400, "Malformed compressed request body")));
+    stream.on("error", () => stop(malformedCompression()));
     req.on("aborted", () => stop(new ApiError(400, "Request aborted by the client")));
   });
 }
