@@ -46,8 +46,34 @@ export type BodyReader = (request: BodyRequest) => Promise<RequestBody>;
 export interface CoreReply {
   status: number;
   headers: Record<string, string>;
-  /** Exactly the bytes to send, as text; undefined for no body. */
-  body?: string;
+  /** Exactly the bytes to send (text, or bytes for a static asset); undefined for no body. */
+  body?: string | Uint8Array;
   /** The body's UTF-8 length, when the core knows it without measuring. */
   bytes?: number;
+}
+
+/** A file the docs site serves (GET /docs, GET /docs/{file}). */
+export interface StaticFile {
+  contentType: string;
+  body: string | Uint8Array;
+  /** Extra headers (Cache-Control, Content-Security-Policy). */
+  headers?: Record<string, string>;
+}
+
+/** The docs site: `file` is "" for /docs itself. Only the Node doors bring one (its assets live in node_modules). */
+export type DocsSite = (file: string) => StaticFile | undefined;
+
+/** One line of the request log (`--log-format`), told when a request is answered. */
+export interface RequestLogEntry {
+  method: string;
+  /** The path as sent (mount path included), without the query. */
+  path: string;
+  /** null when a fault rule destroyed the connection instead of answering. */
+  status: number | null;
+  durationMs: number;
+  /** The operation of the spec (or of spec/mock-control.yaml) the request was routed to, or null. */
+  operationId: string | null;
+  workspaceId: string | null;
+  /** The fault rule applied to the request, or null. */
+  faultId: string | null;
 }

@@ -10,6 +10,7 @@ import { restoreState, type PersistedState } from "../store/state.js";
 import { Workspaces, type Sha256 } from "../store/workspace.js";
 import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher, type DispatcherOptions } from "../webhooks/dispatcher.js";
 import type { Services } from "./context.js";
+import type { DocsSite, RequestLogEntry } from "./exchange.js";
 import { Journal } from "./journal.js";
 import { createCore, type Core } from "./pipeline.js";
 
@@ -27,6 +28,10 @@ export interface MockOptions {
   restore?: PersistedState;
   /** How API keys are hashed: Web Crypto unless a door brings a faster one (Node's crypto.hash). */
   sha256?: Sha256;
+  /** The docs site (/docs); the Node doors bring one. */
+  docs?: DocsSite;
+  /** Told of every answered request: the console's request log. */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 export const DEFAULT_MOCK_OPTIONS: MockOptions = {
@@ -65,7 +70,7 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
     for (const workspace of workspaces.list()) simulation.resume(workspace);
   }
   const journal = new Journal(options.journalCapacity);
-  const core = createCore(services, journal, { validateResponses: options.validateResponses, log: options.log });
+  const core = createCore(services, journal, { validateResponses: options.validateResponses, log: options.log, docs: options.docs, onRequest: options.onRequest });
   return {
     core,
     services,

@@ -19,7 +19,7 @@ import { checkJsonCharset, isJsonType, mediaType, parseJsonText } from "./body.j
 import type { Handler, Reply, Services } from "./context.js";
 import { CORS_HEADERS, preflightHeaders } from "./cors.js";
 import { ApiError, errorBody, invalid, toApiError } from "./errors.js";
-import type { BodyReader, CoreReply, FormPart, RequestHead } from "./exchange.js";
+import type { BodyReader, CoreReply, DocsSite, FormPart, RequestHead, RequestLogEntry, StaticFile } from "./exchange.js";
 import type { Journal } from "./journal.js";
 import { loadOperations, type Operation } from "./operations.js";
 import { preferredReply } from "./prefer.js";
@@ -35,12 +35,16 @@ export const CONTROL_JSON_LIMIT_BYTES = 50 * 1024 * 1024;
 export interface CoreOptions {
   validateResponses: boolean;
   log: (line: string) => void;
+  /** Serves /docs and /docs/{file}; without one, /docs is the built-in page. */
+  docs?: DocsSite;
+  /** Told of every answered request (the console's request log). */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 type Target =
   | { kind: "operation"; op: Operation; handler: Handler<never> }
   | { kind: "control"; route: ControlRoute }
-  | { kind: "static"; contentType: string; body: () => string };
+  | { kind: "static"; file: (params: Record<string, string>) => StaticFile | undefined };
 
 /** Where a request stands, for the routing, the journal and the error body. */
 interface Exchange {
@@ -73,9 +77,15 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
   }
   for (const route of controlRoutes(services, journal)) routes.add(route.method, `/__mock${route.path}`, { kind: "control", route });
   let specJson: string | undefined;
-  routes.add("GET", "/openapi.json", { kind: "static", contentType: "application/json", body: () => (specJson ??= JSON.stringify(loadSpec())) });
-  let docs: string | undefined;
-  routes.add("GET", "/docs", { kind: "static", contentType: "text/html; charset=utf-8", body: () => (docs ??= docsPage()) });
+  routes.add("GET", "/openapi.json", { kind: "static", file: () => ({ contentType: "application/json", body: (specJson ??= JSON.stringify(loadSpec())) }) });
+  const docs = options.docs;
+  if (docs) {
+    routes.add("GET", "/docs", { kind: "static", file: () => docs("") });
+    routes.add("GET", "/docs/{file}", { kind: "static", file: (params) => docs(params.file) });
+  } else {
+    let page: string | undefined;
+    routes.add("GET", "/docs", { kind: "static", file: () => ({ contentType: "text/html; charset=utf-8", body: (page ??= docsPage()) }) });
+  }
 
   async function serve(exchange: Exchange, readBody: BodyReader): Promise<CoreReply> {
     const { head } = exchange;
@@ -90,7 +100,11 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
       throw new ApiError(405, `${head.method} is not allowed here; allowed: ${match.allow}`, undefined, { Allow: match.allow });
     }
     const { target, params } = match;
-    if (target.kind === "static") return { status: 200, headers: { "Content-Type": target.contentType }, body: target.body() };
+    if (target.kind === "static") {
+      const file = target.file(params);
+      if (!file) throw new ApiError(404, `No file at ${exchange.path}`);
+      return { status: 200, headers: { "Content-Type": file.contentType, ...file.headers }, body: file.body };
+    }
     if (target.kind === "control") {
       const body = await readControlBody(head, readBody);
       return jsonReply(await target.route.handle({ params, query: new URLSearchParams(exchange.query), body }));
@@ -157,13 +171,23 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     const given = header(exchange.head, "x-request-id");
     reply.headers["X-Request-Id"] = given && VALID_REQUEST_ID.test(given) ? given : crypto.randomUUID();
     Object.assign(reply.headers, CORS_HEADERS);
+    const durationMs = performance.now() - started;
     journal.add({
       atMs,
       method: exchange.head.method,
       url: (exchange.head.base ?? "") + exchange.head.url,
       workspaceId: exchange.workspace?.workspaceId ?? null,
       status: reply.status,
-      durationMs: performance.now() - started,
+      durationMs,
+    });
+    options.onRequest?.({
+      method: exchange.head.method,
+      path: exchange.path,
+      status: reply.status,
+      durationMs,
+      operationId: null,
+      workspaceId: exchange.workspace?.workspaceId ?? null,
+      faultId: null,
     });
     return reply;
   }

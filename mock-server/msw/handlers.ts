@@ -62,7 +62,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     };
     const reply = await mock.core.handle(head, (want) => readBody(request, want));
     const empty = request.method === "HEAD" || reply.status === 204 || reply.body === undefined;
-    return new Response(empty ? null : reply.body, { status: reply.status, headers: reply.headers });
+    return new Response(empty ? null : (reply.body as BodyInit), { status: reply.status, headers: reply.headers });
   };
   // `${origin}${prefix}/*` and the prefix itself: every path the server would answer, 404s included.
   const handlers = [http.all(`${base.origin}${prefix}/*`, serve)];
