@@ -31,7 +31,9 @@ export interface paths {
         put?: never;
         /**
          * Reset every workspace
-         * @description Every workspace returns to its deterministic seed state (an empty workspace to empty); `seed` replaces the default workspace's seed.
+         * @description Every workspace returns to its deterministic seed state (an empty workspace to empty); `seed` replaces the
+         *     default workspace's seed. The request journal, the webhook outbox and every fault rule are cleared too.
+         *     Clocks keep their time.
          */
         post: operations["resetMock"];
         delete?: never;
@@ -58,6 +60,60 @@ export interface paths {
          * @description A new isolated workspace, seeded with faker data unless `empty` is true.
          */
         post: operations["createWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/workspaces/{workspaceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace identifier.
+                 * @example default
+                 */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a workspace
+         * @description Removes the workspace, its records, its scheduled work, its webhook deliveries and its fault rules.
+         *     Its API key answers 401 from then on. Other workspaces are untouched.
+         */
+        delete: operations["deleteWorkspace"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/workspaces/{workspaceId}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace identifier.
+                 * @example default
+                 */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset one workspace
+         * @description That workspace returns to its seed state (`seed` replaces its seed); its journal entries, webhook
+         *     deliveries and fault rules are dropped. Its clock keeps its time. Other workspaces are untouched.
+         */
+        post: operations["resetWorkspace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -135,8 +191,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the clock
-         * @description The mock's current time and mode.
+         * Read a clock
+         * @description Every workspace has its own clock. With `workspaceId`, that workspace's time; without, the root clock
+         *     (where new workspaces start, and which an advance without workspaceId moves with every workspace).
          */
         get: operations["getClock"];
         put?: never;
@@ -158,7 +215,9 @@ export interface paths {
         put?: never;
         /**
          * Advance virtual time
-         * @description Time moves on and what is scheduled happens (calls progress, batch runs finish, webhooks are delivered).
+         * @description Time moves on and what is scheduled happens, in time order, each at its own time (calls progress, batch runs
+         *     finish, webhook retries go out); the answer comes once the webhook attempts that fell due have finished.
+         *     With `workspaceId`, only that workspace's clock moves; without, the root clock and every workspace's.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -176,7 +235,8 @@ export interface paths {
         };
         /**
          * Recent requests
-         * @description The journal of recent requests, newest first, bounded in size. API keys are redacted.
+         * @description The journal of recent requests, newest first, bounded in size (`npm start -- --journal-size`); API keys in
+         *     a query are redacted. Every given filter must match.
          */
         get: operations["listRequests"];
         put?: never;
@@ -186,6 +246,87 @@ export interface paths {
          * @description Empties the request journal.
          */
         delete: operations["clearRequests"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/requests/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count requests
+         * @description How many journaled requests match the filters (of those the journal still keeps).
+         */
+        get: operations["countRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List fault rules
+         * @description Every rule in creation order, with how often it matched and applied.
+         */
+        get: operations["listFaults"];
+        put?: never;
+        /**
+         * Add a fault rule
+         * @description Requests that pass the API key check and fit the rule's filters meet the fault. Rules are tried in creation
+         *     order; the first that applies wins. A matching request is delayed by `delayMs` (or a draw from `latency`),
+         *     then: `status` answers that status with the error body; `reset` destroys the connection (a network error
+         *     under MSW); `empty` answers 200 with no body; `slow` sends the real answer in pieces over `trickleMs`.
+         *     With no kind and only a delay, the real answer comes late. `status`, `reset` and `empty` do not reach the
+         *     service: nothing is stored or changed. `after` skips that many matches first; `times` uses the rule up
+         *     after that many faults; `probability` applies it at random, drawn from `seed`, so the same requests meet
+         *     the same faults. A rule scoped to a workspace goes when that workspace is reset or deleted.
+         */
+        post: operations["createFault"];
+        /**
+         * Remove every fault rule
+         * @description Every rule goes; requests are served normally again.
+         */
+        delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/faults/{faultId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The rule's id.
+                 * @example fault-1
+                 */
+                faultId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a fault rule
+         * @description The rule goes; the others stay, in their order.
+         */
+        delete: operations["deleteFault"];
         options?: never;
         head?: never;
         patch?: never;
@@ -236,6 +377,8 @@ export interface components {
             };
         };
         ClockState: {
+            /** @description The workspace whose clock this is; null for the root clock. */
+            workspaceId: string | null;
             /** Format: date-time */
             now: string;
             /** @enum {string} */
@@ -244,14 +387,83 @@ export interface components {
         };
         JournalEntry: {
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the request was answered, on its workspace's clock (the root clock without one).
+             */
             at: string;
             method: string;
             path: string;
             query?: string;
-            workspaceId?: string | null;
-            status: number;
+            /** @description The operation the request was routed to, of the API or of this control plane; null when none. */
+            operationId: string | null;
+            /** @description The workspace of the request's API key; null when the key was missing or refused. */
+            workspaceId: string | null;
+            /** @description null when a fault rule reset the connection instead of answering. */
+            status: number | null;
             durationMs: number;
+            /** @description The fault rule applied to the request. */
+            faultId: string | null;
+        };
+        /** @description A latency distribution, in milliseconds (draws capped at 60000). */
+        Latency: {
+            /** @constant */
+            distribution: "fixed";
+            ms: number;
+        } | {
+            /** @constant */
+            distribution: "uniform";
+            minMs: number;
+            maxMs: number;
+        } | {
+            /** @constant */
+            distribution: "lognormal";
+            medianMs: number;
+            sigma: number;
+        };
+        /** @description The body of POST /__mock/faults; no other field is accepted. */
+        FaultRuleInput: components["schemas"]["FaultRuleFields"];
+        FaultRuleFields: {
+            /** @description Only requests to this operation of the API; every operation when absent. */
+            operationId?: string;
+            /** @description Only requests of this (existing) workspace. */
+            workspaceId?: string;
+            /**
+             * @description What the fault does; `status` when only `status` is given. Required unless the rule only delays.
+             * @enum {string}
+             */
+            kind?: "status" | "reset" | "empty" | "slow";
+            /**
+             * @description kind status: an error status (4xx, 5xx) the operation documents; without operationId, one every operation
+             *     documents (400, 401, 403, 404, 500). Anything else is refused with 400.
+             */
+            status?: number;
+            /** @description Wait before the fault (or the real answer). */
+            delayMs?: number;
+            latency?: components["schemas"]["Latency"];
+            /**
+             * @description kind slow only; the body arrives in up to ten pieces spread over this long.
+             * @default 2000
+             */
+            trickleMs: number;
+            /** @description The rule is used up after this many faults; unlimited when absent. */
+            times?: number;
+            /**
+             * @description Matches to let through before the first fault.
+             * @default 0
+             */
+            after: number;
+            /** @default 1 */
+            probability: number;
+            /** @description Seeds the rule's draws (probability, latency); drawn at random and shown when absent. */
+            seed?: number;
+        };
+        FaultRule: components["schemas"]["FaultRuleFields"] & {
+            faultId: string;
+            /** @description Requests that met the filters while the rule was live, skipped ones included. */
+            matched: number;
+            /** @description Requests the rule was applied to. */
+            applied: number;
         };
         WebhookDelivery: {
             deliveryId: string;
@@ -318,6 +530,14 @@ export interface components {
          * @example default
          */
         WorkspaceId: string;
+        /** @description Only requests routed to this operation (of the API or of this control plane). */
+        OperationIdFilter: string;
+        /** @description Only requests of this workspace (by its API key). */
+        WorkspaceIdFilter: string;
+        /** @description Only requests with this HTTP method (any case). */
+        MethodFilter: string;
+        /** @description Only requests answered with this status. */
+        StatusFilter: number;
     };
     requestBodies: never;
     headers: never;
@@ -431,6 +651,68 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+        };
+    };
+    deleteWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace identifier.
+                 * @example default
+                 */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    resetWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace identifier.
+                 * @example default
+                 */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    seed?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Reset done; the record counts and the seed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInfo"] & {
+                        seed: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     exportSnapshot: {
@@ -558,7 +840,10 @@ export interface operations {
     };
     getClock: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The workspace whose clock to read. */
+                workspaceId?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -574,6 +859,8 @@ export interface operations {
                     "application/json": components["schemas"]["ClockState"];
                 };
             };
+            400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     advanceClock: {
@@ -587,11 +874,13 @@ export interface operations {
             content: {
                 "application/json": {
                     seconds: number;
+                    /** @description Move this workspace's clock only. */
+                    workspaceId?: string;
                 };
             };
         };
         responses: {
-            /** @description The clock after the move. */
+            /** @description The clock after the move (the workspace's, or the root clock). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -601,11 +890,23 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     listRequests: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only requests routed to this operation (of the API or of this control plane). */
+                operationId?: components["parameters"]["OperationIdFilter"];
+                /** @description Only requests of this workspace (by its API key). */
+                workspaceId?: components["parameters"]["WorkspaceIdFilter"];
+                /** @description Only requests with this HTTP method (any case). */
+                method?: components["parameters"]["MethodFilter"];
+                /** @description Only requests answered with this status. */
+                status?: components["parameters"]["StatusFilter"];
+                /** @description At most this many entries, the newest. */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -621,6 +922,7 @@ export interface operations {
                     "application/json": components["schemas"]["JournalEntry"][];
                 };
             };
+            400: components["responses"]["Problem"];
         };
     };
     clearRequests: {
@@ -639,6 +941,126 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    countRequests: {
+        parameters: {
+            query?: {
+                /** @description Only requests routed to this operation (of the API or of this control plane). */
+                operationId?: components["parameters"]["OperationIdFilter"];
+                /** @description Only requests of this workspace (by its API key). */
+                workspaceId?: components["parameters"]["WorkspaceIdFilter"];
+                /** @description Only requests with this HTTP method (any case). */
+                method?: components["parameters"]["MethodFilter"];
+                /** @description Only requests answered with this status. */
+                status?: components["parameters"]["StatusFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+        };
+    };
+    listFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRule"][];
+                };
+            };
+        };
+    };
+    createFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultRuleInput"];
+            };
+        };
+        responses: {
+            /** @description The rule, with its faultId and seed. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRule"];
+                };
+            };
+            400: components["responses"]["Problem"];
+        };
+    };
+    clearFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deleteFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The rule's id.
+                 * @example fault-1
+                 */
+                faultId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["Problem"];
         };
     };
     listWebhookDeliveries: {

@@ -1,7 +1,9 @@
 /**
- * The one clock. Handlers, simulations and the webhook dispatcher read time from here, never from
+ * Clocks. Handlers, simulations and the webhook dispatcher read time from a clock, never from
  * Date.now(), so tests can run on virtual time and `POST /__mock/clock/advance` can make scheduled
- * things happen. Real mode runs at `speed` times wall-clock time from `start`.
+ * things happen. Real mode runs at `speed` times wall-clock time from `start`. The mock has a root
+ * clock, and every workspace a fork of it with its own scheduled work, so parallel tests each move
+ * their own workspace's time (calls, batch runs, webhook retries) and nobody else's.
  */
 export type ClockMode = "real" | "virtual";
 
@@ -54,6 +56,18 @@ export class Clock {
     return new Date(this.nowMs()).toISOString();
   }
 
+  /** A clock of its own, at this one's time (or `start`), with its mode, speed and error handler. */
+  fork(start: Date = this.now()): Clock {
+    const clock = new Clock({ mode: this.mode, speed: this.speed, start });
+    clock.onTaskError = (error) => this.onTaskError(error);
+    return clock;
+  }
+
+  /** Puts the clock at `atMs` without running anything: only for restoring saved state, before any task is scheduled. */
+  set(atMs: number): void {
+    this.offset += atMs - this.nowMs();
+  }
+
   /** Runs `run` when the clock reaches `atMs` (at once on the next drain if already past). */
   schedule(atMs: number, run: () => unknown): void {
     const task = { at: atMs, seq: this.seq++, run };
@@ -77,7 +91,7 @@ export class Clock {
     this.arm();
   }
 
-  /** Stops the real-time timer (the app calls this on close). */
+  /** Drops every scheduled task and stops the real-time timer (on close, and when a workspace is reset or deleted). */
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;

@@ -50,6 +50,10 @@ export interface CoreReply {
   body?: string | Uint8Array;
   /** The body's UTF-8 length, when the core knows it without measuring. */
   bytes?: number;
+  /** A fault rule's `reset`: destroy the connection (a network error under MSW) instead of answering. */
+  reset?: true;
+  /** A fault rule's `slow`: send the body in pieces spread over this many milliseconds. */
+  trickleMs?: number;
 }
 
 /** A file the docs site serves (GET /docs, GET /docs/{file}). */
@@ -76,4 +80,14 @@ export interface RequestLogEntry {
   workspaceId: string | null;
   /** The fault rule applied to the request, or null. */
   faultId: string | null;
+}
+
+/** A body cut into the pieces a `slow` fault sends one by one (up to ten, on byte boundaries). */
+export function trickledPieces(body: string | Uint8Array): Uint8Array[] {
+  const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+  const count = Math.max(1, Math.min(10, bytes.length));
+  const size = Math.ceil(bytes.length / count);
+  const pieces: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length || pieces.length === 0; at += size) pieces.push(bytes.subarray(at, at + size));
+  return pieces;
 }

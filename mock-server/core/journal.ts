@@ -11,9 +11,14 @@ export interface JournalEntry {
   method: string;
   path: string;
   query: string;
+  /** The operation the request was routed to (of the API or of the control plane), or null. */
+  operationId: string | null;
   workspaceId: string | null;
-  status: number;
+  /** null when a fault rule destroyed the connection instead of answering. */
+  status: number | null;
   durationMs: number;
+  /** The fault rule applied to the request, or null. */
+  faultId: string | null;
 }
 
 /** What is kept per request: raw values, formatted only when the journal is read. */
@@ -22,9 +27,21 @@ interface Recorded {
   atMs: number;
   method: string;
   url: string;
+  operationId: string | null;
   workspaceId: string | null;
-  status: number;
+  status: number | null;
   durationMs: number;
+  faultId: string | null;
+}
+
+/** GET /__mock/requests and /count: every given field must match; `limit` keeps the newest that many. */
+export interface JournalFilter {
+  operationId?: string;
+  workspaceId?: string;
+  /** Upper case. */
+  method?: string;
+  status?: number;
+  limit?: number;
 }
 
 export class Journal {
@@ -45,20 +62,48 @@ export class Journal {
     this.next = (this.next + 1) % this.capacity;
   }
 
-  /** Newest first. */
-  list(): JournalEntry[] {
-    // Until the ring is full, next === length and the first slice is empty.
-    return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)].reverse().map(format);
+  /** Newest first, those that pass the filter. */
+  list(filter: JournalFilter = {}): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    const limit = filter.limit ?? Infinity;
+    for (const recorded of this.newestFirst()) {
+      if (out.length >= limit) break;
+      if (matches(recorded, filter)) out.push(format(recorded));
+    }
+    return out;
   }
 
-  clear(): void {
-    this.ring = [];
-    this.next = 0;
+  /** How many kept requests pass the filter (`limit` ignored): the journal keeps the newest `capacity`. */
+  count(filter: JournalFilter = {}): number {
+    let n = 0;
+    for (const recorded of this.ring) if (matches(recorded, filter)) n++;
+    return n;
+  }
+
+  /** Forgets every request, or one workspace's. */
+  clear(workspaceId?: string): void {
+    const kept = workspaceId === undefined ? [] : [...this.newestFirst()].reverse().filter((r) => r.workspaceId !== workspaceId);
+    this.ring = kept;
+    this.next = kept.length % Math.max(1, this.capacity);
+  }
+
+  private *newestFirst(): Generator<Recorded> {
+    // The ring holds oldest..newest from `next` on (wrapping); until it is full, from 0.
+    for (let i = 1; i <= this.ring.length; i++) yield this.ring[(this.next - i + this.ring.length) % this.ring.length];
   }
 
   get size(): number {
     return this.ring.length;
   }
+}
+
+function matches(r: Recorded, f: JournalFilter): boolean {
+  return (
+    (f.operationId === undefined || r.operationId === f.operationId) &&
+    (f.workspaceId === undefined || r.workspaceId === f.workspaceId) &&
+    (f.method === undefined || r.method === f.method) &&
+    (f.status === undefined || r.status === f.status)
+  );
 }
 
 function format(r: Recorded): JournalEntry {
@@ -69,9 +114,11 @@ function format(r: Recorded): JournalEntry {
     method: r.method,
     path: pathOf(r.url),
     query: q === -1 ? "" : r.url.slice(q + 1),
+    operationId: r.operationId,
     workspaceId: r.workspaceId,
     status: r.status,
     durationMs: Math.round(r.durationMs * 100) / 100,
+    faultId: r.faultId,
   };
 }
 

@@ -7,7 +7,7 @@ import { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID } from "../defaults.js";
 import { seedWorkspace } from "../seed/index.js";
 import { Simulation } from "../sim/simulation.js";
 import { restoreState, type PersistedState } from "../store/state.js";
-import { Workspaces, type Sha256 } from "../store/workspace.js";
+import { Workspaces, type Sha256, type Workspace } from "../store/workspace.js";
 import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher, type DispatcherOptions } from "../webhooks/dispatcher.js";
 import type { Services } from "./context.js";
 import type { DocsSite, RequestLogEntry } from "./exchange.js";
@@ -57,12 +57,13 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
   const options: MockOptions = { ...DEFAULT_MOCK_OPTIONS, ...overrides };
   const clock = new Clock(options.clock);
   clock.onTaskError = (error) => options.log(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
-  const webhooks = new WebhookDispatcher(clock, { ...DEFAULT_DISPATCHER_OPTIONS, ...options.webhooks, log: options.log });
-  const simulation = new Simulation(clock, webhooks);
-  const workspaces = new Workspaces((workspace) => {
-    seedWorkspace(workspace, clock.now());
+  const webhooks = new WebhookDispatcher({ ...DEFAULT_DISPATCHER_OPTIONS, ...options.webhooks, log: options.log });
+  const simulation = new Simulation(webhooks);
+  const seeder = (workspace: Workspace) => {
+    seedWorkspace(workspace, workspace.clock.now());
     simulation.resume(workspace);
-  }, options.sha256);
+  };
+  const workspaces = new Workspaces(seeder, clock, options.sha256);
   const services: Services = { clock, workspaces, simulation, webhooks };
   workspaces.add({ workspaceId: DEFAULT_WORKSPACE_ID, apiKey: options.apiKey, seed: options.seed, empty: false, readOnly: false });
   if (options.restore) {
@@ -77,7 +78,7 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
     journal,
     options,
     async close() {
-      clock.stop();
+      workspaces.stopClocks();
       await webhooks.idle();
     },
   };

@@ -4,7 +4,8 @@
  *
  *   request id -> CORS preflight -> route (404; 405 with Allow)
  *   -> /__mock control plane, /openapi.json, /docs
- *   -> for an operation of the spec: API key to workspace (401/403) -> Content-Type (400/415)
+ *   -> for an operation of the spec: API key to workspace (401/403) -> fault rules (delay, then an
+ *      error status, a reset connection, an empty 200, or a trickled answer) -> Content-Type (400/415)
  *      -> body, read by the door only now (413 at the limit) -> parameter and body validation (400)
  *      -> Prefer controls -> handler -> response validation (500 on drift)
  *   -> any failure: the reference's error body (2.2) -> journal
@@ -18,7 +19,8 @@ import { authenticate } from "./auth.js";
 import { checkJsonCharset, isJsonType, mediaType, parseJsonText } from "./body.js";
 import type { Handler, Reply, Services } from "./context.js";
 import { CORS_HEADERS, preflightHeaders } from "./cors.js";
-import { ApiError, errorBody, invalid, toApiError } from "./errors.js";
+import { ApiError, errorBody, invalid, STATUS_TEXT, toApiError } from "./errors.js";
+import { faultError, FaultRules, type Fault } from "./faults.js";
 import type { BodyReader, CoreReply, DocsSite, FormPart, RequestHead, RequestLogEntry, StaticFile } from "./exchange.js";
 import type { Journal } from "./journal.js";
 import { loadOperations, type Operation } from "./operations.js";
@@ -54,7 +56,9 @@ interface Exchange {
   query: string;
   /** The path as the client sent it (mount path included), without the query. */
   path: string;
+  operationId: string | null;
   workspace?: Workspace;
+  fault?: Fault;
 }
 
 export interface Core {
@@ -69,13 +73,15 @@ const VALID_REQUEST_ID = /^[\w.-]{1,100}$/;
 export function createCore(services: Services, journal: Journal, options: CoreOptions): Core {
   const { clock, workspaces } = services;
   const routes = new RouteTable<Target>();
+  const operations = loadOperations();
+  const faults = new FaultRules(new Map(operations.map((op) => [op.operationId, op])), (id) => workspaces.get(id) !== undefined);
   // The operations first: they are the traffic, and routes are tried in order.
-  for (const op of loadOperations()) {
+  for (const op of operations) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
     routes.add(op.method, op.path, { kind: "operation", op, handler: handler as Handler<never> });
   }
-  for (const route of controlRoutes(services, journal)) routes.add(route.method, `/__mock${route.path}`, { kind: "control", route });
+  for (const route of controlRoutes({ ...services, journal, faults })) routes.add(route.method, `/__mock${route.path}`, { kind: "control", route });
   let specJson: string | undefined;
   routes.add("GET", "/openapi.json", { kind: "static", file: () => ({ contentType: "application/json", body: (specJson ??= JSON.stringify(loadSpec())) }) });
   const docs = options.docs;
@@ -100,6 +106,7 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
       throw new ApiError(405, `${head.method} is not allowed here; allowed: ${match.allow}`, undefined, { Allow: match.allow });
     }
     const { target, params } = match;
+    if (target.kind !== "static") exchange.operationId = target.kind === "operation" ? target.op.operationId : target.route.operationId;
     if (target.kind === "static") {
       const file = target.file(params);
       if (!file) throw new ApiError(404, `No file at ${exchange.path}`);
@@ -116,6 +123,14 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     const { head } = exchange;
     const admitted = authenticate(workspaces, head.headers["x-api-key"], head.method);
     const workspace = (exchange.workspace = admitted instanceof Promise ? await admitted : admitted);
+    const fault = faults.size > 0 ? (exchange.fault = faults.match(op.operationId, workspace.workspaceId)) : undefined;
+    if (fault) {
+      if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      // These three answer in place of the service: the handler does not run, the store is untouched.
+      if (fault.kind === "status") throw faultError(fault, STATUS_TEXT[fault.status!] ?? "Error");
+      if (fault.kind === "reset") return { status: 0, headers: {}, reset: true };
+      if (fault.kind === "empty") return { status: 200, headers: {} };
+    }
     const { body, parts } = op.bodyType ? await readOperationBody(head, op, readBody) : NO_BODY;
     const target = { path, query: parseQuery(exchange.query) };
     if (!op.validateParams(target)) {
@@ -126,7 +141,7 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     if (op.bodyType === "application/json" && body !== undefined && !op.validateBody!(body)) throw invalid(toValidationErrors(op.validateBody!.errors));
     // Most requests carry no Prefer header and most handlers are synchronous: no await for them.
     const prefer = header(head, "prefer");
-    const preferred = prefer ? await preferredReply(op, prefer, clock, exchange.path) : undefined;
+    const preferred = prefer ? await preferredReply(op, prefer, workspace.clock, exchange.path) : undefined;
     const ctx = { workspace, params: target.path, query: target.query, body, parts, services };
     const result = preferred ?? workspaces.transact(workspace, () => (handler as Handler<any>)(ctx));
     const reply: Reply = result instanceof Promise ? await result : result;
@@ -137,6 +152,7 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
       out = { ...jsonText(reply.status, json), bytes };
     } else out = jsonReply(reply);
     if (preferred) out.headers["Preference-Applied"] = prefer!;
+    if (fault?.kind === "slow") out.trickleMs = fault.trickleMs;
     return out;
   }
 
@@ -161,47 +177,37 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
 
   function errorReply(exchange: Exchange, err: unknown): CoreReply {
     const error = toApiError(err);
-    if (error.status >= 500) options.log(`${exchange.head.method} ${exchange.path} failed: ${(err as Error)?.stack ?? String(err)}`);
-    const reply = jsonReply({ status: error.status, body: errorBody(clock, exchange.path, error.status, error.message, error.validationErrors) });
+    if (error.status >= 500 && !exchange.fault) options.log(`${exchange.head.method} ${exchange.path} failed: ${(err as Error)?.stack ?? String(err)}`);
+    const reply = jsonReply({ status: error.status, body: errorBody(exchange.workspace?.clock ?? clock, exchange.path, error.status, error.message, error.validationErrors) });
     Object.assign(reply.headers, error.headers);
     return reply;
   }
 
-  function finish(exchange: Exchange, reply: CoreReply, atMs: number, started: number): CoreReply {
+  /** Journals the request; `at` is when it was answered, on its workspace's clock (the root clock without one). */
+  function finish(exchange: Exchange, reply: CoreReply, started: number): CoreReply {
     const given = header(exchange.head, "x-request-id");
     reply.headers["X-Request-Id"] = given && VALID_REQUEST_ID.test(given) ? given : crypto.randomUUID();
     Object.assign(reply.headers, CORS_HEADERS);
     const durationMs = performance.now() - started;
-    journal.add({
-      atMs,
-      method: exchange.head.method,
-      url: (exchange.head.base ?? "") + exchange.head.url,
-      workspaceId: exchange.workspace?.workspaceId ?? null,
-      status: reply.status,
-      durationMs,
-    });
-    options.onRequest?.({
-      method: exchange.head.method,
-      path: exchange.path,
-      status: reply.status,
-      durationMs,
-      operationId: null,
-      workspaceId: exchange.workspace?.workspaceId ?? null,
-      faultId: null,
-    });
+    const workspaceId = exchange.workspace?.workspaceId ?? null;
+    const status = reply.reset ? null : reply.status;
+    const faultId = exchange.fault?.faultId ?? null;
+    const { method } = exchange.head;
+    const atMs = (exchange.workspace?.clock ?? clock).nowMs();
+    journal.add({ atMs, method, url: (exchange.head.base ?? "") + exchange.head.url, operationId: exchange.operationId, workspaceId, status, durationMs, faultId });
+    options.onRequest?.({ method, path: exchange.path, status, durationMs, operationId: exchange.operationId, workspaceId, faultId });
     return reply;
   }
 
   const exchangeOf = (head: RequestHead): Exchange => {
     const q = head.url.indexOf("?");
     const urlPath = q === -1 ? head.url : head.url.slice(0, q);
-    return { head, urlPath, query: q === -1 ? "" : head.url.slice(q + 1), path: (head.base ?? "") + urlPath };
+    return { head, urlPath, query: q === -1 ? "" : head.url.slice(q + 1), path: (head.base ?? "") + urlPath, operationId: null };
   };
 
   return {
     async handle(head, readBody) {
       const started = performance.now();
-      const atMs = clock.nowMs();
       const exchange = exchangeOf(head);
       let reply: CoreReply;
       try {
@@ -209,11 +215,11 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
       } catch (error) {
         reply = errorReply(exchange, error);
       }
-      return finish(exchange, reply, atMs, started);
+      return finish(exchange, reply, started);
     },
     refuse(head, error) {
       const exchange = exchangeOf(head);
-      return finish(exchange, errorReply(exchange, error), clock.nowMs(), performance.now());
+      return finish(exchange, errorReply(exchange, error), performance.now());
     },
   };
 }

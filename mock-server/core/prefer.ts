@@ -3,7 +3,7 @@
  *   code=NNN     answer with that status if the operation declares it (400 otherwise)
  *   example=NAME serve that named example of the spec
  *   dynamic=true generate the body from the schema
- *   delay=MS     wait first (at most 60 s)
+ *   delay=MS     wait first (at most 60 s: more is refused with 400, not cut short unseen)
  * A preferred reply changes no state: it is served instead of the handler.
  */
 import { ApiError, STATUS_TEXT } from "./errors.js";
@@ -11,8 +11,8 @@ import type { Operation } from "./operations.js";
 import type { Reply } from "./context.js";
 import { sampleSchema } from "./schema-sampler.js";
 import type { Clock } from "../clock.js";
+import { MAX_DELAY_MS } from "./faults.js";
 
-export const MAX_DELAY_MS = 60_000;
 
 export function parsePrefer(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -29,8 +29,9 @@ export async function preferredReply(op: Operation, header: string, clock: Clock
   const prefer = parsePrefer(header);
   if (prefer.delay !== undefined) {
     const ms = Number(prefer.delay);
-    if (!Number.isFinite(ms) || ms < 0) throw new ApiError(400, `Prefer: delay must be a number of milliseconds, got ${prefer.delay}`);
-    await new Promise((resolve) => setTimeout(resolve, Math.min(ms, MAX_DELAY_MS)));
+    if (prefer.delay === "" || !Number.isFinite(ms) || ms < 0) throw new ApiError(400, `Prefer: delay must be a number of milliseconds, got "${prefer.delay}"`);
+    if (ms > MAX_DELAY_MS) throw new ApiError(400, `Prefer: delay=${prefer.delay} is over the mock's cap of ${MAX_DELAY_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, ms));
   }
   if (prefer.code === undefined && prefer.example === undefined && prefer.dynamic !== "true") return undefined;
 

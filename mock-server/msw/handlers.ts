@@ -12,7 +12,7 @@ import { http } from "msw";
 import type { ClockMode, ClockOptions } from "../clock.js";
 import { bodyTooLarge, contentCoding, malformedCompression, unsupportedEncoding, type ContentCoding } from "../core/body.js";
 import { ApiError } from "../core/errors.js";
-import type { BodyRequest, FormPart, RequestBody, RequestHead } from "../core/exchange.js";
+import { trickledPieces, type BodyRequest, type FormPart, type RequestBody, type RequestHead } from "../core/exchange.js";
 import { createMock, DEFAULT_API_KEY, type Mock } from "../core/mock.js";
 import { SNIFF_BYTES } from "../core/uploads.js";
 
@@ -61,13 +61,29 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
       base: prefix,
     };
     const reply = await mock.core.handle(head, (want) => readBody(request, want));
+    // A fault rule's reset: the fetch fails as on a dropped connection.
+    if (reply.reset) return Response.error();
     const empty = request.method === "HEAD" || reply.status === 204 || reply.body === undefined;
-    return new Response(empty ? null : (reply.body as BodyInit), { status: reply.status, headers: reply.headers });
+    const body = empty ? null : reply.trickleMs ? trickled(reply.body!, reply.trickleMs) : (reply.body as BodyInit);
+    return new Response(body, { status: reply.status, headers: reply.headers });
   };
   // `${origin}${prefix}/*` and the prefix itself: every path the server would answer, 404s included.
   const handlers = [http.all(`${base.origin}${prefix}/*`, serve)];
   if (prefix) handlers.push(http.all(`${base.origin}${prefix}`, serve));
   return { handlers, mock };
+}
+
+/** A fault rule's slow: the body as a stream whose pieces arrive spread over `ms`. */
+function trickled(body: string | Uint8Array, ms: number): ReadableStream<Uint8Array> {
+  const pieces = trickledPieces(body);
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await new Promise((resolve) => setTimeout(resolve, ms / pieces.length));
+      controller.enqueue(pieces[sent++]);
+      if (sent === pieces.length) controller.close();
+    },
+  });
 }
 
 function headersOf(headers: Headers): Record<string, string> {

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError } from "../core/errors.js";
+import { trickledPieces } from "../core/exchange.js";
 import type { BodyReader, CoreReply, RequestHead } from "../core/exchange.js";
 import type { Core } from "../core/pipeline.js";
 import { readJsonText } from "./json-body.js";
@@ -63,6 +64,11 @@ export async function serveNode(core: Core, req: IncomingMessage, res: ServerRes
 
 export function writeReply(req: IncomingMessage, res: ServerResponse, reply: CoreReply): void {
   if (res.headersSent || res.destroyed) return;
+  if (reply.reset) {
+    // A fault rule's reset: the client sees the connection torn down (TCP RST), no answer at all.
+    req.socket.resetAndDestroy();
+    return;
+  }
   const headers: Record<string, string | number> = reply.headers;
   if (!req.complete) {
     // Answered while the body is still arriving (past a size limit, a bad key on an upload): the
@@ -77,5 +83,20 @@ export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Cor
   }
   // Written as a string in one piece with its headers: no Buffer copy of the body is made.
   headers["Content-Length"] = reply.bytes ?? Buffer.byteLength(reply.body);
+  if (reply.trickleMs) return trickle(res.writeHead(reply.status, headers), reply.body, reply.trickleMs);
   res.writeHead(reply.status, headers).end(reply.body);
+}
+
+/** A fault rule's slow: the headers at once, then the body in pieces, the last one after `ms`. */
+function trickle(res: ServerResponse, body: string | Uint8Array, ms: number): void {
+  const pieces = trickledPieces(body);
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (res.destroyed) return clearInterval(timer);
+    res.write(pieces[sent++]);
+    if (sent === pieces.length) {
+      clearInterval(timer);
+      res.end();
+    }
+  }, ms / pieces.length);
 }

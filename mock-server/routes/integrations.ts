@@ -5,7 +5,7 @@ import { laterThan } from "./timestamps.js";
 
 export const integrationHandlers: HandlerTable<"createIntegration" | "getIntegration" | "updateIntegration" | "createIntegrationAuth"> = {
   createIntegration: ({ workspace, body, services }) => {
-    const now = services.clock.iso();
+    const now = workspace.clock.iso();
     const integration: Integration = {
       integrationId: workspace.random.uuid(),
       name: body.name,
@@ -30,14 +30,14 @@ export const integrationHandlers: HandlerTable<"createIntegration" | "getIntegra
       ...current,
       ...(body.name !== undefined && { name: body.name }),
       ...(body.description !== undefined && { description: body.description }),
-      updatedAt: laterThan(current.updatedAt, services.clock.iso()),
+      updatedAt: laterThan(current.updatedAt, workspace.clock.iso()),
     };
     return { status: 200, body: workspace.collections.integrations.replace(current.integrationId, next) };
   },
 
   createIntegrationAuth: ({ workspace, params, body, services }) => {
     const current = workspace.collections.integrations.require(params.integrationId, "Integration");
-    const now = services.clock.iso();
+    const now = workspace.clock.iso();
     const auth: IntegrationAuth = {
       authId: workspace.random.uuid(),
       integrationId: current.integrationId,

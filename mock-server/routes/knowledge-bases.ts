@@ -62,7 +62,7 @@ export const knowledgeBaseHandlers: HandlerTable<"createKnowledgeBase"> = {
       ...urlSources(fields.knowledge_base_urls).map((content) => ({ documentId: documentId(), type: "url" as const, content })),
       ...files.map((file) => ({ documentId: documentId(), type: "file", content: file.filename })),
     ];
-    const now = services.clock.iso();
+    const now = workspace.clock.iso();
     const kb: KnowledgeBase = { kbId: `kb_${workspace.random.hex(20)}`, name: fields.name, files: sources, createdAt: now, updatedAt: now };
     return { status: 201, body: workspace.collections.knowledgeBases.create(kb) };
   },

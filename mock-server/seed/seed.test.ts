@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, it, expect } from "vitest";
 import { createOpenApiAjv } from "../../scripts/lib/openapi-ajv.js";
+import { Clock } from "../clock.js";
 import { Workspace } from "../store/workspace.js";
 import { SCHEMA_OF } from "../control/record-checks.js";
 import { collectionNames, type Call, type CallStatus, type CollectionName } from "../store/records.js";
@@ -27,7 +28,7 @@ function schemaErrors(collection: CollectionName, record: unknown): string | nul
 }
 
 function workspace(seed: number, empty = false): Workspace {
-  const ws = new Workspace({ workspaceId: "t", apiKey: "k", seed, empty, readOnly: false });
+  const ws = new Workspace({ workspaceId: "t", apiKey: "k", seed, empty, readOnly: false }, new Clock({ mode: "virtual", start: NOW }));
   if (!empty) seedWorkspace(ws, NOW);
   return ws;
 }
@@ -226,7 +227,7 @@ describe("seedWorkspace", () => {
     expect(snapshot(workspace(1))).toBe(snapshot(ws));
     expect(snapshot(workspace(2))).not.toBe(snapshot(ws));
     // Another workspace with the same seed shares no ids (isolation is checked by id).
-    const other = new Workspace({ workspaceId: "u", apiKey: "k2", seed: 1, empty: false, readOnly: false });
+    const other = new Workspace({ workspaceId: "u", apiKey: "k2", seed: 1, empty: false, readOnly: false }, new Clock({ mode: "virtual", start: NOW }));
     seedWorkspace(other, NOW);
     const ids = new Set(ws.collections.calls.all().map((c) => c.callId));
     expect(other.collections.calls.all().some((c) => ids.has(c.callId))).toBe(false);

@@ -3,7 +3,6 @@
  * the clock, successful or failed, with remarks and a simulated conversation. The batch's counters
  * are updated with each completion, so successful + failed = total at all times (x-assumption).
  */
-import type { Clock } from "../clock.js";
 import type { Workspace } from "../store/workspace.js";
 import type { Agent, BatchRun, StoredTestRun, TestCase } from "../store/records.js";
 import { Random, hash32 } from "../store/random.js";
@@ -14,10 +13,8 @@ export function agentReference(agent: Agent) {
 }
 
 export class BatchRuns {
-  constructor(private readonly clock: Clock) {}
-
   start(workspace: Workspace, agent: Agent, testCases: TestCase[]): BatchRun {
-    const now = this.clock.iso();
+    const now = workspace.clock.iso();
     const batch: BatchRun = {
       batchId: workspace.random.uuid(),
       workspaceId: workspace.workspaceId,
@@ -56,8 +53,8 @@ export class BatchRuns {
     if (run.completedDate !== null) return;
     const random = new Random(hash32(run.jobId));
     const generation = workspace.generation;
-    const at = Math.max(this.clock.nowMs(), Date.parse(run.createdDate) + random.int(15, 90) * 1000);
-    this.clock.schedule(at, () => {
+    const at = Math.max(workspace.clock.nowMs(), Date.parse(run.createdDate) + random.int(15, 90) * 1000);
+    workspace.clock.schedule(at, () => {
       if (workspace.generation !== generation) return;
       const current = workspace.collections.testRuns.get(run.jobId);
       if (!current || current.completedDate !== null) return;
@@ -81,7 +78,7 @@ export class BatchRuns {
       : `Not met: ${criteria} The agent did not complete the user's goal within the conversation.`;
     workspace.collections.testRuns.replace(run.jobId, {
       ...run,
-      completedDate: this.clock.iso(),
+      completedDate: workspace.clock.iso(),
       isSuccessful: successful,
       remarks,
       conversation,

@@ -3,7 +3,6 @@
  * scheduled -> in_progress | not_connected | error, in_progress -> ended | error.
  * Each call's path and timing come from a Random seeded by its id, so a run is repeatable.
  */
-import type { Clock } from "../clock.js";
 import type { Workspace } from "../store/workspace.js";
 import type { Call, CallStatus } from "../store/records.js";
 import { Random, hash32 } from "../store/random.js";
@@ -15,7 +14,6 @@ export const FINAL_STATUSES: CallStatus[] = ["ended", "not_connected", "error"];
 
 export class CallProgression {
   constructor(
-    private readonly clock: Clock,
     private readonly webhooks: WebhookDispatcher,
     /** Calls that move on by another rule (E16 conversations end on silence, sim/chats.ts). */
     private readonly movedElsewhere: (workspace: Workspace, call: Call) => boolean = () => false,
@@ -28,12 +26,12 @@ export class CallProgression {
     const generation = workspace.generation;
     const from = call.status === "scheduled" ? call.createdAt : (call.startTime ?? call.createdAt);
     const wait = call.status === "scheduled" ? random.int(5, 30) : random.int(20, 240);
-    const at = Math.max(this.clock.nowMs(), Date.parse(from) + wait * 1000);
+    const at = Math.max(workspace.clock.nowMs(), Date.parse(from) + wait * 1000);
     const next: CallStatus =
       call.status === "scheduled"
         ? random.chance(0.7) ? "in_progress" : random.chance(0.66) ? "not_connected" : "error"
         : random.chance(0.9) ? "ended" : "error";
-    this.clock.schedule(at, () => {
+    workspace.clock.schedule(at, () => {
       if (workspace.generation !== generation) return;
       const current = workspace.collections.calls.get(call.callId);
       if (!current || current.status !== call.status) return;
@@ -42,7 +40,7 @@ export class CallProgression {
   }
 
   private move(workspace: Workspace, call: Call, status: CallStatus, random: Random): void {
-    const moved = settleCall(call, status, this.clock.now(), () => random.next());
+    const moved = settleCall(call, status, workspace.clock.now(), () => random.next());
     workspace.collections.calls.replace(call.callId, moved);
     const data = { conversationId: call.callId, channel: "call" as const, callId: call.callId, callType: call.callType };
     if (status === "in_progress") {
@@ -50,7 +48,7 @@ export class CallProgression {
     }
     if (call.status === "in_progress" && FINAL_STATUSES.includes(status)) {
       this.webhooks.emit(workspace, call.agent.agentId, "conversation_ended", { ...data, transcript: moved.transcript ?? "" });
-      evaluateConversation(workspace, call.agent.agentId, call.callId, this.clock.iso(), random);
+      evaluateConversation(workspace, call.agent.agentId, call.callId, workspace.clock.iso(), random);
     }
     this.track(workspace, moved);
   }

@@ -7,7 +7,6 @@
  * the agent's endCallOnSilenceDuration. conversation_started goes out on the first turn,
  * conversation_ended when it ends, so a client never gets a start/end pair per turn.
  */
-import type { Clock } from "../clock.js";
 import type { Workspace } from "../store/workspace.js";
 import type { Agent, Call, StoredChat } from "../store/records.js";
 import { Random, hash32 } from "../store/random.js";
@@ -28,10 +27,7 @@ export class ChatConversations {
   /** Ids of open conversations per workspace, by agent and variables, most recent turn last. */
   private readonly open = new WeakMap<Workspace, Map<string, string[]>>();
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly webhooks: WebhookDispatcher,
-  ) {}
+  constructor(private readonly webhooks: WebhookDispatcher) {}
 
   /** One turn: continues the open conversation it belongs to, or starts one. */
   turn(workspace: Workspace, agent: Agent, conversation: string | undefined, variables: Variables): StoredChat {
@@ -50,7 +46,7 @@ export class ChatConversations {
     const silenceMs = (typeof minutes === "number" && minutes > 0 ? minutes : DEFAULT_SILENCE_MINUTES) * 60_000;
     const generation = workspace.generation;
     const lastTurn = call.updatedAt;
-    this.clock.schedule(Date.parse(lastTurn) + silenceMs, () => {
+    workspace.clock.schedule(Date.parse(lastTurn) + silenceMs, () => {
       if (workspace.generation !== generation) return;
       const current = workspace.collections.calls.get(call.callId);
       // A later turn moved updatedAt and scheduled its own end.
@@ -97,7 +93,7 @@ export class ChatConversations {
   }
 
   private startConversation(workspace: Workspace, agent: Agent, text: string, variables: Variables): StoredChat {
-    const now = this.clock.iso();
+    const now = workspace.clock.iso();
     const replies = agentReplies(agent, text, variables);
     const chat: StoredChat = {
       id: workspace.random.uuid(),
@@ -136,7 +132,7 @@ export class ChatConversations {
   }
 
   private continueConversation(workspace: Workspace, agent: Agent, open: StoredChat, text: string, variables: Variables): StoredChat {
-    const now = this.clock.iso();
+    const now = workspace.clock.iso();
     const replies = agentReplies(agent, text, variables, { greeted: true });
     const said = lastCustomerLine(text);
     const chat: StoredChat = {
@@ -160,7 +156,7 @@ export class ChatConversations {
 
   private end(workspace: Workspace, call: Call): void {
     const chat = workspace.collections.chats.get(call.callId);
-    const now = this.clock.now();
+    const now = workspace.clock.now();
     const transcript = chat?.transcript ?? "";
     if (chat) this.forget(workspace, chat);
     const started = Date.parse(call.startTime ?? call.createdAt);

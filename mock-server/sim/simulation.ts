@@ -2,7 +2,6 @@
  * Everything the mock simulates over time, behind one object the routes and the control plane use:
  * call progression, batch runs, chats (with their webhooks and QA issues).
  */
-import type { Clock } from "../clock.js";
 import type { Workspace } from "../store/workspace.js";
 import type { Agent, StoredChat, TestCase } from "../store/records.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
@@ -16,16 +15,13 @@ export class Simulation {
   readonly batches: BatchRuns;
   readonly chats: ChatConversations;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly webhooks: WebhookDispatcher,
-  ) {
-    this.chats = new ChatConversations(clock, webhooks);
-    this.calls = new CallProgression(clock, webhooks, (workspace, call) => this.chats.owns(workspace, call));
-    this.batches = new BatchRuns(clock);
+  constructor(webhooks: WebhookDispatcher) {
+    this.chats = new ChatConversations(webhooks);
+    this.calls = new CallProgression(webhooks, (workspace, call) => this.chats.owns(workspace, call));
+    this.batches = new BatchRuns();
   }
 
-  /** After seeding or restoring: whatever is under way continues on the clock. */
+  /** After seeding or restoring: whatever is under way continues on the workspace's clock. */
   resume(workspace: Workspace): void {
     for (const call of workspace.collections.calls.all()) {
       if (this.chats.owns(workspace, call)) this.chats.track(workspace, call);

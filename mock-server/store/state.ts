@@ -10,6 +10,8 @@ export class StateFileError extends Error {}
 export const STATE_VERSION = 1;
 
 interface PersistedWorkspace extends WorkspaceOptions {
+  /** The workspace clock's time when saved (ahead of savedAt by what was advanced for it alone). */
+  clock?: string;
   collections: Snapshot;
   credentials: [string, IntegrationCredentials][];
   trunks: [string, TrunkSecrets][];
@@ -28,6 +30,7 @@ function persistWorkspace(w: Workspace): PersistedWorkspace {
     seed: w.seed,
     empty: w.empty,
     readOnly: w.readOnly,
+    clock: w.clock.iso(),
     collections: exportSnapshot(w),
     credentials: [...w.credentials],
     trunks: [...w.trunks],
@@ -40,7 +43,10 @@ export function serializeState(workspaces: Workspaces, savedAt: string): string 
   return JSON.stringify(state);
 }
 
-/** Puts every persisted workspace back, records and secrets, without seeding. */
+/**
+ * Puts every persisted workspace back, records and secrets, without seeding. A workspace clock keeps
+ * its lead over the root clock (whose own time the caller restores from savedAt, or not).
+ */
 export function restoreState(state: PersistedState, workspaces: Workspaces): void {
   for (const [i, saved] of state.workspaces.entries()) {
     // Messages name the workspace by position or id only: the file also holds keys and credentials.
@@ -53,6 +59,8 @@ export function restoreState(state: PersistedState, workspaces: Workspaces): voi
     const existing = workspaces.get(saved.workspaceId);
     const workspace = existing ?? workspaces.add(saved, { seed: false });
     if (existing) existing.clear();
+    const lead = Date.parse(saved.clock ?? "") - Date.parse(state.savedAt);
+    if (Number.isFinite(lead)) workspace.clock.set(workspaces.clock.nowMs() + lead);
     importSnapshot(workspace, saved.collections);
     for (const [id, credentials] of saved.credentials) workspace.credentials.set(id, credentials);
     for (const [number, trunk] of saved.trunks) workspace.trunks.set(number, trunk);

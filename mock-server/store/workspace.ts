@@ -4,6 +4,7 @@
  * guessed byte by byte from response timings. The hash comes from the platform: Web Crypto by
  * default (browsers, MSW), Node's one-shot crypto.hash from the Node doors (no promise per request).
  */
+import { Clock } from "../clock.js";
 import { Collection } from "./collection.js";
 import { Random } from "./random.js";
 import { collectionNames, collectionOptions, type CollectionName, type RecordTypes } from "./records.js";
@@ -40,10 +41,14 @@ export class Workspace {
   readonly credentials = new Map<string, IntegrationCredentials>();
   readonly trunks = new Map<string, TrunkSecrets>();
   random: Random;
-  /** Bumped on reset: scheduled work of an older generation finds it stale and does nothing. */
+  /** Bumped on reset and delete: work under way of an older generation finds it stale and does nothing. */
   generation = 0;
 
-  constructor(options: WorkspaceOptions) {
+  constructor(
+    options: WorkspaceOptions,
+    /** This workspace's own time: its calls, batch runs and webhook retries run on it. */
+    readonly clock: Clock,
+  ) {
     this.workspaceId = options.workspaceId;
     this.apiKey = options.apiKey;
     this.readOnly = options.readOnly;
@@ -61,6 +66,8 @@ export class Workspace {
     this.trunks.clear();
     this.random = new Random(this.seed);
     this.generation++;
+    // What was scheduled belongs to the records just dropped; seeding schedules anew.
+    this.clock.stop();
   }
 
   counts(): Record<CollectionName, number> {
@@ -88,18 +95,22 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 export class Workspaces {
   private readonly byId = new Map<string, Workspace>();
   private readonly byKeyDigest = new Map<string, { digest: Uint8Array; workspace: Workspace }>();
+  /** Where each workspace sits in byKeyDigest, so a deleted workspace's key can be dropped. */
+  private readonly digestKeyOf = new Map<Workspace, string>();
   /** Workspaces whose key is not hashed yet: hashing may be asynchronous, adding is not. */
   private unindexed: Workspace[] = [];
   private created = 0;
 
   constructor(
     private readonly seeder: Seeder,
+    /** The mock's root clock: each workspace gets a fork of it, at its time when the workspace is added. */
+    readonly clock: Clock = new Clock({ mode: "virtual" }),
     private readonly sha256: Sha256 = webCryptoSha256,
   ) {}
 
   add(options: WorkspaceOptions, how: { seed: boolean } = { seed: true }): Workspace {
     if (this.byId.has(options.workspaceId)) throw new Error(`workspace ${options.workspaceId} exists`);
-    const workspace = new Workspace(options);
+    const workspace = new Workspace(options, this.clock.fork());
     this.byId.set(workspace.workspaceId, workspace);
     this.unindexed.push(workspace);
     if (!options.empty && how.seed) this.seeder(workspace);
@@ -149,7 +160,9 @@ export class Workspaces {
     const digests = pending.map((workspace) => this.sha256(workspace.apiKey));
     const put = (all: Uint8Array[]) =>
       all.forEach((digest, i) => {
-        if (this.byId.get(pending[i].workspaceId) === pending[i]) this.byKeyDigest.set(keyOf(digest), { digest, workspace: pending[i] });
+        if (this.byId.get(pending[i].workspaceId) !== pending[i]) return;
+        this.byKeyDigest.set(keyOf(digest), { digest, workspace: pending[i] });
+        this.digestKeyOf.set(pending[i], keyOf(digest));
       });
     if (!digests.some((d) => d instanceof Promise)) return void put(digests as Uint8Array[]);
     const done: Promise<void> = Promise.all([this.indexing, Promise.all(digests).then(put)]).then(() => {
@@ -170,10 +183,31 @@ export class Workspaces {
 
   /** Every workspace back to its seed state; `seed` replaces the seed of `defaultId`. */
   reset(defaultId: string, seed?: number): void {
-    for (const workspace of this.byId.values()) {
-      if (seed !== undefined && workspace.workspaceId === defaultId) workspace.seed = seed;
-      workspace.clear();
-      if (!workspace.empty) this.seeder(workspace);
-    }
+    for (const workspace of this.byId.values()) this.resetOne(workspace, workspace.workspaceId === defaultId ? seed : undefined);
+  }
+
+  /** One workspace back to its seed state (a new `seed` if given); its clock keeps its time. */
+  resetOne(workspace: Workspace, seed?: number): void {
+    if (seed !== undefined) workspace.seed = seed;
+    workspace.clear();
+    if (!workspace.empty) this.seeder(workspace);
+  }
+
+  /** Removes a workspace: its key is refused from now on, its scheduled work dropped. */
+  delete(workspace: Workspace): void {
+    if (this.byId.get(workspace.workspaceId) !== workspace) return;
+    this.byId.delete(workspace.workspaceId);
+    this.unindexed = this.unindexed.filter((w) => w !== workspace);
+    const digestKey = this.digestKeyOf.get(workspace);
+    if (digestKey !== undefined) this.byKeyDigest.delete(digestKey);
+    this.digestKeyOf.delete(workspace);
+    workspace.generation++;
+    workspace.clock.stop();
+  }
+
+  /** Stops every clock (the mock is closing). */
+  stopClocks(): void {
+    this.clock.stop();
+    for (const workspace of this.byId.values()) workspace.clock.stop();
   }
 }

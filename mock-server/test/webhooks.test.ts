@@ -57,8 +57,12 @@ describe("webhook deliveries", () => {
     expect(payload.data.variables).toEqual({ customerName: "Dana" });
     expect(delivery.headers["x-webhook-id"]).toBe(hook.webhookId);
     const header = String(delivery.headers["x-webhook-signature"]);
-    const now = t.mock.mock.services.clock.now();
-    expect(verifyWebhookSignature({ payload: delivery.body, header, secret: hook.secret, now })).toBe(true);
+    // Signed at the wall-clock time of the attempt: a receiver checks it with its own clock, whatever
+    // the workspace's virtual time, while the payload's event time follows the workspace clock.
+    expect(verifyWebhookSignature({ payload: delivery.body, header, secret: hook.secret })).toBe(true);
+    const now = new Date();
+    expect(payload.createdAt).toBe(t.mock.mock.services.workspaces.get("default")!.clock.iso());
+    expect(Math.abs(Date.parse(payload.createdAt) - now.getTime())).toBeGreaterThan(3_600_000);
     expect(checkWebhookSignature({ payload: delivery.body + " ", header, secret: hook.secret, now })).toEqual({ ok: false, reason: "signature does not match" });
     expect(verifyWebhookSignature({ payload: delivery.body, header, secret: "other", now })).toBe(false);
     const later = new Date(now.getTime() + 301_000);

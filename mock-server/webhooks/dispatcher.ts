@@ -1,9 +1,11 @@
 /**
  * Webhook deliveries: for an event of an agent, one signed POST to each active webhook of that agent
  * subscribed to the event. The first attempt goes out at once; failures (non-2xx, no answer within
- * the timeout) are retried on the clock with exponential backoff. The outbox is bounded.
+ * the timeout) are retried on the workspace's clock with exponential backoff. The outbox is bounded.
+ * Times: the payload's event time, attempt times and retries follow the workspace clock (virtual under
+ * tests); the signature carries the wall-clock time of the attempt, so any receiver verifies it with
+ * its own clock and the usual tolerance.
  */
-import type { Clock } from "../clock.js";
 import type { Workspace } from "../store/workspace.js";
 import type { WebhookEvent } from "../store/records.js";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./sign.js";
@@ -35,10 +37,7 @@ export class WebhookDispatcher {
   private outbox: Delivery[] = [];
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly options: DispatcherOptions,
-  ) {}
+  constructor(private readonly options: DispatcherOptions) {}
 
   emit(workspace: Workspace, agentId: string, event: WebhookEvent["event"], data: WebhookEvent["data"]): Delivery[] {
     const hooks = workspace.collections.webhooks.page({ where: { agentId, active: true }, order: "oldest", page: 0, size: 1000 }).items;
@@ -48,7 +47,7 @@ export class WebhookDispatcher {
       const payload: WebhookEvent = {
         eventId: workspace.random.uuid(),
         event,
-        createdAt: this.clock.iso(),
+        createdAt: workspace.clock.iso(),
         workspaceId: workspace.workspaceId,
         agentId,
         data,
@@ -62,12 +61,12 @@ export class WebhookDispatcher {
         payload: JSON.stringify(payload),
         signature: "",
         status: "pending",
-        nextAttemptAt: this.clock.iso(),
+        nextAttemptAt: workspace.clock.iso(),
         attempts: [],
       };
       this.push(delivery);
       created.push(delivery);
-      this.track(this.attempt(delivery, hook.secret));
+      this.track(this.attempt(workspace, delivery, hook.secret));
     }
     return created;
   }
@@ -77,8 +76,9 @@ export class WebhookDispatcher {
     return [...this.outbox].reverse();
   }
 
-  clear(): void {
-    this.outbox = [];
+  /** Empties the outbox, or drops one workspace's deliveries from it. */
+  clear(workspaceId?: string): void {
+    this.outbox = workspaceId === undefined ? [] : this.outbox.filter((d) => d.workspaceId !== workspaceId);
   }
 
   get size(): number {
@@ -106,10 +106,11 @@ export class WebhookDispatcher {
     }
   }
 
-  private async attempt(delivery: Delivery, secret: string): Promise<void> {
-    const at = this.clock.now();
+  private async attempt(workspace: Workspace, delivery: Delivery, secret: string): Promise<void> {
+    const at = workspace.clock.now();
+    const generation = workspace.generation;
     // Web Crypto signs asynchronously; a delivery to a reserved domain is marked skipped at once all the same.
-    const signed = signWebhookPayload(delivery.payload, secret, at).then((signature) => void (delivery.signature = signature));
+    const signed = signWebhookPayload(delivery.payload, secret, new Date()).then((signature) => void (delivery.signature = signature));
     if (RESERVED_HOST.test(safeHost(delivery.url))) {
       delivery.attempts.push({ at: at.toISOString(), statusCode: null, error: "reserved example domain: not sent", durationMs: 0 });
       delivery.status = "skipped";
@@ -149,10 +150,12 @@ export class WebhookDispatcher {
       this.options.log(`webhook delivery ${delivery.deliveryId} to ${withoutUserInfo(delivery.url)} failed after ${delivery.attempts.length} attempts: ${error}`);
     } else {
       const wait = this.options.backoffSeconds * 2 ** (delivery.attempts.length - 1) * 1000;
-      const next = this.clock.nowMs() + wait;
+      const next = workspace.clock.nowMs() + wait;
       delivery.nextAttemptAt = new Date(next).toISOString();
-      this.clock.schedule(next, () => {
-        const retry = this.attempt(delivery, secret);
+      // A workspace reset or deleted while this attempt was under way wants no retry.
+      if (workspace.generation !== generation) return;
+      workspace.clock.schedule(next, () => {
+        const retry = this.attempt(workspace, delivery, secret);
         this.track(retry);
         return retry;
       });

@@ -1,0 +1,55 @@
+/**
+ * Control plane, clocks: every workspace has its own. Advancing one workspace runs only what it has
+ * scheduled (its calls, batch runs, webhook retries); advancing without a workspaceId moves the root
+ * clock (where new workspaces start) and every workspace's.
+ */
+import type { Clock } from "../clock.js";
+import { invalid } from "../core/errors.js";
+import { objectBody, onlyKeys, optionalString, queryOf } from "./body.js";
+import type { ControlRoute, ControlServices } from "./router.js";
+import { workspaceOf } from "./workspaces.js";
+
+export const MAX_ADVANCE_SECONDS = 31_536_000;
+
+function clockState(clock: Clock, workspaceId: string | null) {
+  return { now: clock.iso(), mode: clock.mode, speed: clock.speed, workspaceId };
+}
+
+export function clockRoutes({ workspaces, webhooks }: ControlServices): ControlRoute[] {
+  return [
+    {
+      operationId: "getClock",
+      method: "GET",
+      path: "/clock",
+      handle: ({ query }) => {
+        const { workspaceId } = queryOf(query, ["workspaceId"]);
+        const clock = workspaceId === undefined ? workspaces.clock : workspaceOf(workspaces, workspaceId).clock;
+        return { status: 200, body: clockState(clock, workspaceId ?? null) };
+      },
+    },
+
+    {
+      operationId: "advanceClock",
+      method: "POST",
+      path: "/clock/advance",
+      handle: async ({ body: raw }) => {
+        const body = objectBody(raw);
+        onlyKeys(body, ["seconds", "workspaceId"]);
+        const seconds = body.seconds;
+        if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
+          throw invalid({ seconds: `must be a number from 0 to ${MAX_ADVANCE_SECONDS}` });
+        }
+        const workspaceId = optionalString(body.workspaceId, "workspaceId");
+        const one = workspaceId === undefined ? undefined : workspaceOf(workspaces, workspaceId);
+        if (one) await one.clock.advance(seconds);
+        else {
+          await workspaces.clock.advance(seconds);
+          for (const workspace of workspaces.list()) await workspace.clock.advance(seconds);
+        }
+        // What fell due includes webhook attempts: the answer waits for them, so a test can look next.
+        await webhooks.idle();
+        return { status: 200, body: clockState(one?.clock ?? workspaces.clock, workspaceId ?? null) };
+      },
+    },
+  ];
+}

@@ -1,0 +1,74 @@
+/**
+ * Control plane, fixtures: every record of a collection, and records filled from a partial
+ * (POST /__mock/workspaces/{id}/{collection}), coherent with what is given and dated on the
+ * workspace's clock.
+ */
+import { ApiError, invalid } from "../core/errors.js";
+import { collectionNames, type CollectionName } from "../store/records.js";
+import type { Workspace } from "../store/workspace.js";
+import { buildRecord, createBuildContext, recountBatch } from "../seed/index.js";
+import { objectBody } from "./body.js";
+import { recordErrors } from "./record-checks.js";
+import type { ControlRoute, ControlServices } from "./router.js";
+import { workspaceOf } from "./workspaces.js";
+
+function collectionOf(name: string): CollectionName {
+  if (!(collectionNames as string[]).includes(name)) throw new ApiError(404, `Unknown collection ${name}; one of: ${collectionNames.join(", ")}`);
+  return name as CollectionName;
+}
+
+export function recordRoutes({ workspaces, simulation }: ControlServices): ControlRoute[] {
+  return [
+    {
+      operationId: "listRecords",
+      method: "GET",
+      path: "/workspaces/{workspaceId}/{collection}",
+      handle: ({ params }) => ({ status: 200, body: workspaceOf(workspaces, params.workspaceId).collections[collectionOf(params.collection)].all().reverse() }),
+    },
+
+    {
+      operationId: "createRecord",
+      method: "POST",
+      path: "/workspaces/{workspaceId}/{collection}",
+      handle: ({ params, body }) => {
+        const workspace = workspaceOf(workspaces, params.workspaceId);
+        const name = collectionOf(params.collection);
+        const partial = objectBody(body);
+        let record: unknown;
+        try {
+          record = fillRecord(workspace, name, partial, workspace.clock.now());
+        } catch (error) {
+          // A builder meeting a field of the wrong type (agents: "x") is bad input, not a server fault.
+          throw new ApiError(400, `Cannot build a ${name} record from this partial: ${(error as Error).message}`);
+        }
+        const errors = recordErrors(name, record);
+        if (errors) throw invalid(errors, `Not a valid ${name} record`);
+        const collection = workspace.collections[name] as unknown as { create(r: unknown): unknown; idOf(r: unknown): string; has(id: string): boolean };
+        if (collection.has(collection.idOf(record))) throw new ApiError(409, `${name} already holds a record with id ${collection.idOf(record)}`);
+        collection.create(record);
+        if (name === "calls") simulation.calls.track(workspace, record as never);
+        if (name === "testRuns") {
+          // The batch's counters follow its test runs, whichever way a run arrives.
+          recountBatch(workspace, (record as { batchId: string }).batchId);
+          simulation.batches.track(workspace, record as never);
+        }
+        return { status: 201, body: record };
+      },
+    },
+  ];
+}
+
+/**
+ * A record filled through the control plane counts as created now: it is inserted last, so it comes
+ * first in "most recently created first" lists. Its creation time must agree, so a fill the builder
+ * dated before the newest record of the collection is built again from that record's time.
+ */
+function fillRecord(workspace: Workspace, name: CollectionName, partial: Record<string, unknown>, now: Date): unknown {
+  const record = buildRecord(name, createBuildContext(workspace, now), partial) as unknown as Record<string, unknown>;
+  const field = ["createdAt", "createdDate"].find((f) => typeof record[f] === "string" && !(f in partial));
+  if (!field) return record;
+  const newest = (workspace.collections[name] as unknown as { page(q: object): { items: Record<string, unknown>[] } }).page({ order: "newest", page: 0, size: 1 }).items[0];
+  const floor = typeof newest?.[field] === "string" ? (newest[field] as string) : undefined;
+  if (!floor || Date.parse(record[field] as string) >= Date.parse(floor) || Date.parse(floor) > now.getTime()) return record;
+  return buildRecord(name, createBuildContext(workspace, now), { ...partial, [field]: floor });
+}

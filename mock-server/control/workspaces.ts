@@ -1,0 +1,112 @@
+/**
+ * Control plane, workspaces: health, reset (all, or one), create, delete, list, snapshots.
+ * Resetting or deleting one workspace touches nothing of another: not its records, clock, journal
+ * entries, webhook deliveries or fault rules.
+ */
+import { DEFAULT_WORKSPACE_ID } from "../defaults.js";
+import { ApiError, invalid } from "../core/errors.js";
+import type { Workspace, Workspaces } from "../store/workspace.js";
+import { objectBody, onlyKeys, optionalInteger } from "./body.js";
+import type { ControlRoute, ControlServices } from "./router.js";
+import { exportSnapshot, importSnapshot } from "./snapshot.js";
+
+export function workspaceOf(workspaces: Workspaces, id: string): Workspace {
+  const workspace = workspaces.get(id);
+  if (!workspace) throw new ApiError(404, `Workspace not found: ${id}`);
+  return workspace;
+}
+
+const info = (w: Workspace) => ({ workspaceId: w.workspaceId, counts: w.counts() });
+
+export function workspaceRoutes({ workspaces, simulation, webhooks, journal, faults }: ControlServices): ControlRoute[] {
+  const seedBody = (raw: unknown) => {
+    const body = objectBody(raw);
+    onlyKeys(body, ["seed"]);
+    return optionalInteger(body.seed, "seed");
+  };
+  return [
+    { operationId: "getHealth", method: "GET", path: "/health", handle: () => ({ status: 200, body: { status: "ok" } }) },
+
+    {
+      operationId: "resetMock",
+      method: "POST",
+      path: "/reset",
+      handle: ({ body }) => {
+        // Reseeding schedules what the seed has under way (the seeder resumes the simulation).
+        workspaces.reset(DEFAULT_WORKSPACE_ID, seedBody(body));
+        webhooks.clear();
+        journal.clear();
+        faults.clear();
+        return { status: 200, body: { status: "ok", seed: workspaceOf(workspaces, DEFAULT_WORKSPACE_ID).seed } };
+      },
+    },
+
+    { operationId: "listWorkspaces", method: "GET", path: "/workspaces", handle: () => ({ status: 200, body: workspaces.list().map(info) }) },
+
+    {
+      operationId: "createWorkspace",
+      method: "POST",
+      path: "/workspaces",
+      handle: ({ body: raw }) => {
+        const body = objectBody(raw);
+        onlyKeys(body, ["seed", "empty", "readOnly"]);
+        for (const flag of ["empty", "readOnly"]) {
+          if (body[flag] !== undefined && typeof body[flag] !== "boolean") throw invalid({ [flag]: "must be a boolean" });
+        }
+        const workspace = workspaces.create(
+          { seed: optionalInteger(body.seed, "seed"), empty: body.empty as boolean | undefined, readOnly: body.readOnly as boolean | undefined },
+          workspaceOf(workspaces, DEFAULT_WORKSPACE_ID).random,
+        );
+        return { status: 201, body: { workspaceId: workspace.workspaceId, apiKey: workspace.apiKey } };
+      },
+    },
+
+    {
+      operationId: "resetWorkspace",
+      method: "POST",
+      path: "/workspaces/{workspaceId}/reset",
+      handle: ({ params, body }) => {
+        const workspace = workspaceOf(workspaces, params.workspaceId);
+        workspaces.resetOne(workspace, seedBody(body));
+        webhooks.clear(workspace.workspaceId);
+        journal.clear(workspace.workspaceId);
+        faults.clear(workspace.workspaceId);
+        return { status: 200, body: { ...info(workspace), seed: workspace.seed } };
+      },
+    },
+
+    {
+      operationId: "deleteWorkspace",
+      method: "DELETE",
+      path: "/workspaces/{workspaceId}",
+      handle: ({ params }) => {
+        const workspace = workspaceOf(workspaces, params.workspaceId);
+        // POST /__mock/reset and the printed key rely on it; reset it instead.
+        if (workspace.workspaceId === DEFAULT_WORKSPACE_ID) throw new ApiError(409, "The default workspace cannot be deleted; reset it with POST /__mock/workspaces/default/reset");
+        workspaces.delete(workspace);
+        webhooks.clear(workspace.workspaceId);
+        faults.clear(workspace.workspaceId);
+        return { status: 204 };
+      },
+    },
+
+    {
+      operationId: "exportSnapshot",
+      method: "GET",
+      path: "/workspaces/{workspaceId}/snapshot",
+      handle: ({ params }) => ({ status: 200, body: exportSnapshot(workspaceOf(workspaces, params.workspaceId)) }),
+    },
+
+    {
+      operationId: "importSnapshot",
+      method: "PUT",
+      path: "/workspaces/{workspaceId}/snapshot",
+      handle: ({ params, body }) => {
+        const workspace = workspaceOf(workspaces, params.workspaceId);
+        importSnapshot(workspace, objectBody(body));
+        simulation.resume(workspace);
+        return { status: 200, body: info(workspace) };
+      },
+    },
+  ];
+}
