@@ -5,6 +5,7 @@
  */
 import express, { type Express } from "express";
 import { createMock, DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID, type Mock, type MockOptions } from "./core/mock.js";
+import { nodeDocsSite } from "./docs/site.js";
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode } from "./node/serve.js";
 
@@ -15,7 +16,7 @@ export interface MockApp extends Mock {
 }
 
 export function createApp(overrides: Partial<MockOptions> = {}): MockApp {
-  const mock = createMock({ sha256: nodeSha256, ...overrides });
+  const mock = createMock({ sha256: nodeSha256, docs: nodeDocsSite({ apiKey: overrides.apiKey ?? DEFAULT_API_KEY }), ...overrides });
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);

@@ -9,6 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ClockMode } from "./clock.js";
 import { createMock, DEFAULT_API_KEY, type Mock, type MockOptions } from "./core/mock.js";
+import { nodeDocsSite } from "./docs/site.js";
 import { answerClientError, answerExpectation } from "./node/connection-errors.js";
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode, type InFlight } from "./node/serve.js";
@@ -49,7 +50,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     shutdownGraceMs = DEFAULT_SHUTDOWN_GRACE_MS,
     ...appOptions
   } = options;
-  const mock = createMock({ sha256: nodeSha256, ...appOptions, clock: typeof clock === "string" ? { mode: clock } : clock });
+  const mock = createMock({ sha256: nodeSha256, docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }), ...appOptions, clock: typeof clock === "string" ? { mode: clock } : clock });
   const inFlight: InFlight = new Map();
   let closing = false;
   let drained: (() => void) | undefined;

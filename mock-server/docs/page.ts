@@ -2,6 +2,8 @@
  * /docs: a self-contained, interactive reference page rendered from the bundled spec: every
  * operation by tag, with its parameters, body, statuses and assumptions, and a "Try it" form that
  * calls the mock with the API key typed in. No external assets: it works offline.
+ * The core serves it only to a door that brings no docs site (MSW); the Node doors bring Swagger UI
+ * (site.ts).
  */
 import { loadOperations } from "../core/operations.js";
 import { deref, loadSpec } from "../core/spec.js";

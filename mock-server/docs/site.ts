@@ -1,0 +1,102 @@
+/**
+ * The docs site of the Node doors: Swagger UI (swagger-ui-dist, served from node_modules, so the
+ * docs work offline) over the two specs.
+ *   /docs                    the platform API, with Prefer pickers and the default key prefilled
+ *   /docs/control            the /__mock control plane
+ *   /docs/openapi.json, /docs/mock-control.json   the specs as these pages show them (specs.ts)
+ *   /docs/{asset}            Swagger UI's files and ours (assets/)
+ * Nothing is read before the first request for it (the Swagger bundle is 1.5 MB), then it is kept.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { DocsSite, StaticFile } from "../core/exchange.js";
+import { loadOperations } from "../core/operations.js";
+import { loadSpec } from "../core/spec.js";
+import { docsPageHtml, type PageOptions } from "./html.js";
+import { apiDocsSpec, controlDocsSpec } from "./specs.js";
+
+export interface DocsSiteOptions {
+  /** Prefilled as the API key: the mock's default workspace key. */
+  apiKey: string;
+}
+
+/** Scripts from 'self' only; Swagger UI sets style attributes, hence 'unsafe-inline' for styles. */
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join("; ");
+
+const ASSET_HEADERS = { "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff" };
+/** Pages and specs carry the key and the mock's current spec: always revalidated. */
+const FRESH_HEADERS = { "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" };
+
+const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+const OWN_DIR = fileURLToPath(new URL("./assets/", import.meta.url));
+const CONTROL_SPEC = fileURLToPath(new URL("../../generated/mock-control.json", import.meta.url));
+
+const ASSETS: Record<string, { dir: string; contentType: string }> = {
+  "swagger-ui-bundle.js": { dir: SWAGGER_DIR, contentType: "text/javascript; charset=utf-8" },
+  "swagger-ui.css": { dir: SWAGGER_DIR, contentType: "text/css; charset=utf-8" },
+  "favicon-32x32.png": { dir: SWAGGER_DIR, contentType: "image/png" },
+  "favicon-16x16.png": { dir: SWAGGER_DIR, contentType: "image/png" },
+  "init.js": { dir: OWN_DIR, contentType: "text/javascript; charset=utf-8" },
+  "docs.css": { dir: OWN_DIR, contentType: "text/css; charset=utf-8" },
+};
+
+export function nodeDocsSite({ apiKey }: DocsSiteOptions): DocsSite {
+  const cache = new Map<string, StaticFile>();
+
+  const specs: Record<string, () => Record<string, any>> = {
+    "openapi.json": () => apiDocsSpec(loadSpec(), loadOperations()),
+    "mock-control.json": () => controlDocsSpec(JSON.parse(readFileSync(CONTROL_SPEC, "utf8"))),
+  };
+  const spec = (name: string) => JSON.parse(file(name)!.body as string);
+
+  const page = (options: Omit<PageOptions, "spec">): StaticFile => ({
+    contentType: "text/html; charset=utf-8",
+    body: docsPageHtml({ ...options, spec: spec(options.settings.spec.split("/").pop()!) }),
+    headers: { ...FRESH_HEADERS, "Content-Security-Policy": CSP },
+  });
+  const pages: Record<string, () => StaticFile> = {
+    "": () =>
+      page({
+        title: "Agent platform API · mock docs",
+        assets: "docs/",
+        current: "api",
+        settings: { spec: "docs/openapi.json", apiKey, securityScheme: securityScheme(spec("openapi.json")) },
+      }),
+    control: () => page({ title: "Mock control plane · mock docs", assets: "", current: "control", settings: { spec: "mock-control.json" } }),
+  };
+
+  function build(name: string): StaticFile | undefined {
+    if (name in pages) return pages[name]();
+    if (name in specs) return { contentType: "application/json", body: JSON.stringify(specs[name]()), headers: FRESH_HEADERS };
+    const asset = ASSETS[name];
+    if (asset) return { contentType: asset.contentType, body: readFileSync(join(asset.dir, name)), headers: ASSET_HEADERS };
+    return undefined;
+  }
+
+  function file(name: string): StaticFile | undefined {
+    // Own properties only: `constructor` or `__proto__` are no file.
+    if (!Object.hasOwn(pages, name) && !Object.hasOwn(specs, name) && !Object.hasOwn(ASSETS, name)) return undefined;
+    let found = cache.get(name);
+    if (!found) cache.set(name, (found = build(name)!));
+    return found;
+  }
+  return file;
+}
+
+/** The first API-key-in-header scheme of the spec: the one the key is prefilled for. */
+function securityScheme(spec: Record<string, any>): string | undefined {
+  const schemes = Object.entries<Record<string, any>>(spec.components?.securitySchemes ?? {});
+  return schemes.find(([, s]) => s.type === "apiKey" && s.in === "header")?.[0];
+}
