@@ -20,6 +20,7 @@ export const OPTIONS: Option[] = [
   { flag: "clock-speed", env: "MOCK_CLOCK_SPEED", fallback: "1", help: "real clock: virtual seconds per wall-clock second" },
   { flag: "clock-start", env: "MOCK_CLOCK_START", fallback: "", help: "ISO 8601 start time (default: now, or 2026-11-01T12:00:00Z when virtual)" },
   { flag: "validate-responses", env: "MOCK_VALIDATE_RESPONSES", fallback: "", help: "on|off: check every response against the spec (default on, off when NODE_ENV=production)" },
+  { flag: "log-format", env: "MOCK_LOG_FORMAT", fallback: "pretty", help: "pretty|json|off: one line per request on stdout" },
   { flag: "journal-size", env: "MOCK_JOURNAL_SIZE", fallback: "500", help: "requests kept by GET /__mock/requests" },
   { flag: "outbox-size", env: "MOCK_OUTBOX_SIZE", fallback: "1000", help: "webhook deliveries kept by GET /__mock/webhook-deliveries" },
   { flag: "state-file", env: "MOCK_STATE_FILE", fallback: "", help: "persist state to this file (saved on exit and every --save-interval seconds)" },
@@ -59,4 +60,11 @@ export function secondsOption(values: Record<string, string>, flag: string, min:
   const n = Number(values[flag]);
   if (values[flag] === "" || !Number.isFinite(n) || n < min || n > max) throw new Error(`--${flag} must be a number of seconds from ${min} to ${max}, got "${values[flag]}"`);
   return n;
+}
+
+/** One of a fixed set of words. */
+export function choiceOption<T extends string>(values: Record<string, string>, flag: string, choices: readonly T[]): T {
+  const value = values[flag] as T;
+  if (!choices.includes(value)) throw new Error(`--${flag} must be ${choices.join(", ").replace(/, (?=[^,]*$)/, " or ")}, got "${values[flag]}"`);
+  return value;
 }

@@ -1,5 +1,7 @@
 /** npm start: the mock on PORT/HOST, printing where it is and how to call it. */
-import { helpText, integerOption, readConfig, secondsOption } from "./config.js";
+import { choiceOption, helpText, integerOption, readConfig, secondsOption } from "./config.js";
+import { watchLauncher } from "./node/launcher-watch.js";
+import { LOG_FORMATS, requestLogger } from "./node/request-log.js";
 import { loadState, StateSaver } from "./persistence.js";
 import { startMock } from "./server.js";
 
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
   const validate = v["validate-responses"] === "" ? process.env.NODE_ENV !== "production" : v["validate-responses"] === "on";
   const stateFile = v["state-file"] || undefined;
   const saveEvery = integerOption(v, "save-interval", 1, 86_400);
+  const logFormat = choiceOption(v, "log-format", LOG_FORMATS);
   const restore = stateFile ? await loadState(stateFile) : undefined;
 
   const running = await startMock({
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
     requestTimeoutMs: secondsOption(v, "request-timeout", 0.1, 86_400) * 1000,
     shutdownGraceMs: secondsOption(v, "shutdown-grace", 0, 3_600) * 1000,
     restore,
+    onRequest: requestLogger(logFormat),
   });
   const saver = stateFile ? new StateSaver(stateFile, running.mock.services.workspaces, () => running.mock.services.clock.iso()) : undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
   console.log(`  Docs:               ${running.url}/docs`);
   console.log(`  Control plane:      ${running.url}/__mock/health`);
   console.log(`  Clock: ${mode}${mode === "real" ? ` x${speed}` : ""}; response validation ${validate ? "on" : "off"}`);
+  console.log(`  Request log:        ${logFormat}${logFormat === "off" ? "" : " (stdout; --log-format pretty|json|off)"}`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -84,8 +89,12 @@ async function main(): Promise<void> {
     }
     process.exit(0);
   };
+  // A reader of stdout that went away (a pipe from a killed launcher) must not crash the mock with EPIPE before it saves its state.
+  process.stdout.on("error", () => undefined);
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  // Killing `npm start`'s own pid must stop the mock too (see launcher-watch.ts).
+  watchLauncher((why) => void stop(why));
 }
 
 main().catch((error) => {

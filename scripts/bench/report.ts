@@ -207,7 +207,8 @@ Targets of part 1:
 - (b) the same on bare \`node:http\` (the ceiling for Node);
 - **(c) the mock exactly as \`npm start\` runs it: \`node --import tsx mock-server/main.ts\` with \`NODE_ENV\` unset, so the core
   runs with auth (API key digest), request validation, store, request journal and response validation on** (response
-  validation is on unless \`NODE_ENV=production\`). The ratios c/a, c/b, c/d and the targets are this column's;
+  validation is on unless \`NODE_ENV=production\`), with \`--log-format off\` (like Prism's \`-v error\` below: the console's
+  line per request is not what is measured). The ratios c/a, c/b, c/d and the targets are this column's;
 - (c-prod) the same mock with \`NODE_ENV=production\`: response validation off, everything else as (c), for comparison;
 - (d) \`prism mock generated/openapi.json\` (Prism 5), with \`-v error\` so its per-request logging does not slow it down.
   Prism answers the upload with 400 (its multipart validation does not take one file part as the \`knowledge_base_files\`

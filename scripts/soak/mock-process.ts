@@ -1,6 +1,7 @@
 /**
  * The mock as users run it (`npm start`'s entry point) in a child process on 127.0.0.1:0, so its
- * resident memory is its own and not the load generator's.
+ * resident memory is its own and not the load generator's. Its request log is off: this process,
+ * also the load generator, would otherwise read a line per request.
  */
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -21,7 +22,7 @@ export interface MockProcess {
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export async function spawnMock(args: string[]): Promise<MockProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "mock-server/main.ts", "--host", "127.0.0.1", "--port", "0", ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", "mock-server/main.ts", "--host", "127.0.0.1", "--port", "0", "--log-format", "off", ...args], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
