@@ -12,7 +12,7 @@ import { http } from "msw";
 import type { ClockMode, ClockOptions } from "../clock.js";
 import { bodyTooLarge, contentCoding, malformedCompression, unsupportedEncoding, type ContentCoding } from "../core/body.js";
 import { ApiError } from "../core/errors.js";
-import { trickledPieces, type BodyRequest, type FormPart, type RequestBody, type RequestHead } from "../core/exchange.js";
+import { trickledPieces, type BodyRequest, type FormPart, type RequestBody, type RequestHead, type RequestLogEntry } from "../core/exchange.js";
 import { createMock, DEFAULT_API_KEY, type Mock } from "../core/mock.js";
 import { SNIFF_BYTES } from "../core/uploads.js";
 
@@ -29,6 +29,8 @@ export interface MockHandlersOptions {
   validateResponses?: boolean;
   /** Where the mock's internal errors are told. Default console.error. */
   log?: (line: string) => void;
+  /** Told of every answered request (method, path, status, ms, operationId, workspaceId, faultId): a request log. */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 export interface MockHandlers {
@@ -49,6 +51,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     clock: typeof clock === "string" ? { mode: clock } : clock,
     validateResponses: options.validateResponses ?? true,
     ...(options.log && { log: options.log }),
+    ...(options.onRequest && { onRequest: options.onRequest }),
   });
 
   const serve = async ({ request }: { request: Request }): Promise<Response> => {

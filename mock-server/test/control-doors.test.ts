@@ -8,6 +8,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RequestLogEntry } from "../core/exchange.js";
 import type { Mock } from "../core/mock.js";
 import { createMockHandlers } from "../msw/handlers.js";
 import { startMock } from "../server.js";
@@ -20,12 +21,15 @@ interface Door {
 }
 
 const quiet = () => undefined;
+/** What the request log hook was told, through either door. */
+const logged: RequestLogEntry[] = [];
+const onRequest = (entry: RequestLogEntry) => void logged.push(entry);
 
 const doors: { name: string; open(): Promise<Door> }[] = [
   {
     name: "the standalone server",
     async open() {
-      const running = await startMock({ log: quiet });
+      const running = await startMock({ log: quiet, onRequest });
       return { base: running.url, mock: running.mock, close: () => running.close() };
     },
   },
@@ -33,7 +37,7 @@ const doors: { name: string; open(): Promise<Door> }[] = [
     name: "the MSW handlers (setupServer)",
     async open() {
       const base = "http://control.test";
-      const { handlers, mock } = createMockHandlers({ baseUrl: base, clock: "virtual", log: quiet });
+      const { handlers, mock } = createMockHandlers({ baseUrl: base, clock: "virtual", log: quiet, onRequest });
       const server = setupServer(...handlers);
       // Webhook deliveries go to a real receiver on loopback: let them through.
       server.listen({ onUnhandledRequest: "bypass" });
@@ -312,6 +316,20 @@ describe.each(doors)("control plane through $name", ({ open }) => {
         await new Promise((resolve) => receiver.close(resolve));
       }
     });
+  });
+
+  it("tells the request log hook of every request: method, path, status, ms, operation, workspace, fault", async () => {
+    const w = await workspace();
+    const rule = await fault({ operationId: "listAgents", workspaceId: w.workspaceId, status: 403, times: 1 });
+    logged.length = 0;
+    await send("GET", "/v1/agents?size=1", undefined, w.apiKey);
+    await send("GET", "/v1/agents", undefined, w.apiKey);
+    await control("GET", "/health");
+    expect(logged.map(({ durationMs, ...rest }) => (expect(durationMs).toBeGreaterThanOrEqual(0), rest))).toEqual([
+      { method: "GET", path: "/v1/agents", status: 403, operationId: "listAgents", workspaceId: w.workspaceId, faultId: rule.faultId },
+      { method: "GET", path: "/v1/agents", status: 200, operationId: "listAgents", workspaceId: w.workspaceId, faultId: null },
+      { method: "GET", path: "/__mock/health", status: 200, operationId: "getHealth", workspaceId: null, faultId: null },
+    ]);
   });
 
   it("refuses Prefer: delay over the cap with 400 and the reason", async () => {
