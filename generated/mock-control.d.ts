@@ -175,6 +175,29 @@ export interface paths {
          * Create a record
          * @description A partial record; faker fills what is missing, coherently with what is given. The id is generated
          *     unless given; the record counts as created now.
+         *
+         *     References point at records of the same workspace: a call's agent and phone number (its campaign's
+         *     are the call's), a batch run's agent and test cases, a test run's batch (one of the batch's test cases,
+         *     its agent), the agent of a test case, chat, webhook, QA rule or phone number (inbound), and a QA issue's
+         *     rule, agent and conversation (a finished call of that agent). A reference given by id is kept as given,
+         *     named from the record it names when the workspace holds one. One not given points at a record of the
+         *     workspace; when the workspace has none that fits, one is filled first (stored in its collection, so the
+         *     list of that collection shows it) and the record points at it. A fill refused (400, 409) stores nothing,
+         *     not even what was created for its references. A filled webhook also appears in its agent's settings.
+         *
+         *     A call may carry `outcome` (CallOutcome), its life scripted in advance so that a UI test can play it; the
+         *     field belongs to this request only and is not part of the stored call. `status` is where the call ends:
+         *     `ended`, `not_connected` or `error` from `scheduled`, `ended` or `error` from `in_progress`;
+         *     `terminationReason` one of that status's reasons (else one is picked as for any call). Timing counts from
+         *     the fill, on the workspace's clock: `afterSeconds` until the call reaches `status`; `connectAfterSeconds`
+         *     until a scheduled call connects (goes `in_progress`); `durationSeconds` how long the conversation lasts
+         *     once connected (instead of `afterSeconds`). An `error` outcome with `connectAfterSeconds` or
+         *     `durationSeconds` fails after connecting, without them while dialling. A step not timed takes the usual
+         *     random wait. A call given an outcome and no status is `scheduled` (`in_progress` when a `startTime` is
+         *     given). Webhooks and QA issues follow as for any call; the script is kept in saved state and forgotten
+         *     once the call is final. An outcome the lifecycle does not allow (a status the call cannot reach, a reason
+         *     of another status, a call already final, a timing for a step the call does not take) answers 400, with
+         *     `validationErrors` naming the field (`outcome.terminationReason`), and stores nothing.
          */
         post: operations["createRecord"];
         delete?: never;
@@ -489,6 +512,22 @@ export interface components {
                 error?: string | null;
                 durationMs?: number;
             }[];
+        };
+        /** @description A call's scripted outcome, in a fill of calls (createRecord): where the call ends, with which reason, and when. */
+        CallOutcome: {
+            /**
+             * @description The final status; one the call can reach from its own status.
+             * @enum {string}
+             */
+            status: "ended" | "not_connected" | "error";
+            /** @description A termination reason of `status` (TerminationReason of the platform's spec); picked when absent. */
+            terminationReason?: string;
+            /** @description Seconds after the fill until the call reaches `status`. */
+            afterSeconds?: number;
+            /** @description Seconds after the fill until a scheduled call connects (ended, or error after connecting). */
+            connectAfterSeconds?: number;
+            /** @description Seconds the conversation lasts once connected; instead of afterSeconds. */
+            durationSeconds?: number;
         };
         /**
          * Format: date-time
@@ -820,7 +859,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Record"];
+                "application/json": components["schemas"]["Record"] & {
+                    outcome?: components["schemas"]["CallOutcome"];
+                };
             };
         };
         responses: {

@@ -6,7 +6,9 @@
 import { ApiError, invalid } from "../core/errors.js";
 import { collectionNames, type CollectionName } from "../store/records.js";
 import type { Workspace } from "../store/workspace.js";
-import { buildRecord, createBuildContext, recountBatch } from "../seed/index.js";
+import { buildRecord, createBuildContext, recountBatch, webhooksOfAgent, type CreatedRecord } from "../seed/index.js";
+import type { Call, Webhook } from "../store/records.js";
+import { takeOutcome } from "./call-outcome.js";
 import { objectBody } from "./body.js";
 import { recordErrors } from "./record-checks.js";
 import type { ControlRoute, ControlServices } from "./router.js";
@@ -33,20 +35,24 @@ export function recordRoutes({ workspaces, simulation }: ControlServices): Contr
       handle: ({ params, body }) => {
         const workspace = workspaceOf(workspaces, params.workspaceId);
         const name = collectionOf(params.collection);
-        const partial = objectBody(body);
+        const now = workspace.clock.now();
+        // A call's scripted outcome is checked (400) before anything is built or stored.
+        const { partial, plan } = name === "calls" ? takeOutcome(objectBody(body), now) : { partial: objectBody(body), plan: undefined };
+        const created: CreatedRecord[] = [];
         let record: unknown;
         try {
-          record = fillRecord(workspace, name, partial, workspace.clock.now());
+          record = storeRecord(workspace, name, partial, now, created);
         } catch (error) {
-          // A builder meeting a field of the wrong type (agents: "x") is bad input, not a server fault.
-          throw new ApiError(400, `Cannot build a ${name} record from this partial: ${(error as Error).message}`);
+          // A refused fill leaves nothing behind, not even the records made for its references.
+          for (const { name: other, id } of created.reverse()) workspace.collections[other].delete(id);
+          throw error;
         }
-        const errors = recordErrors(name, record);
-        if (errors) throw invalid(errors, `Not a valid ${name} record`);
-        const collection = workspace.collections[name] as unknown as { create(r: unknown): unknown; idOf(r: unknown): string; has(id: string): boolean };
-        if (collection.has(collection.idOf(record))) throw new ApiError(409, `${name} already holds a record with id ${collection.idOf(record)}`);
-        collection.create(record);
-        if (name === "calls") simulation.calls.track(workspace, record as never);
+        if (name === "calls") {
+          if (plan) workspace.callPlans.set((record as Call).callId, plan);
+          simulation.calls.track(workspace, record as Call);
+        }
+        // The agent's settings list its webhooks (as seeding leaves them).
+        if (name === "webhooks") refreshAgentWebhooks(workspace, (record as Webhook).agentId);
         if (name === "testRuns") {
           // The batch's counters follow its test runs, whichever way a run arrives.
           recountBatch(workspace, (record as { batchId: string }).batchId);
@@ -58,17 +64,39 @@ export function recordRoutes({ workspaces, simulation }: ControlServices): Contr
   ];
 }
 
+/** Builds, checks and stores a record; records made for its references are listed in `created`. */
+function storeRecord(workspace: Workspace, name: CollectionName, partial: Record<string, unknown>, now: Date, created: CreatedRecord[]): unknown {
+  let record: unknown;
+  try {
+    record = fillRecord(workspace, name, partial, now, created);
+  } catch (error) {
+    // A builder meeting a field of the wrong type (agents: "x") is bad input, not a server fault.
+    throw new ApiError(400, `Cannot build a ${name} record from this partial: ${(error as Error).message}`);
+  }
+  const errors = recordErrors(name, record);
+  if (errors) throw invalid(errors, `Not a valid ${name} record`);
+  const collection = workspace.collections[name] as unknown as { create(r: unknown): unknown; idOf(r: unknown): string; has(id: string): boolean };
+  if (collection.has(collection.idOf(record))) throw new ApiError(409, `${name} already holds a record with id ${collection.idOf(record)}`);
+  collection.create(record);
+  return record;
+}
+
+function refreshAgentWebhooks(workspace: Workspace, agentId: string): void {
+  if (!workspace.collections.agents.has(agentId)) return;
+  workspace.collections.agents.update(agentId, (a) => ({ ...a, agentSettings: { ...a.agentSettings, webhooks: webhooksOfAgent(workspace, agentId) } }));
+}
+
 /**
  * A record filled through the control plane counts as created now: it is inserted last, so it comes
  * first in "most recently created first" lists. Its creation time must agree, so a fill the builder
  * dated before the newest record of the collection is built again from that record's time.
  */
-function fillRecord(workspace: Workspace, name: CollectionName, partial: Record<string, unknown>, now: Date): unknown {
-  const record = buildRecord(name, createBuildContext(workspace, now), partial) as unknown as Record<string, unknown>;
+function fillRecord(workspace: Workspace, name: CollectionName, partial: Record<string, unknown>, now: Date, created: CreatedRecord[]): unknown {
+  const record = buildRecord(name, createBuildContext(workspace, now, created), partial) as unknown as Record<string, unknown>;
   const field = ["createdAt", "createdDate"].find((f) => typeof record[f] === "string" && !(f in partial));
   if (!field) return record;
   const newest = (workspace.collections[name] as unknown as { page(q: object): { items: Record<string, unknown>[] } }).page({ order: "newest", page: 0, size: 1 }).items[0];
   const floor = typeof newest?.[field] === "string" ? (newest[field] as string) : undefined;
   if (!floor || Date.parse(record[field] as string) >= Date.parse(floor) || Date.parse(floor) > now.getTime()) return record;
-  return buildRecord(name, createBuildContext(workspace, now), { ...partial, [field]: floor });
+  return buildRecord(name, createBuildContext(workspace, now, created), { ...partial, [field]: floor });
 }

@@ -33,6 +33,8 @@ export function importSnapshot(workspace: Workspace, snapshot: Record<string, un
       collection.clear();
       for (const record of snapshot[name] as unknown[]) collection.create(record);
     }
+    // Imported calls are new records: a script written for a call of the same id no longer applies.
+    if ("calls" in snapshot) workspace.callPlans.clear();
   } catch (error) {
     for (const name of collectionNames) {
       const collection = workspace.collections[name] as unknown as { clear(): void; create(r: unknown): void };

@@ -4,6 +4,7 @@
  * model and voice model, as the platform would, so clients always see numbers.
  */
 import type { Agent } from "../store/records.js";
+import type { Workspace } from "../store/workspace.js";
 import { lowerAlnum, type BuildContext } from "./context.js";
 import { fictionalE164 } from "./phone-numbers.js";
 
@@ -113,7 +114,11 @@ export function buildAgentSettings(ctx: BuildContext, agentId: string, given: Pa
 
 /** The workspace's webhooks of an agent, in the agent-settings shape (events as an array). */
 export function agentWebhooksOf(ctx: BuildContext, agentId: string): AgentWebhook[] {
-  return ctx.workspace.collections.webhooks
+  return webhooksOfAgent(ctx.workspace, agentId);
+}
+
+export function webhooksOfAgent(workspace: Workspace, agentId: string): AgentWebhook[] {
+  return workspace.collections.webhooks
     .all()
     .filter((w) => w.agentId === agentId)
     .map((w) => ({ webhookId: w.webhookId, name: w.name, url: w.url, secret: w.secret, events: w.events.split(",").filter(Boolean) }));

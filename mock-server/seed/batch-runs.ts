@@ -40,9 +40,17 @@ export function buildBatchRun(ctx: BuildContext, partial: Partial<BatchRun> = {}
   const { faker, workspace } = ctx;
   const agent = agentReference(ctx, partial.agent ?? partial.testCases?.[0]?.agent);
   const batchId = partial.batchId ?? faker.string.uuid();
-  const ofAgent = workspace.collections.testCases.all().filter((t) => t.agent.agentId === agent.agentId);
+  const stored = workspace.collections.testCases;
+  const ofAgent = stored.all().filter((t) => t.agent.agentId === agent.agentId);
+  // Given test cases that the workspace holds are its records; a batch runs at least one (a fill
+  // creates one for the agent when it has none).
   const testCases: TestCase[] =
-    partial.testCases ?? (ofAgent.length > 0 ? faker.helpers.arrayElements(ofAgent, { min: 1, max: Math.min(3, ofAgent.length) }) : []);
+    partial.testCases?.map((t) => stored.get(t.testCaseId) ?? t) ??
+    (ofAgent.length > 0
+      ? faker.helpers.arrayElements(ofAgent, { min: 1, max: Math.min(3, ofAgent.length) })
+      : ctx.createMissing
+        ? [ctx.createMissing("testCases", { agent })]
+        : []);
   return {
     batchId,
     workspaceId: workspace.workspaceId,
@@ -55,17 +63,22 @@ export function buildBatchRun(ctx: BuildContext, partial: Partial<BatchRun> = {}
 }
 
 /**
- * One attempt of a test case in a batch: the given batch (or the most recent one), one of its test
- * cases, created after the batch. Completed unless completedDate, isSuccessful or remarks is given as null.
+ * One attempt of a test case in a batch: the given batch (or one of the workspace, see batchFor), one
+ * of its test cases, created after the batch. Completed unless completedDate, isSuccessful or remarks is given as null.
  * Storing it changes the batch's counters: call recountBatch afterwards.
  */
 export function buildTestRun(ctx: BuildContext, partial: Partial<StoredTestRun> = {}): StoredTestRun {
   const { faker, workspace } = ctx;
-  const batches = workspace.collections.batchRuns;
-  const batch = partial.batchId ? batches.get(partial.batchId) : batches.all().at(-1);
+  const batch = partial.batchId ? workspace.collections.batchRuns.get(partial.batchId) : batchFor(ctx, partial);
+  const storedCase = partial.testCase?.testCaseId ? workspace.collections.testCases.get(partial.testCase.testCaseId) : undefined;
   const testCase =
+    storedCase ??
     partial.testCase ??
-    (batch && batch.testCases.length > 0 ? faker.helpers.arrayElement(batch.testCases) : buildTestCase(ctx, { agent: batch?.agent ?? partial.agent }));
+    (batch && batch.testCases.length > 0
+      ? faker.helpers.arrayElement(batch.testCases)
+      : ctx.createMissing
+        ? ctx.createMissing("testCases", { agent: batch?.agent ?? partial.agent })
+        : buildTestCase(ctx, { agent: batch?.agent ?? partial.agent }));
   const agent = agentReference(ctx, partial.agent ?? batch?.agent ?? testCase.agent);
   const batchCreated = parseTime(batch?.createdDate) ?? -Infinity;
   const running = partial.completedDate === null || partial.isSuccessful === null || partial.remarks === null;
@@ -94,6 +107,21 @@ export function buildTestRun(ctx: BuildContext, partial: Partial<StoredTestRun> 
     remarks: partial.remarks ?? remarksFor(testCase, isSuccessful),
     conversation: partial.conversation && partial.conversation.length > 0 ? partial.conversation : simulatedConversation(ctx, testCase, agent.name),
   };
+}
+
+/**
+ * The batch of a test run given no batchId: the most recent one (of the given agent, when a fill names
+ * one), else (a fill) a new batch of that agent, dated a little before the run it is to hold.
+ */
+function batchFor(ctx: BuildContext, partial: Partial<StoredTestRun>): BatchRun | undefined {
+  const all = ctx.workspace.collections.batchRuns.all();
+  if (!ctx.createMissing) return all.at(-1);
+  const agentId = partial.agent?.agentId;
+  const latest = agentId ? all.findLast((b) => b.agent.agentId === agentId) : all.at(-1);
+  if (latest) return latest;
+  const runMs = parseTime(partial.createdDate) ?? ctx.now.getTime();
+  const createdDate = iso(runMs - ctx.faker.number.int({ min: 5 * MINUTE, max: 30 * MINUTE }));
+  return ctx.createMissing("batchRuns", { ...(partial.agent ? { agent: partial.agent } : {}), createdDate });
 }
 
 export function remarksFor(testCase: TestCase, success: boolean): string {

@@ -45,8 +45,10 @@ export function buildCall(ctx: BuildContext, partial: Partial<Call> = {}): Call 
   const agent = agentReference(ctx, partial.agent ?? partial.campaign?.agent);
   const limits = limitsOf(ctx, agent.agentId);
 
-  // Web and chat use no phone number; phone calls always show one.
-  const phoneNumber = callType === "web" || callType === "chat" ? null : (partial.phoneNumber ?? pickPhoneNumber(ctx, callType, agent.agentId));
+  // Web and chat use no phone number; phone calls always show one, a number of the workspace.
+  const givenNumber = partial.phoneNumber ?? partial.campaign?.phoneNumber;
+  const phoneNumber =
+    callType === "web" || callType === "chat" ? null : givenNumber ? numberAsGiven(ctx, givenNumber) : pickPhoneNumber(ctx, callType, agent.agentId);
 
   const dynamicVariables =
     partial.dynamicVariables !== undefined
@@ -185,14 +187,30 @@ function limitsOf(ctx: BuildContext, agentId: string): CallLimits {
 
 /**
  * A number of the workspace for a phone call: one whose default agent for this direction is the
- * call's agent if there is one, else any active number, else any number, else a made-up one.
+ * call's agent if there is one, else any active number, else any number, else (a fill) a new active
+ * number of the call's agent stored for it, else a made-up one.
  */
 export function pickPhoneNumber(ctx: BuildContext, callType: CallType, agentId: string): PhoneNumber {
   const numbers = ctx.workspace.collections.phoneNumbers.all();
   const own = numbers.filter((n) => n.active && (callType === "inbound" ? n.inboundAgentId : n.outboundAgentId) === agentId);
   const active = numbers.filter((n) => n.active);
   const pool = own.length > 0 ? own : active.length > 0 ? active : numbers;
-  return pool.length > 0 ? ctx.faker.helpers.arrayElement(pool) : buildPhoneNumber(ctx, { active: true });
+  if (pool.length > 0) return ctx.faker.helpers.arrayElement(pool);
+  if (!ctx.createMissing) return buildPhoneNumber(ctx, { active: true });
+  // The new number answers (or places) the call's agent's calls, when that agent exists.
+  const known = ctx.workspace.collections.agents.has(agentId);
+  return ctx.createMissing("phoneNumbers", { active: true, ...(known ? { [callType === "inbound" ? "inboundAgentId" : "outboundAgentId"]: agentId } : {}) });
+}
+
+/**
+ * A number named by a partial: the workspace's record of it when it holds one (the embedded copy never
+ * disagrees with the number), else the given number kept, its missing fields filled but not stored.
+ */
+function numberAsGiven(ctx: BuildContext, given: Partial<PhoneNumber>): PhoneNumber {
+  // Not an object at all: kept, for the record check to refuse with the field named.
+  if (typeof given !== "object" || Array.isArray(given)) return given as PhoneNumber;
+  const stored = typeof given.sipPhoneNumber === "string" ? ctx.workspace.collections.phoneNumbers.get(given.sipPhoneNumber) : undefined;
+  return stored ?? buildPhoneNumber(ctx, given);
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -231,7 +249,7 @@ export function buildCampaign(ctx: BuildContext, partial: Partial<Campaign>, cal
     concurrentCalls: partial.concurrentCalls ?? faker.number.int({ min: 1, max: 10 }),
     agent,
     // A campaign dials from a number; a call filled without one still gets a campaign that has one.
-    phoneNumber: phoneNumber ?? partial.phoneNumber ?? buildPhoneNumber(ctx, { outboundAgentId: agent.agentId }),
+    phoneNumber: phoneNumber ?? (partial.phoneNumber ? numberAsGiven(ctx, partial.phoneNumber) : pickPhoneNumber(ctx, "outbound", agent.agentId)),
     errors: partial.errors ?? (faker.datatype.boolean(0.3) ? faker.helpers.arrayElements(ROW_ERRORS, { min: 1, max: 2 }) : []),
     scheduled: partial.scheduled ?? true,
   };

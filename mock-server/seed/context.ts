@@ -8,12 +8,18 @@ import type { Faker } from "@faker-js/faker";
 // modules, a tenth of the mock's start time) for the one locale used here.
 import { faker as english } from "@faker-js/faker/locale/en";
 import type { Workspace } from "../store/workspace.js";
-import type { Agent, AgentReference } from "../store/records.js";
+import type { Agent, AgentReference, CollectionName, RecordTypes } from "../store/records.js";
 
 export interface BuildContext {
   faker: Faker;
   workspace: Workspace;
   now: Date;
+  /**
+   * Control-plane fills only: builds a record of `name` with the same builders, stores it and answers
+   * it, for a reference the workspace has no record to point at. Absent while seeding, which creates
+   * parents before children and must stay byte-identical.
+   */
+  createMissing?: <K extends CollectionName>(name: K, partial?: Partial<RecordTypes[K]>) => RecordTypes[K];
 }
 
 export const SECOND = 1000;
@@ -83,8 +89,8 @@ export function referenceTo(agent: Agent): AgentReference {
 
 /**
  * An agent reference that points at a real agent whenever it can: the given agentId's agent (its
- * name wins, so references never disagree with the agent), else a random agent of the workspace,
- * else a made-up agent (an empty workspace has no agents to point at).
+ * name wins, so references never disagree with the agent; an unknown id is kept as given), else a
+ * random agent of the workspace, else (a fill) a new agent stored for it, else a made-up agent.
  */
 export function agentReference(ctx: BuildContext, given?: Partial<AgentReference> | null): AgentReference {
   const status = given?.status ?? "Live";
@@ -95,6 +101,10 @@ export function agentReference(ctx: BuildContext, given?: Partial<AgentReference
   const agents = agentsOf(ctx);
   if (agents.length > 0) {
     const agent = ctx.faker.helpers.arrayElement(agents);
+    return { name: agent.agentName, agentId: agent.agentId, status };
+  }
+  if (ctx.createMissing) {
+    const agent = ctx.createMissing("agents", given?.name ? { agentName: given.name } : {});
     return { name: agent.agentName, agentId: agent.agentId, status };
   }
   return { name: given?.name ?? fakeAgentName(ctx), agentId: ctx.faker.string.uuid(), status };

@@ -5,6 +5,7 @@
  *    stores the result. Fills are deterministic too: the Faker is seeded from workspace.random.
  */
 import type { Workspace } from "../store/workspace.js";
+import type { Collection } from "../store/collection.js";
 import type { CollectionName, RecordTypes } from "../store/records.js";
 import { newFaker, type BuildContext } from "./context.js";
 import { buildAgent } from "./agents.js";
@@ -24,6 +25,7 @@ export { seedWorkspace } from "./world.js";
 export type { BuildContext } from "./context.js";
 export { settleCall, terminationReasonsFor, canTransition, isFinal, NEXT_STATUSES } from "./call-lifecycle.js";
 export { countAttempts, recountBatch } from "./batch-runs.js";
+export { webhooksOfAgent } from "./agents.js";
 export { buildAgent, buildCall, buildPhoneNumber, buildIntegration, buildKnowledgeBase, buildWebhook };
 export { buildQaRule, buildQaIssue, buildTestCase, buildBatchRun, buildTestRun, buildMockToolData, buildChat, buildApiKey };
 
@@ -55,7 +57,24 @@ export function buildRecord<K extends CollectionName>(name: K, ctx: BuildContext
   return build(ctx, partial as Partial<RecordTypes[K]>);
 }
 
-/** A context for control-plane fills: a fresh Faker seeded from the workspace's own Random sequence. */
-export function createBuildContext(workspace: Workspace, now: Date): BuildContext {
-  return { faker: newFaker(workspace.random.int(0, 2 ** 31), now), workspace, now };
+/** A record a fill stored for a reference the workspace could not satisfy (see createBuildContext). */
+export interface CreatedRecord {
+  name: CollectionName;
+  id: string;
+}
+
+/**
+ * A context for control-plane fills: a fresh Faker seeded from the workspace's own Random sequence.
+ * A reference with nothing to point at gets a record built with the same Faker and stored at once
+ * (before the record that needs it); each one is listed in `created`, so a refused fill can drop them.
+ */
+export function createBuildContext(workspace: Workspace, now: Date, created: CreatedRecord[] = []): BuildContext {
+  const ctx: BuildContext = { faker: newFaker(workspace.random.int(0, 2 ** 31), now), workspace, now };
+  ctx.createMissing = <K extends CollectionName>(name: K, partial: Partial<RecordTypes[K]> = {}) => {
+    const collection = workspace.collections[name] as unknown as Collection<RecordTypes[K]>;
+    const record = collection.create(buildRecord(name, ctx, partial as Record<string, unknown>));
+    created.push({ name, id: collection.idOf(record) });
+    return record;
+  };
+  return ctx;
 }

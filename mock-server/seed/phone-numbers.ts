@@ -3,7 +3,7 @@
  * range 020 7946 0XXX, Australian 02 5550 XXXX), so seed data can never ring a real line.
  */
 import type { PhoneNumber } from "../store/records.js";
-import { agentsOf, lowerAlnum, type BuildContext } from "./context.js";
+import { agentReference, agentsOf, lowerAlnum, type BuildContext } from "./context.js";
 
 export const PROVIDERS: readonly PhoneNumber["provider"][] = ["<carrier_a>", "<carrier_b>", "byo"];
 
@@ -45,12 +45,14 @@ export function buildPhoneNumber(ctx: BuildContext, partial: Partial<PhoneNumber
   const agents = agentsOf(ctx);
   const agentIdOrNull = (p: number) =>
     agents.length > 0 && faker.datatype.boolean(p) ? faker.helpers.arrayElement(agents).agentId : null;
+  // A fill in a workspace without agents: the number answers a new agent rather than none.
+  const newAgentId = partial.inboundAgentId === undefined && agents.length === 0 && ctx.createMissing ? agentReference(ctx).agentId : undefined;
   const sipPhoneNumber = partial.sipPhoneNumber ?? unusedE164(ctx);
   const city = sipPhoneNumber.startsWith("+44") ? "London" : sipPhoneNumber.startsWith("+61") ? "Sydney" : faker.location.city();
   return {
     sipPhoneNumber,
     provider: partial.provider ?? faker.helpers.arrayElement(PROVIDERS),
-    inboundAgentId: partial.inboundAgentId !== undefined ? partial.inboundAgentId : agentIdOrNull(0.8),
+    inboundAgentId: partial.inboundAgentId !== undefined ? partial.inboundAgentId : (newAgentId ?? agentIdOrNull(0.8)),
     outboundAgentId: partial.outboundAgentId !== undefined ? partial.outboundAgentId : agentIdOrNull(0.6),
     // Usually calls go out from the number itself; sometimes from a shared caller id.
     outboundPhoneNumber:

@@ -3,7 +3,7 @@
  * Rules are phrased as yes/no questions so `expectedValue` reads naturally: the answer a good
  * conversation gives. An issue records one rule's verdict on one conversation of one of its agents.
  */
-import type { QaIssue, QaRule } from "../store/records.js";
+import type { AgentReference, QaIssue, QaRule } from "../store/records.js";
 import { agentReference, agentsOf, clampPast, iso, parseTime, referenceTo, MINUTE, type BuildContext } from "./context.js";
 
 const RULES: { ruleName: string; ruleDescription: string; evaluationCriteria: string; expectedValue: boolean }[] = [
@@ -62,16 +62,16 @@ export const QA_RULE_TEMPLATES = RULES;
 
 /**
  * A verdict of an existing rule (when there is one) on a finished call of one of the rule's agents
- * (when there is one), dated a few minutes after that call ended.
+ * (when there is one), dated a few minutes after that call ended. A fill creates the rule and the
+ * call when the workspace has none that fit.
  */
 export function buildQaIssue(ctx: BuildContext, partial: Partial<QaIssue> = {}): QaIssue {
   const { faker, workspace } = ctx;
-  const rules = workspace.collections.qaRules;
-  const rule = partial.qaRuleId ? rules.get(partial.qaRuleId) : rules.size > 0 ? faker.helpers.arrayElement(rules.all()) : undefined;
+  const rule = partial.qaRuleId ? workspace.collections.qaRules.get(partial.qaRuleId) : ruleFor(ctx, partial.agentId);
   const agentId = partial.agentId ?? (rule && rule.agents.length > 0 ? faker.helpers.arrayElement(rule.agents).agentId : agentReference(ctx).agentId);
   const conversation = partial.conversationId
     ? workspace.collections.calls.get(partial.conversationId)
-    : lastFinishedCallOf(ctx, agentId);
+    : (lastFinishedCallOf(ctx, agentId) ?? ctx.createMissing?.("calls", { status: "ended", agent: { agentId } as AgentReference }));
   const endedMs = parseTime(conversation?.endTime);
   const createdMs =
     parseTime(partial.createdAt) ??
@@ -86,6 +86,15 @@ export function buildQaIssue(ctx: BuildContext, partial: Partial<QaIssue> = {}):
     status: partial.status ?? (faker.datatype.boolean(0.6) ? "Success" : "Fail"),
     createdAt: iso(createdMs),
   };
+}
+
+/** A rule for an issue given no rule: any rule, or for a fill one that applies to the given agent (created if none does). */
+function ruleFor(ctx: BuildContext, agentId: string | undefined): QaRule | undefined {
+  const rules = ctx.workspace.collections.qaRules.all();
+  if (!ctx.createMissing) return rules.length > 0 ? ctx.faker.helpers.arrayElement(rules) : undefined;
+  const fitting = agentId ? rules.filter((r) => r.agents.some((a) => a.agentId === agentId)) : rules;
+  if (fitting.length > 0) return ctx.faker.helpers.arrayElement(fitting);
+  return ctx.createMissing("qaRules", agentId ? { agents: [{ agentId } as AgentReference] } : {});
 }
 
 function lastFinishedCallOf(ctx: BuildContext, agentId: string) {

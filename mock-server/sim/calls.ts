@@ -1,9 +1,11 @@
 /**
  * Calls move through their states on the clock (x-assumption of CallStatus):
  * scheduled -> in_progress | not_connected | error, in_progress -> ended | error.
- * Each call's path and timing come from a Random seeded by its id, so a run is repeatable.
+ * Each call's path and timing come from a Random seeded by its id, so a run is repeatable; a call
+ * filled with an `outcome` follows its plan (workspace.callPlans) instead, with the same webhooks
+ * and QA evaluation along the way.
  */
-import type { Workspace } from "../store/workspace.js";
+import type { CallPlan, Workspace } from "../store/workspace.js";
 import type { Call, CallStatus } from "../store/records.js";
 import { Random, hash32 } from "../store/random.js";
 import { settleCall } from "../seed/call-lifecycle.js";
@@ -26,22 +28,25 @@ export class CallProgression {
     const generation = workspace.generation;
     const from = call.status === "scheduled" ? call.createdAt : (call.startTime ?? call.createdAt);
     const wait = call.status === "scheduled" ? random.int(5, 30) : random.int(20, 240);
-    const at = Math.max(workspace.clock.nowMs(), Date.parse(from) + wait * 1000);
-    const next: CallStatus =
+    const usualAt = Date.parse(from) + wait * 1000;
+    const usualNext: CallStatus =
       call.status === "scheduled"
         ? random.chance(0.7) ? "in_progress" : random.chance(0.66) ? "not_connected" : "error"
         : random.chance(0.9) ? "ended" : "error";
-    workspace.clock.schedule(at, () => {
+    const plan = workspace.callPlans.get(call.callId);
+    const { next, at } = plan ? plannedStep(plan, call, usualAt) : { next: usualNext, at: usualAt };
+    workspace.clock.schedule(Math.max(workspace.clock.nowMs(), at), () => {
       if (workspace.generation !== generation) return;
       const current = workspace.collections.calls.get(call.callId);
       if (!current || current.status !== call.status) return;
-      this.move(workspace, current, next, random);
+      this.move(workspace, current, next, random, plan);
     });
   }
 
-  private move(workspace: Workspace, call: Call, status: CallStatus, random: Random): void {
-    const moved = settleCall(call, status, workspace.clock.now(), () => random.next());
+  private move(workspace: Workspace, call: Call, status: CallStatus, random: Random, plan?: CallPlan): void {
+    const moved = settleCall(call, status, workspace.clock.now(), () => random.next(), { terminationReason: plan?.terminationReason });
     workspace.collections.calls.replace(call.callId, moved);
+    if (plan && FINAL_STATUSES.includes(status)) workspace.callPlans.delete(call.callId);
     const data = { conversationId: call.callId, channel: "call" as const, callId: call.callId, callType: call.callType };
     if (status === "in_progress") {
       this.webhooks.emit(workspace, call.agent.agentId, "conversation_started", { ...data, variables: call.dynamicVariables ?? {} });
@@ -52,4 +57,18 @@ export class CallProgression {
     }
     this.track(workspace, moved);
   }
+}
+
+/**
+ * The next step of a scripted call and when it comes: a scheduled call connects first when the plan
+ * says so (at connectAt, else the usual wait but never after finalAt), then reaches the plan's status
+ * at finalAt, else durationSeconds after its start, else after the usual wait.
+ */
+function plannedStep(plan: CallPlan, call: Call, usualAt: number): { next: CallStatus; at: number } {
+  const finalAt = plan.finalAt ? Date.parse(plan.finalAt) : undefined;
+  if (call.status === "scheduled" && plan.connects) {
+    return { next: "in_progress", at: plan.connectAt ? Date.parse(plan.connectAt) : Math.min(usualAt, finalAt ?? Infinity) };
+  }
+  const byDuration = plan.durationSeconds !== undefined && call.startTime ? Date.parse(call.startTime) + plan.durationSeconds * 1000 : undefined;
+  return { next: plan.status, at: finalAt ?? byDuration ?? usualAt };
 }

@@ -3,7 +3,7 @@
  * work, in Node only), and what a fresh mock restores from.
  */
 import { exportSnapshot, importSnapshot, type Snapshot } from "../control/snapshot.js";
-import type { IntegrationCredentials, TrunkSecrets, Workspace, WorkspaceOptions, Workspaces } from "./workspace.js";
+import type { CallPlan, IntegrationCredentials, TrunkSecrets, Workspace, WorkspaceOptions, Workspaces } from "./workspace.js";
 
 export class StateFileError extends Error {}
 
@@ -15,6 +15,8 @@ interface PersistedWorkspace extends WorkspaceOptions {
   collections: Snapshot;
   credentials: [string, IntegrationCredentials][];
   trunks: [string, TrunkSecrets][];
+  /** Scripted calls not final yet; absent in state files saved before calls could be scripted. */
+  callPlans?: [string, CallPlan][];
 }
 
 export interface PersistedState {
@@ -34,6 +36,7 @@ function persistWorkspace(w: Workspace): PersistedWorkspace {
     collections: exportSnapshot(w),
     credentials: [...w.credentials],
     trunks: [...w.trunks],
+    callPlans: [...w.callPlans],
   };
 }
 
@@ -64,5 +67,6 @@ export function restoreState(state: PersistedState, workspaces: Workspaces): voi
     importSnapshot(workspace, saved.collections);
     for (const [id, credentials] of saved.credentials) workspace.credentials.set(id, credentials);
     for (const [number, trunk] of saved.trunks) workspace.trunks.set(number, trunk);
+    for (const [callId, plan] of Array.isArray(saved.callPlans) ? saved.callPlans : []) workspace.callPlans.set(callId, plan);
   }
 }

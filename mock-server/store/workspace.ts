@@ -23,6 +23,25 @@ export interface TrunkSecrets {
   trunkPassword?: string;
 }
 
+/**
+ * A call's scripted life (a control-plane fill with `outcome`, control/call-outcome.ts): the call
+ * progression follows it instead of chance, then forgets it once the call is final.
+ */
+export interface CallPlan {
+  /** The final status the call reaches. */
+  status: "ended" | "not_connected" | "error";
+  /** The reason it ends with; absent: one picked as for any call. */
+  terminationReason?: components["schemas"]["TerminationReason"];
+  /** Whether a scheduled call connects (goes in_progress) on its way. */
+  connects: boolean;
+  /** When a scheduled call connects (ISO); absent: after the usual wait. */
+  connectAt?: string;
+  /** When the call reaches `status` (ISO); absent: durationSeconds after it connected, else the usual wait. */
+  finalAt?: string;
+  /** How long the conversation lasts once connected, in seconds. */
+  durationSeconds?: number;
+}
+
 export interface WorkspaceOptions {
   workspaceId: string;
   apiKey: string;
@@ -40,6 +59,8 @@ export class Workspace {
   readonly collections: Collections;
   readonly credentials = new Map<string, IntegrationCredentials>();
   readonly trunks = new Map<string, TrunkSecrets>();
+  /** Scripted calls by callId, until each is final. */
+  readonly callPlans = new Map<string, CallPlan>();
   random: Random;
   /** Bumped on reset and delete: work under way of an older generation finds it stale and does nothing. */
   generation = 0;
@@ -64,6 +85,7 @@ export class Workspace {
     for (const name of collectionNames) this.collections[name].clear();
     this.credentials.clear();
     this.trunks.clear();
+    this.callPlans.clear();
     this.random = new Random(this.seed);
     this.generation++;
     // What was scheduled belongs to the records just dropped; seeding schedules anew.
