@@ -158,7 +158,9 @@ export class FaultRules {
     if (rule.kind === undefined && rule.delayMs === undefined && rule.latency === undefined && !errors.kind && !errors.status) {
       errors.kind = "is required unless the rule only delays (give kind, status, delayMs or latency)";
     }
-    return rule;
+    // Shown as asked first, then the defaults and counters.
+    const { faultId, after, probability: p, seed, matched, applied, ...given } = rule;
+    return { faultId, ...given, after, probability: p, seed, matched, applied };
   }
 
   /** Only an error status the operation documents (every operation, for a rule without operationId). */
