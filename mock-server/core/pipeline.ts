@@ -106,12 +106,12 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
       throw new ApiError(405, `${head.method} is not allowed here; allowed: ${match.allow}`, undefined, { Allow: match.allow });
     }
     const { target, params } = match;
-    if (target.kind !== "static") exchange.operationId = target.kind === "operation" ? target.op.operationId : target.route.operationId;
     if (target.kind === "static") {
       const file = target.file(params);
       if (!file) throw new ApiError(404, `No file at ${exchange.path}`);
       return { status: 200, headers: { "Content-Type": file.contentType, ...file.headers }, body: file.body };
     }
+    exchange.operationId = target.kind === "operation" ? target.op.operationId : target.route.operationId;
     if (target.kind === "control") {
       const body = await readControlBody(head, readBody);
       return jsonReply(await target.route.handle({ params, query: new URLSearchParams(exchange.query), body }));

@@ -117,8 +117,6 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 export class Workspaces {
   private readonly byId = new Map<string, Workspace>();
   private readonly byKeyDigest = new Map<string, { digest: Uint8Array; workspace: Workspace }>();
-  /** Where each workspace sits in byKeyDigest, so a deleted workspace's key can be dropped. */
-  private readonly digestKeyOf = new Map<Workspace, string>();
   /** Workspaces whose key is not hashed yet: hashing may be asynchronous, adding is not. */
   private unindexed: Workspace[] = [];
   private created = 0;
@@ -182,9 +180,7 @@ export class Workspaces {
     const digests = pending.map((workspace) => this.sha256(workspace.apiKey));
     const put = (all: Uint8Array[]) =>
       all.forEach((digest, i) => {
-        if (this.byId.get(pending[i].workspaceId) !== pending[i]) return;
-        this.byKeyDigest.set(keyOf(digest), { digest, workspace: pending[i] });
-        this.digestKeyOf.set(pending[i], keyOf(digest));
+        if (this.byId.get(pending[i].workspaceId) === pending[i]) this.byKeyDigest.set(keyOf(digest), { digest, workspace: pending[i] });
       });
     if (!digests.some((d) => d instanceof Promise)) return void put(digests as Uint8Array[]);
     const done: Promise<void> = Promise.all([this.indexing, Promise.all(digests).then(put)]).then(() => {
@@ -220,9 +216,8 @@ export class Workspaces {
     if (this.byId.get(workspace.workspaceId) !== workspace) return;
     this.byId.delete(workspace.workspaceId);
     this.unindexed = this.unindexed.filter((w) => w !== workspace);
-    const digestKey = this.digestKeyOf.get(workspace);
-    if (digestKey !== undefined) this.byKeyDigest.delete(digestKey);
-    this.digestKeyOf.delete(workspace);
+    // Deletes are rare: its key's entry is found by a scan rather than kept in a second map.
+    for (const [key, entry] of this.byKeyDigest) if (entry.workspace === workspace) this.byKeyDigest.delete(key);
     workspace.generation++;
     workspace.clock.stop();
   }
