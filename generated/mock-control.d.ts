@@ -9,7 +9,8 @@ export interface paths {
         };
         /**
          * Health
-         * @description Answers 200 while the mock serves.
+         * @description Answers 200 while the mock serves, with the kit's identity: the conformance suite treats a target as
+         *     the kit's mock only when `kit` is `agent-platform-mock-kit` (or when told so with `--target mock`).
          */
         get: operations["getHealth"];
         put?: never;
@@ -602,6 +603,16 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "ok";
+                        /**
+                         * @description The kit's name, the proof that this is the kit's mock.
+                         * @constant
+                         */
+                        kit: "agent-platform-mock-kit";
+                        /**
+                         * @description The kit's version (package.json).
+                         * @example 0.1.0
+                         */
+                        version: string;
                     };
                 };
             };

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { discoverFixtures } from "../fixtures/discover.js";
-import { isKitMock } from "../fixtures/control.js";
+import { detectTarget } from "../fixtures/control.js";
 import { mockFixtures } from "../fixtures/mock-fixtures.js";
 import { send } from "../lib/http.js";
 import type { Fill } from "./hooks-source.js";
@@ -18,7 +18,7 @@ function multipart(fields: Record<string, string>): { body: string; contentType:
 export async function buildDreddFixtures(baseUrl: string, apiKey: string) {
   const runId = `conformance-dredd-${randomBytes(3).toString("hex")}`;
   const notes: string[] = [];
-  const mock = await isKitMock(baseUrl);
+  const mock = (await detectTarget(baseUrl, undefined)).kind === "mock";
   const { fixtures: f, apiKey: key } = mock ? await mockFixtures(baseUrl, runId) : { fixtures: await discoverFixtures({ baseUrl, apiKey }, runId, {}, { isMock: false, readOnly: false }), apiKey };
   if (!mock) notes.push("foreign target: Dredd's write transactions (E2, E5, E6, E9, E15, E16, E13) act on real data");
   const created = await send({ baseUrl, apiKey: key }, { method: "POST", path: "/v1/integrations", body: { name: `${runId} integration` } });

@@ -147,10 +147,15 @@ export function errorBodyIssues(exchange: Exchange): Issue[] {
   if (text && body.error !== text) {
     issues.push({ pointer: "/error", expected: JSON.stringify(text), actual: preview(body.error), message: "error must be the HTTP status text" });
   }
+  // Section 1: paths are relative to {base_url}. Behind a prefix (https://host/api) a deployment may
+  // name the full path (/api/v1/agents) or the path relative to the base URL (/v1/agents): both are right.
   const path = exchange.request.path;
-  const accepted = new Set([path, safeDecode(path)]);
+  const base = exchange.request.basePath ?? "";
+  const relative = base && path.startsWith(`${base}/`) ? path.slice(base.length) : path;
+  const accepted = new Set([path, safeDecode(path), relative, safeDecode(relative)]);
   if (typeof body.path === "string" && !accepted.has(body.path) && !accepted.has(safeDecode(body.path))) {
-    issues.push({ pointer: "/path", expected: JSON.stringify(path), actual: preview(body.path), message: "path must be the request path" });
+    const expected = relative === path ? JSON.stringify(path) : `${JSON.stringify(path)} or ${JSON.stringify(relative)}`;
+    issues.push({ pointer: "/path", expected, actual: preview(body.path), message: "path must be the request path" });
   }
   return issues;
 }
@@ -161,6 +166,17 @@ function safeDecode(s: string): string {
   } catch {
     return s;
   }
+}
+
+/**
+ * The issues of one exchange at `level`, each with the level it rests on: at level assumed an issue
+ * also found by the documented (relaxed) check is documented, any other one rests on an assumption.
+ */
+export function leveledIssues(exchange: Exchange, operationId: string, level: Level): (Issue & { level: Level })[] {
+  const documented = conformanceIssues(exchange, operationId, "documented");
+  if (level === "documented") return documented.map((i) => ({ ...i, level }));
+  const documentedAt = new Set(documented.map((i) => i.pointer));
+  return conformanceIssues(exchange, operationId, "assumed").map((i) => ({ ...i, level: documentedAt.has(i.pointer) ? "documented" : "assumed" }));
 }
 
 /** Throws an Error listing every issue; for use in tests and scripts. */

@@ -2,6 +2,10 @@
  * The one way the suite talks to a target: every request goes through `send`, which records the
  * exchange (for the curl line of a failure and for coverage) and never throws on an HTTP status.
  */
+import { readFileSync } from "node:fs";
+import { rootCertificates } from "node:tls";
+import { Agent, type Dispatcher } from "undici";
+
 export interface RequestSpec {
   method: string;
   /** Path with the query already appended is not allowed: give query separately so curl lines stay exact. */
@@ -15,8 +19,31 @@ export interface RequestSpec {
   key?: string | null;
 }
 
+/** One part of a multipart body as sent, with what it takes to send it again from a shell. */
+export interface FormPart {
+  name: string;
+  /** A text field. */
+  value?: string;
+  file?: { filename: string; type: string; size: number; recipe: FileRecipe };
+}
+
+/** How a shell recreates a file: its bytes (small files), or one byte repeated (the large uploads). */
+export type FileRecipe = { base64: string } | { fill: number } | { truncated: true };
+
 export interface Exchange {
-  request: { method: string; url: string; path: string; headers: Record<string, string>; bodyText?: string; formSummary?: string[] };
+  request: {
+    method: string;
+    url: string;
+    /** The URL's path, the base URL's path included. */
+    path: string;
+    /** The base URL's path ("" at the root, "/api" behind a prefix): error bodies may name paths relative to it. */
+    basePath: string;
+    headers: Record<string, string>;
+    bodyText?: string;
+    form?: FormPart[];
+    /** TLS options of the run, repeated in curl lines. */
+    tls?: TlsOptions;
+  };
   status: number;
   headers: Headers;
   text: string;
@@ -27,12 +54,42 @@ export interface Exchange {
 
 export class TargetUnreachable extends Error {}
 
+export interface TlsOptions {
+  /** --insecure: accept any certificate (a self-signed staging one). */
+  insecure?: boolean;
+  /** --ca FILE: trust this CA bundle (PEM) besides the system's. */
+  caFile?: string;
+}
+
 export interface Target {
   baseUrl: string;
   apiKey: string;
   /** Called with every exchange, for journals and tests. */
   onExchange?: (exchange: Exchange) => void;
   timeoutMs?: number;
+  tls?: TlsOptions;
+}
+
+const dispatchers = new Map<string, Dispatcher>();
+
+/** One connection pool per TLS setting; undefined (Node's default agent) when none is asked for. */
+export function dispatcherFor(tls: TlsOptions | undefined): Dispatcher | undefined {
+  if (!tls?.insecure && !tls?.caFile) return undefined;
+  const key = `${tls.insecure ? 1 : 0}:${tls.caFile ?? ""}`;
+  let dispatcher = dispatchers.get(key);
+  if (!dispatcher) {
+    // The CA is added to Node's own list, so public certificates stay trusted.
+    const ca = tls.caFile ? [...rootCertificates, readFileSync(tls.caFile, "utf8")] : undefined;
+    dispatcher = new Agent({ connect: { rejectUnauthorized: !tls.insecure, ...(ca ? { ca } : {}) } });
+    dispatchers.set(key, dispatcher);
+  }
+  return dispatcher;
+}
+
+/** fetch with the run's TLS options (global fetch: FormData bodies stay Node's own). */
+export function tlsFetch(url: string, init: RequestInit, tls: TlsOptions | undefined): Promise<Response> {
+  const dispatcher = dispatcherFor(tls);
+  return fetch(url, dispatcher ? ({ ...init, dispatcher } as RequestInit) : init);
 }
 
 export function buildUrl(baseUrl: string, path: string, query?: RequestSpec["query"]): string {
@@ -48,12 +105,12 @@ export async function send(target: Target, spec: RequestSpec): Promise<Exchange>
   if (key !== null) headers["X-API-Key"] = key;
   let body: BodyInit | undefined;
   let bodyText: string | undefined;
-  let formSummary: string[] | undefined;
+  let form: FormPart[] | undefined;
   if (spec.rawBody !== undefined) {
     body = bodyText = spec.rawBody;
   } else if (spec.body instanceof FormData) {
     body = spec.body;
-    formSummary = summariseForm(spec.body);
+    form = await describeForm(spec.body);
   } else if (spec.body !== undefined) {
     body = bodyText = JSON.stringify(spec.body);
     headers["Content-Type"] ??= "application/json";
@@ -61,7 +118,7 @@ export async function send(target: Target, spec: RequestSpec): Promise<Exchange>
   const started = performance.now();
   let response: Response;
   try {
-    response = await fetch(url, { method: spec.method, headers, body, redirect: "manual", signal: AbortSignal.timeout(target.timeoutMs ?? 30_000) });
+    response = await tlsFetch(url, { method: spec.method, headers, body, redirect: "manual", signal: AbortSignal.timeout(target.timeoutMs ?? 30_000) }, target.tls);
   } catch (error) {
     throw new TargetUnreachable(`${spec.method} ${url}: ${(error as Error).cause ?? (error as Error).message}`);
   }
@@ -73,7 +130,7 @@ export async function send(target: Target, spec: RequestSpec): Promise<Exchange>
     json = undefined;
   }
   const exchange: Exchange = {
-    request: { method: spec.method, url, path: new URL(url).pathname, headers, bodyText, formSummary },
+    request: { method: spec.method, url, path: new URL(url).pathname, basePath: basePathOf(target.baseUrl), headers, bodyText, form, tls: target.tls },
     status: response.status,
     headers: response.headers,
     text,
@@ -84,26 +141,57 @@ export async function send(target: Target, spec: RequestSpec): Promise<Exchange>
   return exchange;
 }
 
-function summariseForm(form: FormData): string[] {
-  const parts: string[] = [];
+export function basePathOf(baseUrl: string): string {
+  return new URL(baseUrl).pathname.replace(/\/+$/, "");
+}
+
+/** Files up to this size are repeated byte for byte in a curl line (base64); larger ones only when one byte repeated. */
+const MAX_INLINE_FILE = 64 * 1024;
+
+async function describeForm(form: FormData): Promise<FormPart[]> {
+  const parts: FormPart[] = [];
   for (const [name, value] of (form as unknown as Iterable<[string, FormDataEntryValue]>)) {
-    if (typeof value === "string") parts.push(`${name}=${value.length > 200 ? `${value.slice(0, 200)}...` : value}`);
-    else parts.push(`${name}=@${(value as File).name};type=${(value as File).type || "application/octet-stream"} (${(value as File).size} bytes)`);
+    if (typeof value === "string") {
+      parts.push({ name, value });
+      continue;
+    }
+    const file = value as File;
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const recipe: FileRecipe = bytes.length <= MAX_INLINE_FILE ? { base64: Buffer.from(bytes).toString("base64") }
+      : bytes.every((b) => b === bytes[0]) ? { fill: bytes[0] } : { truncated: true };
+    parts.push({ name, file: { filename: file.name, type: file.type || "application/octet-stream", size: bytes.length, recipe } });
   }
   return parts;
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** A curl line that reproduces the request, with the API key redacted. */
+/**
+ * A line of bash that sends the request again: the key is read from $API_KEY (double-quoted so the
+ * shell expands it, never printed), files are created in a temporary directory first.
+ */
 export function curlLine(exchange: Exchange): string {
-  const { method, url, headers, bodyText, formSummary } = exchange.request;
-  const parts = ["curl -i", "-X", method, shellQuote(url)];
+  const { method, url, headers, bodyText, form, tls } = exchange.request;
+  const setup: string[] = [];
+  const parts = ["curl -sS -i"];
+  if (tls?.insecure) parts.push("-k");
+  if (tls?.caFile) parts.push("--cacert", shellQuote(tls.caFile));
+  parts.push("-X", method, shellQuote(url));
   for (const [name, value] of Object.entries(headers)) {
     if (name.toLowerCase() === "accept") continue;
-    parts.push("-H", shellQuote(`${name}: ${name.toLowerCase() === "x-api-key" ? "$API_KEY" : value}`));
+    parts.push("-H", name.toLowerCase() === "x-api-key" ? `"${name}: $API_KEY"` : shellQuote(`${name}: ${value}`));
   }
-  if (bodyText !== undefined) parts.push("--data-raw", shellQuote(bodyText.length > 2000 ? `${bodyText.slice(0, 2000)}...` : bodyText));
-  for (const field of formSummary ?? []) parts.push("-F", shellQuote(field));
-  return parts.join(" ");
+  if (bodyText !== undefined) parts.push("--data-raw", shellQuote(bodyText));
+  (form ?? []).forEach((part, i) => {
+    if (part.value !== undefined) return void parts.push("--form-string", shellQuote(`${part.name}=${part.value}`));
+    const { filename, type, size, recipe } = part.file!;
+    if (setup.length === 0) setup.push("d=$(mktemp -d)");
+    const target = `"$d/${i}"`;
+    if ("base64" in recipe) setup.push(`printf %s ${shellQuote(recipe.base64)} | base64 -d > ${target}`);
+    else if ("fill" in recipe) setup.push(`head -c ${size} /dev/zero | tr '\\0' '\\${recipe.fill.toString(8).padStart(3, "0")}' > ${target}`);
+    else setup.push(`head -c ${size} /dev/urandom > ${target} # not the bytes sent: only their size`);
+    // curl's -F syntax: the file is read from $d/i, sent as filename with type; quoted for the shell as one word.
+    parts.push("-F", `${shellQuote(`${part.name}=@`)}"$d/${i}"${shellQuote(`;filename=${filename};type=${type}`)}`);
+  });
+  return [...setup, parts.join(" ")].join(" && ");
 }

@@ -2,14 +2,20 @@
  * A rule is one named check of the reference (or of one of the spec's assumptions), tied to an
  * operation. Rules collect failures instead of throwing, so one run reports every broken invariant.
  */
+import { traceExchange } from "../fixtures/ledger.js";
 import type { Fixtures } from "../fixtures/types.js";
-import { clockIssues, conformanceIssues, preview, stampedTimes } from "./conforms.js";
+import { clockIssues, leveledIssues, preview, stampedTimes } from "./conforms.js";
 import { curlLine, send, type Exchange, type RequestSpec, type Target } from "./http.js";
 import type { Level } from "./schemas.js";
 
 export interface Failure {
   rule: string;
   operationId: string;
+  /**
+   * What the check rests on: `documented` when the reference states it, `assumed` when it rests on a kit
+   * decision (an x-assumption), also inside a documented rule. Only `assumed` failures are dropped at level documented.
+   */
+  level: Level;
   pointer: string;
   expected: string;
   actual: string;
@@ -40,7 +46,8 @@ export function defineRules(group: string, rules: RuleSpec[]): Rule[] {
 export class SkipRule extends Error {}
 
 export interface CoverageSink {
-  record(operationId: string, status: number): void;
+  /** Counts the status and keeps the response time of every exchange of an operation. */
+  record(operationId: string, exchange: Exchange): void;
 }
 
 export interface ExpectDetail {
@@ -54,9 +61,25 @@ export interface ExpectDetail {
   assumed?: boolean;
 }
 
+/**
+ * A change a rule makes to a record it did not create (a foreign target's phone number): how to put it
+ * back, and how to read the record again to check that it was.
+ */
+export interface Restoration {
+  kind: string;
+  id: string;
+  /** What was changed, for the ledger. */
+  fields: string[];
+  restore(): Promise<void>;
+  /** Reads the record again: the fields still differing from before (empty when put back). */
+  verify(): Promise<string[]>;
+}
+
 export class RuleContext {
   readonly failures: Failure[] = [];
   readonly exchanges: Exchange[] = [];
+  /** Put back by the runner when the rule ends, whatever its outcome, latest first. */
+  readonly restorations: Restoration[] = [];
   constructor(
     readonly rule: Rule,
     readonly target: Target,
@@ -73,13 +96,15 @@ export class RuleContext {
   async call(operationId: string, request: RequestSpec): Promise<Exchange> {
     const exchange = await send(this.target, request);
     this.exchanges.push(exchange);
-    this.coverage.record(operationId, exchange.status);
-    const issues = conformanceIssues(exchange, operationId, this.level);
+    this.coverage.record(operationId, exchange);
+    traceExchange(this.fixtures, operationId, exchange);
+    const issues = leveledIssues(exchange, operationId, this.level);
     if (stampedTimes(exchange, operationId).length > 0) {
       const now = await this.fixtures.serverNow(exchange);
-      if (now !== undefined) issues.push(...clockIssues(exchange, operationId, now));
+      if (now !== undefined) issues.push(...clockIssues(exchange, operationId, now).map((i) => ({ ...i, level: "documented" as const })));
     }
-    for (const issue of issues) this.failures.push({ rule: this.rule.id, operationId, ...issue, curl: curlLine(exchange) });
+    // A check of a documented rule is never stronger than the rule: an assumed rule's findings are assumed.
+    for (const issue of issues) this.failures.push({ rule: this.rule.id, operationId, ...issue, level: this.rule.level === "assumed" ? "assumed" : issue.level, curl: curlLine(exchange) });
     return exchange;
   }
 
@@ -90,6 +115,7 @@ export class RuleContext {
     this.failures.push({
       rule: this.rule.id,
       operationId: this.rule.operationId,
+      level: detail.assumed || this.rule.level === "assumed" ? "assumed" : "documented",
       pointer: detail.pointer ?? "",
       expected: typeof detail.expected === "string" ? detail.expected : preview(detail.expected),
       actual: typeof detail.actual === "string" ? detail.actual : preview(detail.actual),
@@ -112,6 +138,11 @@ export class RuleContext {
 
   expectEqual(actual: unknown, expected: unknown, pointer: string, message: string, extra: Partial<ExpectDetail> = {}): boolean {
     return this.expect(deepEqual(actual, expected), { pointer, expected, actual, message, ...extra });
+  }
+
+  /** Registers a change to put back once the rule ends (foreign targets: nothing the run changed stays changed). */
+  willRestore(restoration: Restoration): void {
+    this.restorations.push(restoration);
   }
 
   skip(reason: string): never {

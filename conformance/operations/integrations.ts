@@ -3,12 +3,11 @@ import { randomUUID } from "node:crypto";
 import { defineRules, obj, type RuleContext } from "../lib/rule.js";
 import { getMatchesStore } from "./store-agreement.js";
 
-/** Creates an integration named with the run id; on a foreign target it is written to the ledger (no delete operation exists). */
+/** Creates an integration named with the run id (on a foreign target the ledger lists it: fixtures/ledger.ts). */
 export async function createIntegration(t: RuleContext, body: Record<string, unknown> = {}): Promise<Record<string, any> | undefined> {
   const ex = await t.call("createIntegration", { method: "POST", path: "/v1/integrations", body: { name: `${t.fixtures.runId} integration`, description: DESCRIPTION, ...body } });
   if (!t.expectStatus(ex, 201, "E2 answers 201")) return undefined;
   const created = obj(ex);
-  if (!t.fixtures.isMock) t.fixtures.ledger.push({ kind: "integration", id: String(created.integrationId), note: "E2; the reference has no delete operation" });
   return created;
 }
 

@@ -24,7 +24,6 @@ async function createBatch(t: RuleContext): Promise<Record<string, any> | undefi
   if (!agentId || testCaseIds.length === 0) return t.skip("no agent with a test case known (pass --agent-id and --test-case-id)");
   const ex = await t.call("createBatchRun", { method: "POST", path: "/v1/batch-runs", body: { agentId, testCases: testCaseIds } });
   if (!t.expectStatus(ex, 201, "E6 answers 201")) return undefined;
-  if (!t.fixtures.isMock) t.fixtures.ledger.push({ kind: "batch run", id: String(obj(ex).batchId), note: "E6; batch runs cannot be removed through the reference" });
   return obj(ex);
 }
 

@@ -2,7 +2,7 @@
 import type { RunResult } from "../lib/runner.js";
 import { coverageTable } from "./coverage.js";
 
-const MARK = { passed: "ok  ", failed: "FAIL", skipped: "skip" } as const;
+const MARK = { passed: "ok  ", failed: "FAIL", skipped: "skip", errored: "ERR " } as const;
 
 export function consoleReport(run: RunResult): string {
   const lines: string[] = [];

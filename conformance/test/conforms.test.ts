@@ -17,7 +17,7 @@ function exchange(status: number, body: unknown, opts: { path?: string; contentT
   const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
   const path = opts.path ?? "/v1/x";
   return {
-    request: { method: opts.method ?? "GET", url: `http://h${path}`, path, headers: {} },
+    request: { method: opts.method ?? "GET", url: `http://h${path}`, path, basePath: "", headers: {} },
     status,
     headers: new Headers(body === undefined ? {} : { "content-type": opts.contentType ?? "application/json; charset=utf-8" }),
     text,

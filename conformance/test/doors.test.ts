@@ -82,7 +82,7 @@ describe("MSW handlers in Node (setupServer)", () => {
 
   it("answers where no server listens", async () => {
     const health = await fetch(`${baseUrl}/__mock/health`);
-    expect(await health.json()).toEqual({ status: "ok" });
+    expect(await health.json()).toMatchObject({ status: "ok", kit: "agent-platform-mock-kit" });
     msw.close();
     await expect(fetch(`${baseUrl}/__mock/health`)).rejects.toThrow();
     msw.listen({ onUnhandledRequest: "bypass" });

@@ -3,7 +3,7 @@
  * Resetting or deleting one workspace touches nothing of another: not its records, clock, journal
  * entries, webhook deliveries or fault rules.
  */
-import { DEFAULT_WORKSPACE_ID } from "../defaults.js";
+import { DEFAULT_WORKSPACE_ID, KIT_NAME, KIT_VERSION } from "../defaults.js";
 import { ApiError, invalid } from "../core/errors.js";
 import type { Workspace, Workspaces } from "../store/workspace.js";
 import { objectBody, onlyKeys, optionalInteger } from "./body.js";
@@ -25,7 +25,7 @@ export function workspaceRoutes({ workspaces, simulation, webhooks, journal, fau
     return optionalInteger(body.seed, "seed");
   };
   return [
-    { operationId: "getHealth", method: "GET", path: "/health", handle: () => ({ status: 200, body: { status: "ok" } }) },
+    { operationId: "getHealth", method: "GET", path: "/health", handle: () => ({ status: 200, body: { status: "ok", kit: KIT_NAME, version: KIT_VERSION } }) },
 
     {
       operationId: "resetMock",

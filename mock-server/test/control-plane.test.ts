@@ -1,5 +1,7 @@
 /** The /__mock control plane, determinism of the seed, Prefer controls, routing and CORS. */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { KIT_VERSION } from "../defaults.js";
 import { startMock } from "../server.js";
 import { expectErrorBody, useMock } from "./harness.js";
 
@@ -7,7 +9,9 @@ const t = useMock();
 
 describe("control plane", () => {
   it("answers health, lists collections, fills partial records coherently", async () => {
-    expect((await t.control.GET("/__mock/health")).data).toEqual({ status: "ok" });
+    expect((await t.control.GET("/__mock/health")).data).toEqual({ status: "ok", kit: "agent-platform-mock-kit", version: KIT_VERSION });
+    // The identity follows the package: a bumped version is answered by the next mock.
+    expect(KIT_VERSION).toBe(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
     const { data, response } = await t.control.POST("/__mock/workspaces/{workspaceId}/{collection}", {
       params: { path: { workspaceId: "default", collection: "calls" } },
       body: { status: "ended", callType: "inbound" },

@@ -18,7 +18,7 @@ function exchangeOf(c: FuzzCase, response: WireResponse): Exchange {
   }
   const path = c.wire.target.split("?")[0];
   return {
-    request: { method: c.wire.method, url: c.wire.target, path, headers: {} },
+    request: { method: c.wire.method, url: c.wire.target, path, basePath: "", headers: {} },
     status: response.status,
     headers: new Headers(Object.entries(response.headers).filter(([, v]) => /^[\t\x20-\x7e]*$/.test(v))),
     text: response.text,
