@@ -1,21 +1,29 @@
 /**
- * npm run conformance -- --base-url URL --api-key KEY [--level documented|assumed] [--read-only]
- *   [--junit FILE] [--json FILE] [--only PATTERN] [--fuzz N] [--large-uploads] [ids...]
- * Exit 0: nothing failed at the chosen level. 1: a rule failed. 2: the run could not start.
+ * npm run conformance -- --base-url URL --api-key KEY [options]   (see USAGE)
+ * Exit 0: nothing failed at the chosen level. 1: a rule failed or crashed. 2: the run could not start
+ * (one line on stderr saying what to fix; with --junit, a file holding that one error).
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { fuzzRules } from "./fuzz/fuzz-rules.js";
-import { RunCannotStart, runSuite, type RunOptions, type RunResult } from "./lib/runner.js";
+import { RunCannotStart, runSuite, selectRules, type RunOptions, type RunResult } from "./lib/runner.js";
 import { consoleReport } from "./report/console.js";
 import { jsonReport } from "./report/json.js";
 import { junitReport } from "./report/junit.js";
 
-const USAGE = `usage: npm run conformance -- --base-url URL --api-key KEY [--level documented|assumed] [--read-only]
-  [--junit FILE] [--json FILE] [--only PATTERN] [--fuzz N] [--large-uploads]
-  [--agent-id ID] [--test-case-id ID] [--qa-rule-id ID] [--qa-rule-id-to-delete ID] [--phone-number E164] [--batch-id ID]
-environment: CONFORMANCE_BASE_URL, CONFORMANCE_API_KEY`;
+const USAGE = `usage: npm run conformance -- --base-url URL --api-key KEY [options]
+  --level documented|assumed   what may fail the run (default: documented on a foreign target, assumed on the kit's mock)
+  --target mock|foreign        skip detection (default: the kit's mock only when GET /__mock/health proves it)
+  --read-only                  only requests that change nothing
+  --only PATTERN               rules whose group/id contains PATTERN, or matches /regex/
+  --list                       print every rule with its level and whether it is read-only, and exit
+  --second-api-key KEY         a key of another workspace or account on the same target: isolation rules
+  --insecure | --ca FILE       accept any certificate | trust this CA (PEM) as well
+  --junit FILE --json FILE     reports for CI
+  --fuzz N --large-uploads     generated requests per operation | send the 25 MB upload to a foreign target
+  --agent-id ID --test-case-id ID --qa-rule-id ID --qa-rule-id-to-delete ID --phone-number E164 --batch-id ID
+environment: CONFORMANCE_BASE_URL, CONFORMANCE_API_KEY, CONFORMANCE_SECOND_API_KEY`;
 
 export interface CliIo {
   out(text: string): void;
@@ -24,59 +32,92 @@ export interface CliIo {
 
 const defaultIo: CliIo = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
 
+const OPTIONS = {
+  "base-url": { type: "string" }, "api-key": { type: "string" }, level: { type: "string" }, "read-only": { type: "boolean" },
+  target: { type: "string" }, "second-api-key": { type: "string" }, insecure: { type: "boolean" }, ca: { type: "string" },
+  junit: { type: "string" }, json: { type: "string" }, only: { type: "string" }, list: { type: "boolean" },
+  fuzz: { type: "string" }, "large-uploads": { type: "boolean" },
+  "agent-id": { type: "string" }, "test-case-id": { type: "string" }, "qa-rule-id": { type: "string" }, "qa-rule-id-to-delete": { type: "string" },
+  "phone-number": { type: "string" }, "batch-id": { type: "string" }, quiet: { type: "boolean" }, help: { type: "boolean" },
+} as const;
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** --list: every rule, its level, and whether it only reads. */
+function ruleList(only: string | undefined, fuzz: number): string {
+  const rules = selectRules({ only, extraRules: fuzz > 0 ? fuzzRules(fuzz) : [] });
+  const width = Math.max(...rules.map((r) => r.id.length));
+  return [
+    ...rules.map((r) => `${r.id.padEnd(width)}  ${r.level.padEnd(10)}  ${r.readOnly ? "read-only" : "writes   "}  ${r.description}`),
+    `${rules.length} rules (${rules.filter((r) => r.level === "documented").length} documented, ${rules.filter((r) => r.readOnly).length} read-only)`,
+  ].join("\n");
+}
+
+/** The first problem with the options themselves, found before any request. */
+function optionProblem(values: Values, baseUrl: string | undefined, apiKey: string | undefined): string | undefined {
+  const fuzz = values.fuzz === undefined ? 0 : Number(values.fuzz);
+  const level = values.level;
+  if (!baseUrl) return "no --base-url (or CONFORMANCE_BASE_URL)";
+  if (!/^https?:\/\/[^/]+/.test(baseUrl)) return `--base-url ${baseUrl} is not an http(s) URL`;
+  if (!apiKey) return "no --api-key (or CONFORMANCE_API_KEY)";
+  if (level !== undefined && level !== "documented" && level !== "assumed") return `--level must be documented or assumed, not ${level}`;
+  if (values.target !== undefined && values.target !== "mock" && values.target !== "foreign") return `--target must be mock or foreign, not ${values.target}`;
+  if (!Number.isInteger(fuzz) || fuzz < 0) return `--fuzz must be a whole number, not ${values.fuzz}`;
+  if (values.insecure && values.ca) return "--insecure and --ca exclude each other: --ca trusts one CA, --insecure trusts any certificate";
+  if (typeof values.ca === "string") {
+    try {
+      if (!readFileSync(values.ca, "utf8").includes("-----BEGIN CERTIFICATE-----")) return `--ca ${values.ca} holds no PEM certificate`;
+    } catch (error) {
+      return `--ca ${values.ca} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    }
+  }
+  return undefined;
+}
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = defaultIo, extra: Partial<RunOptions> = {}): Promise<{ code: number; run?: RunResult }> {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Values;
   try {
-    values = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        "base-url": { type: "string" }, "api-key": { type: "string" }, level: { type: "string" }, "read-only": { type: "boolean" },
-        junit: { type: "string" }, json: { type: "string" }, only: { type: "string" }, fuzz: { type: "string" }, "large-uploads": { type: "boolean" },
-        "agent-id": { type: "string" }, "test-case-id": { type: "string" }, "qa-rule-id": { type: "string" }, "qa-rule-id-to-delete": { type: "string" },
-        "phone-number": { type: "string" }, "batch-id": { type: "string" }, quiet: { type: "boolean" }, help: { type: "boolean" },
-      },
-    }).values;
+    values = parseArgs({ args: argv, strict: true, options: OPTIONS }).values;
   } catch (error) {
     io.err(`conformance: bad options: ${(error as Error).message}\n${USAGE}`);
     return { code: 2 };
   }
   if (values.help) return io.out(USAGE), { code: 0 };
+  const fuzz = values.fuzz === undefined ? 0 : Number(values.fuzz);
+  if (values.list) {
+    if (!Number.isInteger(fuzz) || fuzz < 0) return io.err(`conformance: cannot start: --fuzz must be a whole number, not ${values.fuzz}`), { code: 2 };
+    return io.out(ruleList(values.only as string | undefined, fuzz)), { code: 0 };
+  }
   // Never BASE_URL: vitest sets that one for its own purposes.
   const baseUrl = (values["base-url"] as string | undefined) ?? env.CONFORMANCE_BASE_URL;
   const apiKey = (values["api-key"] as string | undefined) ?? env.CONFORMANCE_API_KEY;
-  const level = values.level as string | undefined;
-  const fuzz = values.fuzz === undefined ? 0 : Number(values.fuzz);
-  const problem = !baseUrl ? "no --base-url (or CONFORMANCE_BASE_URL)"
-    : !/^https?:\/\/[^/]+/.test(baseUrl) ? `--base-url ${baseUrl} is not an http(s) URL`
-    : !apiKey ? "no --api-key (or CONFORMANCE_API_KEY)"
-    : level !== undefined && level !== "documented" && level !== "assumed" ? `--level must be documented or assumed, not ${level}`
-    : !Number.isInteger(fuzz) || fuzz < 0 ? `--fuzz must be a whole number, not ${values.fuzz}` : undefined;
-  if (problem) {
-    io.err(`conformance: cannot start: ${problem}\n${USAGE}`);
+  const cannotStart = (message: string) => {
+    io.err(`conformance: cannot start: ${message}`);
     return { code: 2 };
-  }
+  };
+  const problem = optionProblem(values, baseUrl, apiKey);
+  if (problem) return cannotStart(problem);
   let run: RunResult;
   try {
     run = await runSuite({
-      baseUrl: baseUrl!, apiKey: apiKey!, level: level as RunOptions["level"], readOnly: Boolean(values["read-only"]), only: values.only as string | undefined,
+      baseUrl: baseUrl!, apiKey: apiKey!, level: values.level as RunOptions["level"], readOnly: Boolean(values["read-only"]), only: values.only as string | undefined,
+      target: values.target as RunOptions["target"], secondApiKey: (values["second-api-key"] as string | undefined) ?? env.CONFORMANCE_SECOND_API_KEY,
+      tls: values.insecure || values.ca ? { insecure: Boolean(values.insecure), caFile: values.ca as string | undefined } : undefined,
       largeUploads: Boolean(values["large-uploads"]), agentId: values["agent-id"] as string | undefined, testCaseId: values["test-case-id"] as string | undefined,
       qaRuleId: values["qa-rule-id"] as string | undefined, qaRuleIdToDelete: values["qa-rule-id-to-delete"] as string | undefined,
       phoneNumber: values["phone-number"] as string | undefined, batchId: values["batch-id"] as string | undefined,
       extraRules: fuzz > 0 ? fuzzRules(fuzz) : [],
+      onStart: values.quiet ? undefined : (lines) => io.out(lines.join("\n")),
       ...extra,
     });
   } catch (error) {
-    if (error instanceof RunCannotStart) {
-      io.err(`conformance: cannot start: ${error.message}`);
-      return { code: 2 };
-    }
+    if (error instanceof RunCannotStart) return cannotStart(error.message);
     throw error;
   }
   if (!values.quiet) io.out(consoleReport(run));
   if (values.junit) writeFileSync(values.junit as string, junitReport(run));
   if (values.json) writeFileSync(values.json as string, jsonReport(run));
-  const failed = run.results.some((r) => r.outcome === "failed");
+  const failed = run.results.some((r) => r.outcome === "failed" || r.outcome === "errored");
   return { code: failed ? 1 : 0, run };
 }
 

@@ -14,15 +14,30 @@ async function findNumber(t: RuleContext, number: string): Promise<Record<string
   return result?.items.find((p) => p.sipPhoneNumber === number);
 }
 
-/** The number the run may change; on a foreign target its label is restored afterwards. */
-async function patchable(t: RuleContext): Promise<Record<string, any>> {
+/** E15 takes these body fields for the record fields of 2.10 the rules change (all strings). */
+const BODY_FIELD: Record<string, string> = { friendlyName: "friendlyName", terminationSipURI: "terminationSipUri", inboundAgentId: "inboundAgentId", outboundAgentId: "outboundAgentId" };
+
+/**
+ * The number the run may change, with `fields` (2.10 names) about to change. On a foreign target each is
+ * put back once the rule ends and read back (RuleContext.willRestore); E15 takes strings only, so a field
+ * that was null cannot be put back, and the rule is skipped rather than leave it changed.
+ */
+async function patchable(t: RuleContext, fields: string[]): Promise<Record<string, any>> {
   const number = t.fixtures.phoneNumber;
   if (!number) return t.skip("the target lists no phone number");
   const before = await findNumber(t, number);
   if (!before) return t.skip(`phone number ${number} is not in the list`);
-  if (!t.fixtures.isMock) {
-    t.fixtures.undo.push(async () => void (await t.call("updatePhoneNumber", { method: "PATCH", path: pathOf(number), body: { friendlyName: before.friendlyName ?? "" } })));
-  }
+  if (t.fixtures.isMock) return before;
+  const unrestorable = fields.filter((f) => typeof before[f] !== "string");
+  if (unrestorable.length > 0) return t.skip(`would change ${unrestorable.join(", ")} of ${number}, which E15 cannot put back (${unrestorable.map((f) => `${f} is ${JSON.stringify(before[f] ?? null)}`).join(", ")}; E15 takes strings only)`);
+  t.willRestore({
+    kind: "phone number", id: number, fields,
+    restore: async () => void (await t.call("updatePhoneNumber", { method: "PATCH", path: pathOf(number), body: Object.fromEntries(fields.map((f) => [BODY_FIELD[f], before[f]])) })),
+    verify: async () => {
+      const after = await findNumber(t, number);
+      return after ? fields.filter((f) => after[f] !== before[f]).map((f) => `${f} ${JSON.stringify(after[f])} (was ${JSON.stringify(before[f])})`) : ["the number is no longer listed"];
+    },
+  });
   return before;
 }
 
@@ -44,7 +59,7 @@ export const phoneNumberRules = defineRules("phone-numbers", [
     id: "updatePhoneNumber.by-e164", operationId: "updatePhoneNumber", level: "documented", readOnly: false,
     description: "PATCH /v1/phone-number/{E.164} changes the label, answers the number, and the list shows it.",
     run: async (t) => {
-      const before = await patchable(t);
+      const before = await patchable(t, ["friendlyName"]);
       const label = `${t.fixtures.runId} label`;
       for (const path of [pathOf(before.sipPhoneNumber), `/v1/phone-number/${before.sipPhoneNumber}`]) {
         const ex = await t.call("updatePhoneNumber", { method: "PATCH", path, body: { friendlyName: label } });
@@ -60,7 +75,7 @@ export const phoneNumberRules = defineRules("phone-numbers", [
     id: "updatePhoneNumber.partial", operationId: "updatePhoneNumber", level: "assumed", readOnly: false,
     description: "Omitted fields stay unchanged; terminationSipUri sets terminationSipURI (assumption: partial update like E4).",
     run: async (t) => {
-      const before = await patchable(t);
+      const before = await patchable(t, ["terminationSipURI"]);
       const ex = await t.call("updatePhoneNumber", { method: "PATCH", path: pathOf(before.sipPhoneNumber), body: { terminationSipUri: "sip:conformance.example.com" } });
       if (!t.expectStatus(ex, 200)) return;
       const after = obj(ex);
@@ -75,7 +90,7 @@ export const phoneNumberRules = defineRules("phone-numbers", [
     description: "trunkPassword is accepted and never returned (2.10 has no such field).",
     run: async (t) => {
       if (!t.fixtures.isMock) return t.skip("would change the SIP trunk credentials of a live number");
-      const before = await patchable(t);
+      const before = await patchable(t, []);
       const secret = `pw-${t.fixtures.runId}-secret`;
       const ex = await t.call("updatePhoneNumber", { method: "PATCH", path: pathOf(before.sipPhoneNumber), body: { sipTrunkName: "trunk", trunkUsername: "user", trunkPassword: secret } });
       if (!t.expectStatus(ex, 200)) return;
@@ -88,7 +103,7 @@ export const phoneNumberRules = defineRules("phone-numbers", [
     id: "updatePhoneNumber.agents", operationId: "updatePhoneNumber", level: "assumed", readOnly: false,
     description: "inboundAgentId and outboundAgentId are applied; an unknown agent answers 404 (assumption).",
     run: async (t) => {
-      const before = await patchable(t);
+      const before = await patchable(t, ["inboundAgentId", "outboundAgentId"]);
       const agentId = t.fixtures.agentId;
       if (!agentId) return t.skip("no agent known");
       const ex = await t.call("updatePhoneNumber", { method: "PATCH", path: pathOf(before.sipPhoneNumber), body: { inboundAgentId: agentId, outboundAgentId: agentId } });
@@ -117,7 +132,8 @@ export const phoneNumberRules = defineRules("phone-numbers", [
           t.expect(typeof obj(ex).validationErrors?.phoneNumber === "string", { pointer: "/validationErrors/phoneNumber", expected: "a message", actual: obj(ex).validationErrors, message: "validationErrors names phoneNumber" });
         }
       }
-      const number = t.fixtures.phoneNumber ?? "+14155550100";
+      // Bodies that must be refused, sent to a real number: should the target accept one, its label is put back.
+      const number = t.fixtures.phoneNumber ? (await patchable(t, ["friendlyName"])).sipPhoneNumber as string : "+14155550100";
       t.expectStatus(await t.call("updatePhoneNumber", { method: "PATCH", path: pathOf(number), body: { nickname: "x" } }), 400, "an unknown field is rejected");
       // The reference types every body field as a string.
       for (const body of [{ friendlyName: 42 }, { trunkPassword: true }]) {

@@ -30,9 +30,11 @@ export function sampleRequest(operationId: string, f: Fixtures): RequestSpec {
     case "listCalls": return { method: "GET", path: "/v1/calls" };
     case "getCall": return { method: "GET", path: `/v1/calls/${encodeURIComponent(f.callId ?? PLACEHOLDER_ID)}` };
     case "getQaRule": return { method: "GET", path: `/v1/qa-rules/${encodeURIComponent(f.qaRuleId ?? PLACEHOLDER_ID)}` };
-    case "deleteQaRule": return { method: "DELETE", path: `/v1/qa-rules/${encodeURIComponent(f.qaRuleId ?? PLACEHOLDER_ID)}` };
+    // An id no rule exists under: sent without a valid key, a deployment whose auth leaks still deletes nothing.
+    case "deleteQaRule": return { method: "DELETE", path: `/v1/qa-rules/${PLACEHOLDER_ID}` };
     case "listPhoneNumbers": return { method: "GET", path: "/v1/phone-number" };
-    case "updatePhoneNumber": return { method: "PATCH", path: `/v1/phone-number/${phone}`, body: { friendlyName: "x" } };
+    // No field: on a foreign target a deployment whose auth leaks must not have its number's label changed.
+    case "updatePhoneNumber": return { method: "PATCH", path: `/v1/phone-number/${phone}`, body: {} };
     case "createChat": return { method: "POST", path: "/v1/chat", body: { agentId, conversation: "Hello" } };
     case "listWebhooks": return { method: "GET", path: "/v1/webhooks" };
     default: throw new Error(`no sample request for ${operationId}`);
