@@ -13,11 +13,12 @@ export interface Running {
   close(): Promise<void>;
 }
 
-export async function startKitMock(): Promise<Running> {
+/** `clock: "real"` for a mock posing as a foreign deployment: its Date header then tells its time. */
+export async function startKitMock(options: { clock?: "real" | "virtual" } = {}): Promise<Running> {
   // Imported by a computed path, so this file typechecks before the mock exists.
   const path = serverUrl.href;
   const { startMock } = await import(path);
-  return startMock({ port: 0, host: "127.0.0.1" });
+  return startMock({ port: 0, host: "127.0.0.1", ...options });
 }
 
 export type Rewrite = (req: { method: string; path: string }, res: { status: number; headers: Headers; body: Buffer }) => { status: number; headers: Record<string, string>; body: Buffer | string } | undefined;
