@@ -64,13 +64,17 @@ export function readMultipart(req: IncomingMessage): Promise<FormPart[]> {
     // busboy tells of a field only at its end, so a 100 MB text field would be read whole before its
     // 400. Body bytes since the last part that no open file took are counted: past a field's limit
     // (and room for part headers) the answer comes at once.
+    // Each file part is tracked on its own, from its `file` event to the end of its stream: a file's
+    // stream ends a tick after busboy has already opened the next part (both in one chunk of the
+    // body), so one shared "a file is open" flag was cleared by the first file while the second was
+    // streaming, and a second file over 1.25 MB was taken for an oversized field (400).
     let received = 0;
     let mark = 0;
-    let fileOpen = false;
+    const openFiles = new Set<NodeJS.ReadableStream>();
     const markPart = () => void (mark = received);
     req.on("data", (chunk: Buffer) => {
       received += chunk.length;
-      if (fileOpen) mark = received;
+      if (openFiles.size > 0) mark = received;
       else if (received - mark > MAX_FIELD_BYTES + PART_SLACK_BYTES) {
         fail(new ApiError(400, `A form field exceeds ${MAX_FIELD_BYTES} bytes`, { body: `form fields must be at most ${MAX_FIELD_BYTES} bytes` }));
       }
@@ -86,11 +90,13 @@ export function readMultipart(req: IncomingMessage): Promise<FormPart[]> {
     });
 
     parser.on("file", (name, stream, info) => {
-      fileOpen = true;
-      stream.once("close", () => {
-        fileOpen = false;
-        markPart();
-      });
+      openFiles.add(stream);
+      const fileDone = () => {
+        // The bytes of this file so far were its own, not a field's.
+        if (openFiles.delete(stream)) markPart();
+      };
+      stream.once("end", fileDone);
+      stream.once("close", fileDone);
       // A form cut short errors the open file stream too; unheard, that error would end the process.
       stream.on("error", (e: Error) => fail(new ApiError(400, `Malformed multipart body: ${e.message}`)));
       const filename = info.filename ?? "";
