@@ -2,6 +2,8 @@
  * A deliberately broken target: a proxy in front of the mock that corrupts some responses. The suite
  * must fail, naming the rules that catch each fault, with a pointer and a curl line that hides the key.
  */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli.js";
 import { hasMock, json, NO_MOCK, silentIo, startKitMock, startProxy, type Rewrite, type Running } from "./support.js";
@@ -14,6 +16,8 @@ const faults: Rewrite = (req, res) => {
   if (req.method === "GET" && req.path === "/v1/webhooks" && res.status === 200) return json((b) => void (b.hasNext = false))(res);
   if (req.method === "GET" && req.path === "/v1/phone-number" && res.status === 200) return json((b) => { b.totalCount = b.totalCounts; delete b.totalCounts; })(res);
   if (req.path === "/v1/agents" && res.status === 401) return json((b) => void (b.path = "/"))(res);
+  // E9 refuses an unsupported type with 400 instead of 415 (a multipart request to reproduce).
+  if (req.path === "/v1/knowledge-bases" && res.status === 415) return { ...json((b) => Object.assign(b, { status: 400, error: "Bad Request" }))(res), status: 400 };
   return undefined;
 };
 
@@ -57,5 +61,32 @@ describe.skipIf(!hasMock)(`suite against a broken target${hasMock ? "" : ` (skip
     for (const key of keys) expect(out.join("\n")).not.toContain(key);
     // Double quotes: the shell puts the key in from $API_KEY.
     expect(out.join("\n")).toContain('-H "X-API-Key: $API_KEY"');
+  });
+
+  it("prints repro lines that bash runs to the same failing answer, uploads included", async () => {
+    proxy.seen.length = 0;
+    const { run } = await main(["--base-url", proxy.url, "--api-key", mock.apiKey, "--level", "assumed", "--only", "/getQaRule.unknown-id|createChat.completion|unsupported-type/"], {}, silentIo);
+    const failures = run!.results.flatMap((r) => r.failures);
+    const picks = [
+      failures.find((f) => f.rule === "getQaRule.unknown-id" && f.pointer === "#header/content-type"),
+      failures.find((f) => f.rule === "createChat.completion" && f.pointer === "#status"),
+      failures.find((f) => f.rule.startsWith("createKnowledgeBase.unsupported-type") && f.pointer === "#status"),
+    ];
+    for (const failure of picks) {
+      expect(failure, "each fault shows as a failure").toBeDefined();
+      // The rules ran with the key of the run's own workspace, the one the proxy saw most: $API_KEY holds it.
+      const counts = new Map<string, number>();
+      for (const r of proxy.seen) if (r.key) counts.set(r.key, (counts.get(r.key) ?? 0) + 1);
+      const key = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+      // Asynchronously: the proxy and the mock answer from this very process.
+      const result = await promisify(execFile)("bash", ["-c", failure!.curl!], { env: { ...process.env, API_KEY: key }, encoding: "utf8", timeout: 20_000 });
+      const statusLine = result.stdout.split("\r\n")[0];
+      if (failure!.rule === "getQaRule.unknown-id") expect(result.stdout).toMatch(/content-type: text\/plain/i);
+      if (failure!.rule === "createChat.completion") expect(statusLine).toMatch(/^HTTP\/1\.1 201/);
+      if (failure!.rule.startsWith("createKnowledgeBase")) {
+        expect(failure!.curl).toMatch(/^d=\$\(mktemp -d\) && printf %s '[A-Za-z0-9+/=]+' \| base64 -d > "\$d\/\d+" && /);
+        expect(statusLine).toMatch(/^HTTP\/1\.1 400/);
+      }
+    }
   });
 });
