@@ -70,6 +70,21 @@ export interface Target {
   tls?: TlsOptions;
 }
 
+/**
+ * The run's TLS options per base URL: requests are sent from many places (fixtures, control-plane
+ * clients) with the base URL alone, and a target behind HTTPS needs them for each one.
+ */
+const tlsByBaseUrl = new Map<string, TlsOptions>();
+
+export function useTls(baseUrl: string, tls: TlsOptions | undefined): void {
+  if (tls) tlsByBaseUrl.set(baseUrl.replace(/\/+$/, ""), tls);
+  else tlsByBaseUrl.delete(baseUrl.replace(/\/+$/, ""));
+}
+
+export function tlsOf(baseUrl: string): TlsOptions | undefined {
+  return tlsByBaseUrl.get(baseUrl.replace(/\/+$/, ""));
+}
+
 const dispatchers = new Map<string, Dispatcher>();
 
 /** One connection pool per TLS setting; undefined (Node's default agent) when none is asked for. */
@@ -100,6 +115,7 @@ export function buildUrl(baseUrl: string, path: string, query?: RequestSpec["que
 
 export async function send(target: Target, spec: RequestSpec): Promise<Exchange> {
   const url = buildUrl(target.baseUrl, spec.path, spec.query);
+  const tls = target.tls ?? tlsOf(target.baseUrl);
   const headers: Record<string, string> = { Accept: "application/json", ...spec.headers };
   const key = spec.key === undefined ? target.apiKey : spec.key;
   if (key !== null) headers["X-API-Key"] = key;
@@ -118,7 +134,7 @@ export async function send(target: Target, spec: RequestSpec): Promise<Exchange>
   const started = performance.now();
   let response: Response;
   try {
-    response = await tlsFetch(url, { method: spec.method, headers, body, redirect: "manual", signal: AbortSignal.timeout(target.timeoutMs ?? 30_000) }, target.tls);
+    response = await tlsFetch(url, { method: spec.method, headers, body, redirect: "manual", signal: AbortSignal.timeout(target.timeoutMs ?? 30_000) }, tls);
   } catch (error) {
     throw new TargetUnreachable(`${spec.method} ${url}: ${(error as Error).cause ?? (error as Error).message}`);
   }
@@ -130,7 +146,7 @@ export async function send(target: Target, spec: RequestSpec): Promise<Exchange>
     json = undefined;
   }
   const exchange: Exchange = {
-    request: { method: spec.method, url, path: new URL(url).pathname, basePath: basePathOf(target.baseUrl), headers, bodyText, form, tls: target.tls },
+    request: { method: spec.method, url, path: new URL(url).pathname, basePath: basePathOf(target.baseUrl), headers, bodyText, form, tls },
     status: response.status,
     headers: response.headers,
     text,

@@ -9,7 +9,7 @@ import { discoverFixtures, type IdOptions } from "../fixtures/discover.js";
 import { mockFixtures } from "../fixtures/mock-fixtures.js";
 import type { Fixtures } from "../fixtures/types.js";
 import { allRules } from "../operations/index.js";
-import { send, TargetUnreachable, type Exchange, type Target, type TlsOptions } from "./http.js";
+import { send, TargetUnreachable, useTls, type Exchange, type Target, type TlsOptions } from "./http.js";
 import { RuleContext, SkipRule, type Failure, type Rule } from "./rule.js";
 import type { Level } from "./schemas.js";
 import { operations } from "./spec.js";
@@ -115,6 +115,7 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   let detection: Detection;
   let fixtures: Fixtures;
   let apiKey = options.apiKey;
+  useTls(baseUrl, options.tls);
   try {
     detection = await detectTarget(baseUrl, options.target, options.tls);
     const isMock = detection.kind === "mock";
