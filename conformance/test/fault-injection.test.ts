@@ -27,7 +27,7 @@ describe.skipIf(!hasMock)(`fault injection${hasMock ? "" : ` (skipped: ${NO_MOCK
 
     it.each(variations.map((v) => [v.id, v] as const))("legitimate variation %s passes", async (_id, variation) => {
       for (const level of variation.levels ?? ["documented", "assumed"]) {
-        const { code, failed } = await runThrough(mock, variation.hooks(), ["--level", level, ...(variation.only ? ["--only", variation.only] : [])]);
+        const { code, failed } = await runThrough(mock, variation.hooks(), ["--level", level, ...(variation.only ? ["--only", variation.only] : [])], variation.prefix);
         expect(failed, `${variation.description} at level ${level}`).toEqual([]);
         expect(code).toBe(0);
       }

@@ -69,7 +69,8 @@ export function isResponse(x: ProxyRequest | ProxyResponse): x is ProxyResponse 
   return "status" in x;
 }
 
-export async function startFaultProxy(upstream: string, hooks: FaultHooks): Promise<{ url: string; close(): Promise<void> }> {
+/** `prefix`: the proxy serves the mock under it (a deployment behind a path prefix); other paths answer 404. */
+export async function startFaultProxy(upstream: string, hooks: FaultHooks, prefix = ""): Promise<{ url: string; close(): Promise<void> }> {
   const ctx: ProxyContext = {
     memory: new Map(),
     async forward(req) {
@@ -91,6 +92,8 @@ export async function startFaultProxy(upstream: string, hooks: FaultHooks): Prom
       const chunks: Buffer[] = [];
       for await (const c of incoming) chunks.push(c as Buffer);
       const url = new URL(incoming.url ?? "/", "http://proxy");
+      if (prefix && !url.pathname.startsWith(`${prefix}/`)) return void outgoing.writeHead(404, { "content-type": "text/plain" }).end("no route");
+      url.pathname = url.pathname.slice(prefix.length);
       const method = incoming.method ?? "GET";
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(incoming.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(",") : v;

@@ -13,6 +13,8 @@ export interface Variation {
   only?: string;
   /** Levels at which the variation is legitimate (both unless a rule of the spec forbids it at `assumed`). */
   levels?: ("documented" | "assumed")[];
+  /** The deployment serves the API under this path prefix (the suite gets the base URL with it). */
+  prefix?: string;
   hooks(): FaultHooks;
 }
 
@@ -93,12 +95,34 @@ export const variations: Variation[] = [
     hooks: () => rewriteJson((text) => ({ text: JSON.stringify(omitNullRefs(JSON.parse(text))) })),
   },
   {
+    // Section 1: paths are relative to {base_url}. The mock behind /api answers error paths relative to it (/v1/...).
+    id: "path-prefix", description: "the deployment serves the API under /api (https://host/api/v1/...)",
+    prefix: "/api",
+    hooks: () => ({}),
+  },
+  {
+    id: "empty-string-for-absent-text", description: "an optional text without a value is \"\" instead of null (a call's transcript, an integration's description)",
+    // The record rule (an x-assumption of info) says a field without a value is null.
+    levels: ["documented"],
+    hooks: () => rewriteJson((text) => ({ text: JSON.stringify(emptyStrings(JSON.parse(text))) })),
+  },
+  {
     id: "other-valid-ids", description: "ids of another valid form (id_ and 32 hex digits), everywhere",
     // Webhook deliveries go from the mock straight to the suite's receiver, past the proxy: their ids cannot be mapped.
     only: "/^(?!webhooks\\/conversationStartedEvent)/",
     hooks: otherIds,
   },
 ];
+
+/** transcript and description, where null, become "" wherever they appear (lists and single records). */
+function emptyStrings(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(emptyStrings);
+  if (body && typeof body === "object") {
+    const record = body as Record<string, unknown>;
+    for (const [k, v] of Object.entries(record)) record[k] = (k === "transcript" || k === "description") && v === null ? "" : emptyStrings(v);
+  }
+  return body;
+}
 
 function omitNullRefs(body: unknown): unknown {
   const strip = (call: Record<string, unknown>) => {
