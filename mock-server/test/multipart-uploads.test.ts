@@ -3,7 +3,8 @@
  * send a form) and streamed (chunked), through the standalone server and through the MSW door: each
  * file is judged on its own (a file over 1 MB after another file is a file, not an oversized form
  * field), every limit still holds wherever the offending part sits (25 MB + 1 byte → 413, a disallowed
- * type → 415, a text field over 1 MB → 400), and a refused upload creates nothing.
+ * type → 415, a text field over 1 MB → 400), and a refused upload creates nothing. Names of 512
+ * non-ASCII characters (counted in code points) pass whole through either door's form reader.
  *
  * Regression: the node:http door's reader tracked one open file with a single flag, cleared when the
  * previous file's stream closed, which happens a tick after busboy opened the next file when both
@@ -209,6 +210,34 @@ describe.each(doors)("E9 with several files through $name", ({ open }) => {
       const after = await names();
       expect(after).toHaveLength(before);
       expect(after).not.toContain(name);
+    });
+  });
+
+  // "At most 512 characters" (8) counts Unicode code points, as JSON Schema maxLength does: not UTF-16
+  // units (😀 is two) nor UTF-8 bytes (東 is three), and with no normalisation (e + U+0301 is two).
+  describe.each(modes)("names counted in code points, sent %s", (mode) => {
+    it.each(["é", "東", "😀"])("accepts 512 × %s and stores it whole; refuses 513 with 400 naming name", async (ch) => {
+      const before = (await names()).length;
+      const longest = ch.repeat(512);
+      const ok = await send(door.base, door.apiKey, multipart([{ field: "name", value: longest }, text("notes.txt", KB)]), mode);
+      expect(ok.status, JSON.stringify(ok.json)).toBe(201);
+      expect(ok.json.name).toBe(longest);
+      expect(await names()).toContain(longest);
+      const over = await send(door.base, door.apiKey, multipart([{ field: "name", value: ch.repeat(513) }, text("notes.txt", KB)]), mode);
+      expect(over.status).toBe(400);
+      expectErrorBody(over.json, 400, PATH);
+      expect(over.json.validationErrors).toHaveProperty("name");
+      expect(await names()).toHaveLength(before + 1);
+    });
+
+    it("counts a letter and a combining accent as two characters (no normalisation)", async () => {
+      const decomposed = "e\u0301".repeat(256);
+      const ok = await send(door.base, door.apiKey, multipart([{ field: "name", value: decomposed }]), mode);
+      expect(ok.status, JSON.stringify(ok.json)).toBe(201);
+      expect(ok.json.name).toBe(decomposed);
+      const over = await send(door.base, door.apiKey, multipart([{ field: "name", value: `${decomposed}x` }]), mode);
+      expect(over.status).toBe(400);
+      expect(over.json.validationErrors).toHaveProperty("name");
     });
   });
 
