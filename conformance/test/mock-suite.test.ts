@@ -23,10 +23,15 @@ describe.skipIf(!hasMock)(`suite against the kit's mock${hasMock ? "" : ` (skipp
   it("passes at level assumed and writes JUnit and JSON", async () => {
     const junit = join(dir, "report.xml");
     const json = join(dir, "report.json");
+    const clocks = async () => Promise.all(["", "?workspaceId=default"].map(async (q) => ((await (await fetch(`${mock.url}/__mock/clock${q}`)).json()) as { now: string }).now));
+    const before = await clocks();
     const { code, run } = await main(["--base-url", mock.url, "--api-key", mock.apiKey, "--level", "assumed", "--junit", junit, "--json", json, "--quiet"], {}, silentIo);
     expect(failuresOf(run)).toBe("");
     expect(code).toBe(0);
     expect(run!.isMock).toBe(true);
+    expect(run!.target.reason).toMatch(/answered the kit's identity \(agent-platform-mock-kit /);
+    // The run moved its own workspace's clock (hours, for batch runs and calls), never the root's or another workspace's.
+    expect(await clocks()).toEqual(before);
     // Everything ran: against its own mock the suite has no reason to skip a rule.
     expect(run!.results.filter((r) => r.outcome === "skipped").map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
     expect(readFileSync(junit, "utf8")).toMatch(/<testcase classname="calls.listCalls" name="listCalls.total-pages \[documented\]"/);

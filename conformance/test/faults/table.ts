@@ -271,6 +271,27 @@ export const faults: Fault[] = [
       return undefined;
     },
   }), "other-workspace"),
+  fault("isolation.write-through-other-key", "documented", "a write with another workspace's key reaches the record", () => ({
+    response: async (req, res, ctx) => {
+      // Keys of the workspaces the control plane makes, in order: the run's own first, then the neighbour's (and read-only ones).
+      const keys = (ctx.memory.get("keys") ?? []) as string[];
+      if (req.path === "/__mock/workspaces" && res.status === 201) return void ctx.memory.set("keys", [...keys, parse(res)?.apiKey]);
+      const key = req.headers["x-api-key"];
+      if (!req.operationId || req.method === "GET" || res.status !== 404 || !key || keys.indexOf(key) < 1) return undefined;
+      return ctx.forward({ ...req, headers: { ...req.headers, "x-api-key": keys[0] } });
+    },
+  }), "/(updateIntegration|createIntegrationAuth|createChat)\\.other-workspace/"),
+  fault("isolation.list-through-other-key", "documented", "a list with another workspace's key also shows the run's calls", () => ({
+    response: async (req, res, ctx) => {
+      const keys = (ctx.memory.get("keys") ?? []) as string[];
+      if (req.path === "/__mock/workspaces" && res.status === 201) return void ctx.memory.set("keys", [...keys, parse(res)?.apiKey]);
+      const key = req.headers["x-api-key"];
+      if (req.operationId !== "listCalls" || res.status !== 200 || !key || keys.indexOf(key) < 1) return undefined;
+      const mine = parse(await ctx.forward({ ...req, headers: { ...req.headers, "x-api-key": keys[0] } }));
+      const body = parse(res);
+      return withJson(res, { ...body, data: [...(mine?.data ?? []), ...body.data].slice(0, body.size) });
+    },
+  }), "listCalls.other-workspace"),
   fault("listAgents.leaks-other-workspace", "documented", "the agent list includes the default workspace's agents", () => relist("listAgents", { also: (up) => ({ ...up, headers: { ...up.headers, "x-api-key": DEFAULT_API_KEY } }) })),
   fault("auth.read-only-key-writes", "assumed", "a read-only key may write", () => ({
     response: (req, res, ctx) => {
