@@ -16,8 +16,12 @@ const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g
 const REQUEST = /\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/\S*/g;
 const PREFIXED_ID = /\b[a-z]{2,12}_(?=[0-9a-z]*\d)[0-9a-z]{8,}\b/gi;
 const PHONE = /(%2B|\+)\d{6,15}\b/g;
-/** A whole number standing alone (not `E3`, not `1.3`); HTTP statuses stay, they are the point of a message. */
+/** A whole number standing alone (not `E3`, not `1.3`). */
 const NUMBER = /(?<![\w.])\d+(?![\w.])/g;
+/** An HTTP status where a message names one (`must answer 404`, `refused with 415`, `403 or 404`): it stays, it is the point. */
+const STATUS = /^[1-5]\d\d$/;
+const STATUS_BEFORE = /\b(answer|answers|answered|with|or|status|code|not|a|an|its)\s$/i;
+const STATUS_AFTER = /^\s(or|and|nor)\b/;
 
 /**
  * A failure message with what varies between exchanges taken out: the request (`GET /v1/calls/…`),
@@ -29,7 +33,7 @@ export function messagePattern(message: string): string {
     .replace(UUID, "<id>")
     .replace(PREFIXED_ID, "<id>")
     .replace(PHONE, "<id>")
-    .replace(NUMBER, (n) => (/^[1-5]\d\d$/.test(n) ? n : "<n>"));
+    .replace(NUMBER, (n, at: number, all: string) => (STATUS.test(n) && (STATUS_BEFORE.test(all.slice(Math.max(0, at - 12), at)) || STATUS_AFTER.test(all.slice(at + n.length))) ? n : "<n>"));
 }
 
 export interface FailureGroup {
