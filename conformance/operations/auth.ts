@@ -3,8 +3,10 @@
  * holds a key the service never issued. Writes are sent too (they cannot change state without a key),
  * except under --read-only, which promises no request that could.
  */
+import { request as rawRequest } from "undici";
 import { operations } from "../lib/spec.js";
-import { defineRules, type RuleSpec } from "../lib/rule.js";
+import { buildUrl, dispatcherFor, type RequestSpec } from "../lib/http.js";
+import { defineRules, type RuleContext, type RuleSpec } from "../lib/rule.js";
 import { sampleRequest } from "./samples.js";
 
 const WRONG_KEY = "conformance-invalid-key-0000000000";
@@ -20,6 +22,82 @@ function authRule(operationId: string, method: string): RuleSpec {
       for (const [label, key] of [["without a key", null], ["with a wrong key", WRONG_KEY]] as const) {
         const ex = await t.call(operationId, { ...sampleRequest(operationId, t.fixtures), key });
         t.expectStatus(ex, 401, `${method} ${ex.request.path} ${label} must answer 401`);
+      }
+    },
+  };
+}
+
+/**
+ * Near misses of the run's key: keys the service never issued, so 401 (section 5). Keys are compared
+ * exactly: a key is not a name, and no case folding or whitespace clean-up inside it is documented.
+ * Labels only, never the key, appear in failures.
+ */
+function nearMisses(key: string): [label: string, variant: string][] {
+  const letter = [...key].findIndex((c) => c.toLowerCase() !== c.toUpperCase());
+  const flipped = letter < 0 ? key : key.slice(0, letter) + (key[letter] === key[letter].toUpperCase() ? key[letter].toLowerCase() : key[letter].toUpperCase()) + key.slice(letter + 1);
+  const mid = Math.floor(key.length / 2);
+  const variants: [string, string][] = [
+    ["the key in upper case", key.toUpperCase()],
+    ["the key in lower case", key.toLowerCase()],
+    ["the key with the case of one letter changed", flipped],
+    ["the key with a space inside", `${key.slice(0, mid)} ${key.slice(mid)}`],
+    ["the key with a tab inside", `${key.slice(0, mid)}\t${key.slice(mid)}`],
+    ["the key with a character appended", `${key}x`],
+    ["the key without its last character", key.slice(0, -1)],
+  ];
+  // A key with no letters (or already all one case) has no such variant: it would be the key itself.
+  return variants.filter(([, variant]) => variant !== key && variant.length > 0);
+}
+
+/**
+ * Whitespace around a header value is not part of it (RFC 9110 5.5: a field value excludes leading and
+ * trailing whitespace; parsers and the Fetch standard strip it), so a key sent with spaces or tabs
+ * around it IS the key. fetch would strip them before sending: they are sent as raw bytes here.
+ */
+const SURROUNDED: [string, (key: string) => string][] = [
+  ["the key with spaces around it", (key) => `  ${key}  `],
+  ["the key with tabs around it", (key) => `\t${key}\t`],
+];
+
+/**
+ * The status answered to `spec` with `rawKey` as the header's bytes, unnormalised (undici sends values
+ * as given); undefined when the target cannot be reached that way although fetch reaches it (MSW
+ * intercepts fetch only).
+ */
+async function statusWithRawKey(t: RuleContext, spec: RequestSpec, rawKey: string): Promise<number | undefined> {
+  const dispatcher = dispatcherFor(t.target.tls);
+  try {
+    const response = await rawRequest(buildUrl(t.target.baseUrl, spec.path, spec.query), { method: spec.method as "GET", headers: { accept: "application/json", "x-api-key": rawKey }, ...(dispatcher ? { dispatcher } : {}), headersTimeout: t.target.timeoutMs ?? 30_000 });
+    await response.body.dump();
+    return response.statusCode;
+  } catch {
+    return undefined;
+  }
+}
+
+function keyVariantsRule(operationId: string, method: string): RuleSpec {
+  return {
+    id: `${operationId}.key-variants`,
+    operationId,
+    level: "documented",
+    readOnly: method === "GET",
+    description: "A near miss of the valid key (other letter case, a space or tab inside, a character more or less) is a key the service never issued: 401 (section 5). Surrounding spaces or tabs are not part of a header value (RFC 9110 5.5), so the key sent with them is the key: answered as the key itself (assumption: the reference does not say; read operations only).",
+    run: async (t) => {
+      const request = sampleRequest(operationId, t.fixtures);
+      for (const [label, key] of nearMisses(t.target.apiKey)) {
+        const ex = await t.call(operationId, { ...request, key });
+        t.expectStatus(ex, 401, `${method} ${ex.request.path} with ${label} must answer 401 (the curl line sends $API_KEY: change it that way to reproduce)`);
+      }
+      // Sent only where it changes nothing: with a key that is valid, a write would take effect.
+      if (method !== "GET") return;
+      const exact = await t.call(operationId, request);
+      for (const [label, surround] of SURROUNDED) {
+        const status = await statusWithRawKey(t, request, surround(t.target.apiKey));
+        if (status === undefined) {
+          t.fixtures.notCovered.push(`${operationId}.key-variants: ${label} not sent (raw header bytes cannot reach the target, which fetch reaches)`);
+          return;
+        }
+        t.expect(status === exact.status, { pointer: "#status", expected: `${exact.status}, as with the key itself`, actual: status, message: `${method} ${exact.request.path} with ${label} (raw header bytes) is answered as with the key`, exchange: exact, assumed: true });
       }
     },
   };
@@ -50,5 +128,6 @@ const writes = [...operations.values()].filter((op) => op.method !== "GET");
 
 export const authRules = defineRules("auth", [
   ...[...operations.values()].map((op) => authRule(op.operationId, op.method)),
+  ...[...operations.values()].map((op) => keyVariantsRule(op.operationId, op.method)),
   ...writes.map((op) => forbiddenRule(op.operationId)),
 ]);

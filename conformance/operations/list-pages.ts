@@ -5,6 +5,14 @@
 import type { Fixtures } from "../fixtures/types.js";
 import type { RuleContext } from "../lib/rule.js";
 import type { Exchange } from "../lib/http.js";
+import type { Level } from "../lib/schemas.js";
+
+/**
+ * The page sizes rules walk lists with. The mock's fixtures fill 24 or 30 records per list (more than
+ * 20, so pages past the second exist at every size): 2, 3 and 6 divide both (a full last page), 4 divides
+ * neither and 5 and 10 only 30 (a partial one); filtered subsets have uneven totals.
+ */
+export const WALK_SIZES = [2, 3, 4, 5, 6, 10];
 
 export interface ListConfig {
   operationId: string;
@@ -14,6 +22,12 @@ export interface ListConfig {
   idOf(item: Record<string, any>): string;
   /** A filter known to match nothing, when the fixtures know one. */
   emptyQuery?(f: Fixtures): Record<string, string> | undefined;
+  /**
+   * Whether the reference states the list's order: `documented` for E8, E10 and E17 (most recently
+   * created first, one fixed order, so every page size cuts the same sequence); `assumed` (the default)
+   * where it states none (E1, E14).
+   */
+  order?: Level;
 }
 
 export interface Page {
@@ -105,4 +119,44 @@ export async function walk(t: RuleContext, cfg: ListConfig, query: Record<string
     if (stable) return { items, pages, complete, total: first.total };
   }
   return { items: [], pages: [], complete: false, total: -1 };
+}
+
+/**
+ * Where two walks of one list disagree on order: the first position, among the records both hold
+ * (records may arrive or leave on a live target between walks), where their sequences differ.
+ */
+export function orderDisagreement(a: string[], b: string[]): { at: number; a: string; b: string } | undefined {
+  const inA = new Set(a);
+  const inB = new Set(b);
+  const firsts = (ids: string[], keep: Set<string>) => [...new Set(ids)].filter((id) => keep.has(id));
+  const x = firsts(a, inB);
+  const y = firsts(b, inA);
+  const at = x.findIndex((id, i) => id !== y[i]);
+  return at < 0 ? undefined : { at, a: x[at], b: y[at] };
+}
+
+export interface FilterCheck {
+  /** Ids of the unfiltered list, in its order: the filtered pages must keep it (a filter selects, never reorders). */
+  unfiltered?: string[];
+  /** Kit's mock: the workspace's records (the list shapes), so the total is checked as the store's count. */
+  stored?: Record<string, any>[];
+  size?: number;
+}
+
+/**
+ * Walks a filtered list over several pages: every item satisfies `predicate` (any target), the items keep
+ * the unfiltered order, and on the kit's mock the total is the number of stored records satisfying it.
+ */
+export async function checkFilter(t: RuleContext, cfg: ListConfig, query: Record<string, string>, predicate: (item: Record<string, any>) => boolean, what: string, check: FilterCheck = {}): Promise<Walk | undefined> {
+  const label = new URLSearchParams(query).toString() || "no filter";
+  const result = await walk(t, cfg, query, check.size ?? 3, 20);
+  if (!result) return undefined;
+  const wrong = result.items.findIndex((item) => !predicate(item));
+  t.expect(wrong < 0, { pointer: `/data/${wrong % (check.size ?? 3)}`, expected: what, actual: result.items[wrong], message: `${label} lists only ${what}`, exchange: result.pages[Math.floor(wrong / (check.size ?? 3))]?.exchange });
+  if (check.unfiltered) {
+    const differ = orderDisagreement(check.unfiltered, result.items.map(cfg.idOf));
+    t.expect(!differ, { pointer: "/data", expected: differ ? `${differ.a} next, as in the unfiltered list` : "", actual: differ?.b ?? "", message: `${label} keeps the order of the unfiltered list`, assumed: cfg.order !== "documented" });
+  }
+  if (check.stored && result.complete) t.expectEqual(result.total, check.stored.filter(predicate).length, `/${cfg.totalField}`, `${label}: every record of the workspace that is ${what} is counted`);
+  return result;
 }

@@ -1,12 +1,19 @@
 /**
  * Order of list items. E8, E10 and E17 are "most recently created first" (documented); the kit assumes
  * the same for E1 and E14, whose order the reference does not state. Timestamps show it on any target;
- * on the mock the suite also knows the exact creation order of what it created.
+ * on the mock the suite also knows the exact creation order of what it created, also among records
+ * created in the same instant, whose order no timestamp can show.
  */
 import type { Level } from "../lib/schemas.js";
 import type { RuleContext, RuleSpec } from "../lib/rule.js";
 import type { Fixtures } from "../fixtures/types.js";
 import { walk, type ListConfig } from "./list-pages.js";
+
+/**
+ * Sizes the order is checked at. The fixtures' records created in the same instant come in groups of
+ * 5, 7, 11 and 14, so boundaries of pages of 3 and of 5 fall between records of equal timestamps.
+ */
+const ORDER_SIZES = [3, 5];
 
 export interface OrderConfig {
   direction: "newest-first" | "oldest-first";
@@ -15,43 +22,76 @@ export interface OrderConfig {
   timestampField?: string;
   /** Ids the suite created, oldest first, restricted to what the unfiltered list shows. */
   knownIds?(f: Fixtures): string[] | undefined;
+  /** Kit's mock: the creation order is the control plane's (its lists are newest first), for records the API made. */
+  storeOrder?: { collection: string; idOf(record: Record<string, any>): string };
+  /**
+   * Level of the exact creation order among the known ids; the rule's level by default. `assumed` where
+   * the reference gives records made together no order among themselves (E6 runs its test cases in parallel).
+   */
+  knownLevel?: Level;
   query?: Record<string, string | number | boolean>;
 }
 
 export function orderRule(cfg: ListConfig, order: OrderConfig): RuleSpec {
+  const what = order.direction === "newest-first" ? "most recently created first" : "in creation order, oldest first";
   return {
     id: `${cfg.operationId}.${order.direction}`,
     operationId: cfg.operationId,
     level: order.level,
     readOnly: true,
-    description: `Items are listed ${order.direction === "newest-first" ? "most recently created first" : "in creation order, oldest first"}.`,
+    description: `Items are listed ${what}${order.timestampField ? `, records created in the same second included: still in creation order${order.knownLevel === "assumed" ? " (assumption for records made together)" : ""}, across page boundaries` : ""}.`,
     run: (t) => checkOrder(t, cfg, order),
   };
 }
 
-async function checkOrder(t: RuleContext, cfg: ListConfig, order: OrderConfig): Promise<void> {
+/** Oldest first: the fixtures' own list, or the mock's store (newest first) reversed. */
+async function knownOrder(t: RuleContext, order: OrderConfig): Promise<string[] | undefined> {
   const known = order.knownIds?.(t.fixtures);
+  if (known) return known;
+  const control = t.fixtures.control;
+  if (!order.storeOrder || !control) return undefined;
+  return (await control.listRecords(order.storeOrder.collection)).map(order.storeOrder.idOf).reverse();
+}
+
+async function checkOrder(t: RuleContext, cfg: ListConfig, order: OrderConfig): Promise<void> {
+  const known = await knownOrder(t, order);
   if (!order.timestampField && !known) return t.skip("items carry no creation timestamp and the run created none of them");
-  const result = await walk(t, cfg, order.query ?? {}, 5);
-  if (!result) return;
-  if (order.timestampField) {
-    const field = order.timestampField;
-    for (let i = 1; i < result.items.length; i++) {
-      const before = Date.parse(result.items[i - 1][field]);
-      const after = Date.parse(result.items[i][field]);
-      const ok = order.direction === "newest-first" ? before >= after : before <= after;
-      if (!t.expect(ok || Number.isNaN(before) || Number.isNaN(after), {
-        pointer: `/data/${i}/${field}`,
-        expected: `${order.direction === "newest-first" ? "<=" : ">="} ${result.items[i - 1][field]}`,
-        actual: result.items[i][field],
-        message: `items ordered ${order.direction} by ${field} (item ${i} of the walk)`,
-      })) break;
+  const newestFirst = order.direction === "newest-first";
+  const field = order.timestampField;
+  const stamp = (item: Record<string, any> | undefined) => (field && item ? Date.parse(item[field]) : NaN);
+  for (const size of ORDER_SIZES) {
+    const result = await walk(t, cfg, order.query ?? {}, size);
+    if (!result) return;
+    const items = result.items;
+    if (field) {
+      for (let i = 1; i < items.length; i++) {
+        const [before, after] = [stamp(items[i - 1]), stamp(items[i])];
+        const ok = newestFirst ? before >= after : before <= after;
+        if (!t.expect(ok || Number.isNaN(before) || Number.isNaN(after), {
+          pointer: `/data/${i % size}/${field}`,
+          expected: `${newestFirst ? "<=" : ">="} ${items[i - 1][field]}`,
+          actual: items[i][field],
+          message: `items ordered ${order.direction} by ${field} (item ${i} of the walk by ${size})`,
+          exchange: result.pages[Math.floor(i / size)]?.exchange,
+        })) break;
+      }
     }
-  }
-  if (known && result.complete) {
+    if (!known || !result.complete) continue;
     const knownSet = new Set(known);
-    const listed = result.items.map(cfg.idOf).filter((id) => knownSet.has(id));
-    const expected = order.direction === "newest-first" ? [...known].reverse() : known;
-    t.expectEqual(listed, expected, "/data", `the records the suite created appear ${order.direction}`);
+    const listed = items.filter((item) => knownSet.has(cfg.idOf(item)));
+    const expected = newestFirst ? [...known].reverse() : known;
+    const at = expected.findIndex((id, i) => cfg.idOf(listed[i] ?? {}) !== id);
+    if (at < 0) continue;
+    const item = listed[at];
+    const position = item ? items.indexOf(item) : -1;
+    const tie = item && at > 0 && Math.floor(stamp(item) / 1000) === Math.floor(stamp(listed[at - 1]) / 1000) ? `, created in the same second as the record before it` : "";
+    t.expect(false, {
+      pointer: position < 0 ? "/data" : `/data/${position % size}`,
+      expected: expected[at],
+      actual: item ? cfg.idOf(item) : "(missing)",
+      message: `walking by ${size}, the records the suite created appear ${order.direction} (record ${at} of them${tie})`,
+      exchange: position < 0 ? undefined : result.pages[Math.floor(position / size)]?.exchange,
+      assumed: order.knownLevel === "assumed",
+    });
   }
 }
