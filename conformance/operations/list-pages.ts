@@ -9,8 +9,8 @@ import type { Level } from "../lib/schemas.js";
 
 /**
  * The page sizes rules walk lists with. The mock's fixtures fill 24 or 30 records per list (more than
- * 20, so pages past the second exist at every size): 2, 3 and 6 divide both (a full last page), 4 divides
- * neither and 5 and 10 only 30 (a partial one); filtered subsets have uneven totals.
+ * 20, so pages past the second exist at every size): 2, 3 and 6 divide both (a full last page), 4 only
+ * 24, 5 and 10 only 30 (a partial last page otherwise); filtered subsets have uneven totals.
  */
 export const WALK_SIZES = [2, 3, 4, 5, 6, 10];
 
