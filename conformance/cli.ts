@@ -8,9 +8,11 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { fuzzRules } from "./fuzz/fuzz-rules.js";
 import { RunCannotStart, runSuite, selectRules, type RunOptions, type RunResult } from "./lib/runner.js";
+import { applyBaseline, failsRun, loadBaseline, type Baseline } from "./report/baseline.js";
 import { consoleReport } from "./report/console.js";
+import { htmlReport } from "./report/html.js";
 import { jsonReport } from "./report/json.js";
-import { junitReport } from "./report/junit.js";
+import { junitCannotStart, junitReport } from "./report/junit.js";
 
 const USAGE = `usage: npm run conformance -- --base-url URL --api-key KEY [options]
   --level documented|assumed   what may fail the run (default: documented on a foreign target, assumed on the kit's mock)
@@ -20,7 +22,10 @@ const USAGE = `usage: npm run conformance -- --base-url URL --api-key KEY [optio
   --list                       print every rule with its level and whether it is read-only, and exit
   --second-api-key KEY         a key of another workspace or account on the same target: isolation rules
   --insecure | --ca FILE       accept any certificate | trust this CA (PEM) as well
-  --junit FILE --json FILE     reports for CI
+  --junit FILE --json FILE     reports for CI (--junit is written on exit 2 too, with the one error)
+  --html FILE                  one self-contained page: verdict, matrix, coverage, causes with repro, timings
+  --baseline FILE              known failures (JSON: {"knownFailures":[{"rule","pointer"?}]} or a --json report):
+                               reported, not failing; entries that no longer fail are listed as stale
   --fuzz N --large-uploads     generated requests per operation | send the 25 MB upload to a foreign target
   --agent-id ID --test-case-id ID --qa-rule-id ID --qa-rule-id-to-delete ID --phone-number E164 --batch-id ID
 environment: CONFORMANCE_BASE_URL, CONFORMANCE_API_KEY, CONFORMANCE_SECOND_API_KEY`;
@@ -35,7 +40,7 @@ const defaultIo: CliIo = { out: (t) => process.stdout.write(`${t}\n`), err: (t) 
 const OPTIONS = {
   "base-url": { type: "string" }, "api-key": { type: "string" }, level: { type: "string" }, "read-only": { type: "boolean" },
   target: { type: "string" }, "second-api-key": { type: "string" }, insecure: { type: "boolean" }, ca: { type: "string" },
-  junit: { type: "string" }, json: { type: "string" }, only: { type: "string" }, list: { type: "boolean" },
+  junit: { type: "string" }, json: { type: "string" }, html: { type: "string" }, baseline: { type: "string" }, only: { type: "string" }, list: { type: "boolean" },
   fuzz: { type: "string" }, "large-uploads": { type: "boolean" },
   "agent-id": { type: "string" }, "test-case-id": { type: "string" }, "qa-rule-id": { type: "string" }, "qa-rule-id-to-delete": { type: "string" },
   "phone-number": { type: "string" }, "batch-id": { type: "string" }, quiet: { type: "boolean" }, help: { type: "boolean" },
@@ -92,11 +97,20 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   const baseUrl = (values["base-url"] as string | undefined) ?? env.CONFORMANCE_BASE_URL;
   const apiKey = (values["api-key"] as string | undefined) ?? env.CONFORMANCE_API_KEY;
   const cannotStart = (message: string) => {
-    io.err(`conformance: cannot start: ${message}`);
+    const line = message.replace(/\s*\n\s*/g, " ");
+    io.err(`conformance: cannot start: ${line}`);
+    // CI reads the JUnit file: it says why there are no results rather than going missing.
+    if (typeof values.junit === "string") writeFileSync(values.junit, junitCannotStart(line, { baseUrl, level: values.level as string | undefined }));
     return { code: 2 };
   };
   const problem = optionProblem(values, baseUrl, apiKey);
   if (problem) return cannotStart(problem);
+  let baseline: Baseline | undefined;
+  try {
+    baseline = typeof values.baseline === "string" ? loadBaseline(values.baseline) : undefined;
+  } catch (error) {
+    return cannotStart((error as Error).message);
+  }
   let run: RunResult;
   try {
     run = await runSuite({
@@ -114,11 +128,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (error instanceof RunCannotStart) return cannotStart(error.message);
     throw error;
   }
+  if (baseline) applyBaseline(run, baseline);
   if (!values.quiet) io.out(consoleReport(run));
   if (values.junit) writeFileSync(values.junit as string, junitReport(run));
   if (values.json) writeFileSync(values.json as string, jsonReport(run));
-  const failed = run.results.some((r) => r.outcome === "failed" || r.outcome === "errored");
-  return { code: failed ? 1 : 0, run };
+  if (values.html) writeFileSync(values.html as string, htmlReport(run));
+  return { code: failsRun(run) ? 1 : 0, run };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -3,9 +3,13 @@
  * must fail, naming the rules that catch each fault, with a pointer and a curl line that hides the key.
  */
 import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli.js";
+import { baselineFile } from "../report/baseline.js";
 import { hasMock, json, NO_MOCK, silentIo, startKitMock, startProxy, type Rewrite, type Running } from "./support.js";
 
 const faults: Rewrite = (req, res) => {
@@ -88,5 +92,23 @@ describe.skipIf(!hasMock)(`suite against a broken target${hasMock ? "" : ` (skip
         expect(statusLine).toMatch(/^HTTP\/1\.1 400/);
       }
     }
+  });
+
+  it("--baseline makes known failures pass and names stale entries; --html writes the page", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "conformance-baseline-"));
+    const argv = ["--base-url", proxy.url, "--api-key", mock.apiKey, "--level", "assumed", "--only", "/listCalls.total-pages|listPhoneNumbers.total-counts-name|getCall.unknown-id/", "--quiet"];
+    const first = await main([...argv, "--html", join(dir, "report.html")], {}, silentIo);
+    expect(first.code).toBe(1);
+    expect(readFileSync(join(dir, "report.html"), "utf8")).toMatch(/FAIL/);
+    const known = JSON.parse(baselineFile(first.run!));
+    known.knownFailures.push({ rule: "getCall.unknown-id", note: "fixed since" });
+    writeFileSync(join(dir, "baseline.json"), JSON.stringify(known));
+    const second = await main([...argv, "--baseline", join(dir, "baseline.json")], {}, silentIo);
+    expect(second.code).toBe(0);
+    expect(second.run!.results.filter((r) => r.outcome === "failed").every((r) => r.known)).toBe(true);
+    expect(second.run!.staleBaseline?.join("\n")).toMatch(/getCall\.unknown-id/);
+    // A broken baseline file is a setup mistake.
+    writeFileSync(join(dir, "bad.json"), "{");
+    expect((await main([...argv, "--baseline", join(dir, "bad.json")], {}, silentIo)).code).toBe(2);
   });
 });

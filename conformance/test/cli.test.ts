@@ -1,5 +1,8 @@
 /** Exit status 2 when the run cannot start, with a one-line reason; never a stack trace. */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -73,6 +76,12 @@ describe.skipIf(!hasMock)("conformance CLI: setup mistakes say what to fix, in o
       expect(err[0]).toMatch(pattern);
       // Nothing was run: no rule result was printed.
       expect(out.join("\n")).not.toMatch(/passed|failed/);
+      // --junit still gets a file, whose one testcase holds the error.
+      const junit = join(mkdtempSync(join(tmpdir(), "conformance-cli-")), "junit.xml");
+      expect((await main([...argv(mock.url, mock.apiKey), "--junit", junit], {}, { out: () => {}, err: () => {} })).code).toBe(2);
+      const xml = readFileSync(junit, "utf8");
+      expect(xml.match(/<testcase /g)).toHaveLength(1);
+      expect(xml).toContain(`<error message="the run could not start: ${err[0].replace(/^conformance: cannot start: /, "").replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}"`);
     } finally {
       await mock.close();
     }
