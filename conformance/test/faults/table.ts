@@ -220,12 +220,29 @@ export const faults: Fault[] = [
     request: (req) => { const text = req.body.toString("latin1"); const m = NAME_FIELD.exec(text); return m && m[2].length > 512 ? { ...req, body: Buffer.from(text.replace(NAME_FIELD, `$1${m[2].slice(0, 512)}`), "latin1") } : undefined; },
   })),
   fault("createKnowledgeBase.413-as-400", "assumed", "a file over 25 MB answers 400", () => restatus("createKnowledgeBase", 413, 400)),
-  fault("createKnowledgeBase.415-as-400", "assumed", "a disallowed file type answers 400", () => restatus("createKnowledgeBase", 415, 400)),
+  fault("createKnowledgeBase.415-as-400", "documented", "a disallowed file type answers 400", () => restatus("createKnowledgeBase", 415, 400)),
   fault("createKnowledgeBase.415-accepted", "assumed", "a disallowed file type is accepted", () => on("createKnowledgeBase", { response: (_q, res, ctx) => {
     if (res.status === 201) return void ctx.memory.set("last", parse(res));
     const last = ctx.memory.get("last") as Json;
     return res.status === 415 && last ? withJson(res, { ...last, kbId: randomUUID() }, { status: 201 }) : undefined;
   } })),
+  fault("createKnowledgeBase.later-file-types-unchecked", "documented", "only the first file's type is checked: a PNG after a text file is stored", () => on("createKnowledgeBase", {
+    request: (req) => {
+      const text = req.body.toString("latin1");
+      const first = text.indexOf("filename=");
+      const png = text.indexOf("Content-Type: image/png");
+      if (first < 0 || png < 0 || png < text.indexOf("\r\n\r\n", first)) return undefined;
+      // The deployment reads the later file as text: sent on as a .txt of the same part.
+      const part = /filename="([^"]*)\.png"\r\nContent-Type: image\/png\r\n\r\n[\s\S]*?(?=\r\n--)/;
+      return { ...req, body: Buffer.from(text.replace(part, 'filename="$1.txt"\r\nContent-Type: text/plain\r\n\r\nan image, read as text'), "latin1") };
+    },
+  }), "createKnowledgeBase.unsupported-type"),
+  fault("createKnowledgeBase.second-large-file-refused", "assumed", "a second file over 1 MB is refused as an oversized form field (the mock's own bug, fixed in issue 12)", () => on("createKnowledgeBase", {
+    request: (req) => {
+      const sizes = req.body.toString("latin1").split(/\r\n--/).filter((p) => /filename="/.test(p)).map((p) => p.length);
+      return sizes.length > 1 && sizes.slice(1).some((n) => n > 1024 * 1024) ? errorResponse(req, 400, "A form field exceeds 1048576 bytes") : undefined;
+    },
+  }), "createKnowledgeBase.multiple-files"),
   fault("createKnowledgeBase.answers-200", "assumed", "E9 answers 200", () => restatus("createKnowledgeBase", 201, 200)),
   fault("createKnowledgeBase.name-truncated", "assumed", "names cut at 255 characters", () => mutate("createKnowledgeBase", 201, (b) => void (b.name = b.name.slice(0, 255)))),
   fault("createKnowledgeBase.document-ids-repeated", "assumed", "every source gets the same documentId", () => mutate("createKnowledgeBase", 201, (b) => void b.files.forEach((f: Json) => (f.documentId = b.files[0].documentId)))),

@@ -107,6 +107,18 @@ export const variations: Variation[] = [
     hooks: () => rewriteJson((text) => ({ text: JSON.stringify(emptyStrings(JSON.parse(text))) })),
   },
   {
+    id: "page-size-cap", description: "the deployment caps the page size at 20 and echoes the size it served (section 8: maximum page size not shown)",
+    hooks: () => ({
+      request: (req) => {
+        const size = Number(req.query.get("size"));
+        if (!req.operationId?.startsWith("list") || !Number.isInteger(size) || size <= 20) return undefined;
+        const query = new URLSearchParams(req.query);
+        query.set("size", "20");
+        return { ...req, query };
+      },
+    }),
+  },
+  {
     id: "other-valid-ids", description: "ids of another valid form (id_ and 32 hex digits), everywhere",
     // Webhook deliveries go from the mock straight to the suite's receiver, past the proxy: their ids cannot be mapped.
     only: "/^(?!webhooks\\/conversationStartedEvent)/",
