@@ -914,7 +914,7 @@ export interface components {
         KnowledgeBase: {
             /** @description Identifier of the knowledge base, 1 to 64 characters. */
             kbId: string;
-            /** @description Names need not be unique. */
+            /** @description Names need not be unique. At most 512 characters, counted as Unicode code points (as JSON Schema counts them), without normalisation. */
             name: string;
             /** @description Ordered sources (text, URL and file sources), in the order text, URLs, files. */
             files: components["schemas"]["KnowledgeBaseSource"][];
