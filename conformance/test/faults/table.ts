@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { DEFAULT_API_KEY } from "../../../mock-server/app.js";
 import type { Level } from "../../lib/schemas.js";
-import type { FaultHooks, ProxyRequest } from "./proxy.js";
+import type { FaultHooks, ProxyContext, ProxyRequest, ProxyResponse } from "./proxy.js";
 import { chainHooks, eachTimestamp, errorResponse, jsonResponse, mutate, mutateItems, on, parse, relist, requestJson, restatus, withJson, withRequestJson, type Json } from "./rewrite.js";
 
 export interface Fault {
@@ -32,6 +32,20 @@ function acceptAnyKey(onlyWithout: boolean): FaultHooks {
       if (!req.operationId || res.status !== 401 || !ctx.goodKey) return undefined;
       if (onlyWithout && req.headers["x-api-key"]) return undefined;
       return ctx.forward({ ...req, headers: { ...req.headers, "x-api-key": ctx.goodKey } });
+    },
+  };
+}
+
+/**
+ * Tenancy faults: the keys of the workspaces the control plane makes, in order (the run's own first,
+ * then the neighbour's and read-only ones), handed to `fn` with each API response.
+ */
+function withWorkspaceKeys(fn: (keys: string[], req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext) => Promise<ProxyResponse | undefined>): FaultHooks {
+  return {
+    response: (req, res, ctx) => {
+      const keys = (ctx.memory.get("keys") ?? []) as string[];
+      if (req.path === "/__mock/workspaces" && res.status === 201) return void ctx.memory.set("keys", [...keys, parse(res)?.apiKey]);
+      return fn(keys, req, res, ctx);
     },
   };
 }
@@ -276,38 +290,25 @@ export const faults: Fault[] = [
   fault("getQaRule.agents-dropped", "documented", "the rule without its agents", () => mutate("getQaRule", 200, (b) => void delete b.agents)),
 
   // Tenancy: API keys belong to workspaces.
-  fault("isolation.id-lookup-ignores-workspace", "documented", "a record of another workspace is served by id", () => ({
-    response: async (req, res, ctx) => {
-      const keys = (ctx.memory.get("keys") ?? []) as string[];
-      if (req.path === "/__mock/workspaces" && res.status === 201) return void ctx.memory.set("keys", [...keys, parse(res)?.apiKey]);
-      if (!req.operationId?.startsWith("get") || res.status !== 404) return undefined;
-      for (const key of keys) {
-        const other = await ctx.forward({ ...req, headers: { ...req.headers, "x-api-key": key } });
-        if (other.status === 200) return other;
-      }
-      return undefined;
-    },
+  fault("isolation.id-lookup-ignores-workspace", "documented", "a record of another workspace is served by id", () => withWorkspaceKeys(async (keys, req, res, ctx) => {
+    if (!req.operationId?.startsWith("get") || res.status !== 404) return undefined;
+    for (const key of keys) {
+      const other = await ctx.forward({ ...req, headers: { ...req.headers, "x-api-key": key } });
+      if (other.status === 200) return other;
+    }
+    return undefined;
   }), "other-workspace"),
-  fault("isolation.write-through-other-key", "documented", "a write with another workspace's key reaches the record", () => ({
-    response: async (req, res, ctx) => {
-      // Keys of the workspaces the control plane makes, in order: the run's own first, then the neighbour's (and read-only ones).
-      const keys = (ctx.memory.get("keys") ?? []) as string[];
-      if (req.path === "/__mock/workspaces" && res.status === 201) return void ctx.memory.set("keys", [...keys, parse(res)?.apiKey]);
-      const key = req.headers["x-api-key"];
-      if (!req.operationId || req.method === "GET" || res.status !== 404 || !key || keys.indexOf(key) < 1) return undefined;
-      return ctx.forward({ ...req, headers: { ...req.headers, "x-api-key": keys[0] } });
-    },
+  fault("isolation.write-through-other-key", "documented", "a write with another workspace's key reaches the record", () => withWorkspaceKeys(async (keys, req, res, ctx) => {
+    const key = req.headers["x-api-key"];
+    if (!req.operationId || req.method === "GET" || res.status !== 404 || !key || keys.indexOf(key) < 1) return undefined;
+    return ctx.forward({ ...req, headers: { ...req.headers, "x-api-key": keys[0] } });
   }), "/(updateIntegration|createIntegrationAuth|createChat)\\.other-workspace/"),
-  fault("isolation.list-through-other-key", "documented", "a list with another workspace's key also shows the run's calls", () => ({
-    response: async (req, res, ctx) => {
-      const keys = (ctx.memory.get("keys") ?? []) as string[];
-      if (req.path === "/__mock/workspaces" && res.status === 201) return void ctx.memory.set("keys", [...keys, parse(res)?.apiKey]);
-      const key = req.headers["x-api-key"];
-      if (req.operationId !== "listCalls" || res.status !== 200 || !key || keys.indexOf(key) < 1) return undefined;
-      const mine = parse(await ctx.forward({ ...req, headers: { ...req.headers, "x-api-key": keys[0] } }));
-      const body = parse(res);
-      return withJson(res, { ...body, data: [...(mine?.data ?? []), ...body.data].slice(0, body.size) });
-    },
+  fault("isolation.list-through-other-key", "documented", "a list with another workspace's key also shows the run's calls", () => withWorkspaceKeys(async (keys, req, res, ctx) => {
+    const key = req.headers["x-api-key"];
+    if (req.operationId !== "listCalls" || res.status !== 200 || !key || keys.indexOf(key) < 1) return undefined;
+    const mine = parse(await ctx.forward({ ...req, headers: { ...req.headers, "x-api-key": keys[0] } }));
+    const body = parse(res);
+    return withJson(res, { ...body, data: [...(mine?.data ?? []), ...body.data].slice(0, body.size) });
   }), "listCalls.other-workspace"),
   fault("listAgents.leaks-other-workspace", "documented", "the agent list includes the default workspace's agents", () => relist("listAgents", { also: (up) => ({ ...up, headers: { ...up.headers, "x-api-key": DEFAULT_API_KEY } }) })),
   fault("auth.read-only-key-writes", "assumed", "a read-only key may write", () => ({
