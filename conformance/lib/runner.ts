@@ -115,9 +115,10 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   let detection: Detection;
   let fixtures: Fixtures;
   let apiKey = options.apiKey;
+  // Every request of the run to this base URL, fixtures and control plane included, uses these TLS options.
   useTls(baseUrl, options.tls);
   try {
-    detection = await detectTarget(baseUrl, options.target, options.tls);
+    detection = await detectTarget(baseUrl, options.target);
     const isMock = detection.kind === "mock";
     await checkKey(probe, "--api-key");
     if (options.secondApiKey) await checkKey({ ...probe, apiKey: options.secondApiKey }, "--second-api-key");
