@@ -138,3 +138,4 @@ export const callRules = defineRules("calls", [
     run: async (t) => void t.expectStatus(await t.call("getCall", { method: "GET", path: `/v1/calls/${randomUUID()}` }), 404),
   },
 ]);
+export { cfg as callsList };

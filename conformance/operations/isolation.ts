@@ -13,7 +13,12 @@ import { mockControl } from "../fixtures/control.js";
 import type { Fixtures } from "../fixtures/types.js";
 import type { Exchange, RequestSpec } from "../lib/http.js";
 import { defineRules, obj, type RuleContext, type RuleSpec } from "../lib/rule.js";
+import { agentsList } from "./agents.js";
+import { callsList } from "./calls.js";
 import { fetchPage, type ListConfig } from "./list-pages.js";
+import { phoneNumbersList } from "./phone-numbers.js";
+import { testRunsList } from "./simulations.js";
+import { webhooksList } from "./webhooks.js";
 
 const NO_SECOND_KEY = "needs a second key: pass --second-api-key KEY (a key of another workspace or account on the same target)";
 const enc = encodeURIComponent;
@@ -59,14 +64,14 @@ interface ReadTarget {
   discover?: ListConfig;
 }
 
-const CALLS: ListConfig = { operationId: "listCalls", path: "/v1/calls", totalField: "totalCount", idOf: (c) => c.callId };
-const TEST_RUNS: ListConfig = { operationId: "listTestRuns", path: "/v1/test-runs", totalField: "totalCount", idOf: (r) => r.batchId };
+/** The test run list, read for the batch ids it names. */
+const BATCHES_OF_TEST_RUNS: ListConfig = { ...testRunsList, idOf: (r) => r.batchId };
 
 const READS: ReadTarget[] = [
-  { operationId: "getCall", collection: "calls", path: (id) => `/v1/calls/${enc(id)}`, idOf: (r) => r.callId, mine: (f) => [f.callId], discover: CALLS },
+  { operationId: "getCall", collection: "calls", path: (id) => `/v1/calls/${enc(id)}`, idOf: (r) => r.callId, mine: (f) => [f.callId], discover: callsList },
   { operationId: "getIntegration", collection: "integrations", path: (id) => `/v1/integrations/${enc(id)}`, idOf: (r) => r.integrationId, mine: (f) => [f.integrationId] },
   { operationId: "getQaRule", collection: "qaRules", path: (id) => `/v1/qa-rules/${enc(id)}`, idOf: (r) => r.qaRuleId, mine: (f) => [f.qaRuleId] },
-  { operationId: "getBatchRun", collection: "batchRuns", path: (id) => `/v1/batch-runs/${enc(id)}`, idOf: (r) => r.batchId, mine: (f) => [f.batchId], discover: TEST_RUNS },
+  { operationId: "getBatchRun", collection: "batchRuns", path: (id) => `/v1/batch-runs/${enc(id)}`, idOf: (r) => r.batchId, mine: (f) => [f.batchId], discover: BATCHES_OF_TEST_RUNS },
 ];
 
 async function idsOfOther(t: RuleContext, k: Keys, target: ReadTarget): Promise<string[]> {
@@ -130,7 +135,7 @@ const WRITES: WriteTarget[] = [
     request: async (t) => {
       const number = t.fixtures.phoneNumber;
       if (!number) return undefined;
-      const page = await fetchPage(t, { operationId: "listPhoneNumbers", path: "/v1/phone-number", totalField: "totalCounts", idOf: (p) => p.sipPhoneNumber }, { size: 50 });
+      const page = await fetchPage(t, phoneNumbersList, { size: 50 });
       const current = page.data.find((p) => p.sipPhoneNumber === number);
       return current && typeof current.friendlyName === "string" ? { method: "PATCH", path: `/v1/phone-number/${enc(number)}`, body: { friendlyName: current.friendlyName } } : undefined;
     },
@@ -173,11 +178,11 @@ function writeRule(target: WriteTarget): RuleSpec {
 }
 
 const LISTS: { cfg: ListConfig; collection: string }[] = [
-  { cfg: { operationId: "listAgents", path: "/v1/agents", totalField: "totalCount", idOf: (a) => a.agentId }, collection: "agents" },
-  { cfg: CALLS, collection: "calls" },
-  { cfg: { operationId: "listPhoneNumbers", path: "/v1/phone-number", totalField: "totalCounts", idOf: (p) => p.sipPhoneNumber }, collection: "phoneNumbers" },
-  { cfg: { operationId: "listWebhooks", path: "/v1/webhooks", totalField: "totalCount", idOf: (w) => w.webhookId }, collection: "webhooks" },
-  { cfg: { operationId: "listTestRuns", path: "/v1/test-runs", totalField: "totalCount", idOf: (r) => r.jobId }, collection: "testRuns" },
+  { cfg: agentsList, collection: "agents" },
+  { cfg: callsList, collection: "calls" },
+  { cfg: phoneNumbersList, collection: "phoneNumbers" },
+  { cfg: webhooksList, collection: "webhooks" },
+  { cfg: testRunsList, collection: "testRuns" },
 ];
 
 /** Ids a list shows through `key`, over at most 8 pages of 25 (a longer list is said to be compared in part). */

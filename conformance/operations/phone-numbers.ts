@@ -146,3 +146,4 @@ export const phoneNumberRules = defineRules("phone-numbers", [
     },
   },
 ]);
+export { cfg as phoneNumbersList };

@@ -200,3 +200,4 @@ export const simulationRules = defineRules("simulations", [
     },
   },
 ]);
+export { runs as testRunsList };

@@ -93,3 +93,4 @@ export const webhookRules = defineRules("webhooks", [
   },
   webhookContractRule,
 ]);
+export { cfg as webhooksList };
