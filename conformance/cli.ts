@@ -8,8 +8,9 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { fuzzRules } from "./fuzz/fuzz-rules.js";
 import { RunCannotStart, runSuite, selectRules, type RunOptions, type RunResult } from "./lib/runner.js";
-import { applyBaseline, failsRun, loadBaseline, type Baseline } from "./report/baseline.js";
+import { applyBaseline, loadBaseline, type Baseline } from "./report/baseline.js";
 import { consoleReport } from "./report/console.js";
+import { runFails } from "./report/group.js";
 import { htmlReport } from "./report/html.js";
 import { jsonReport } from "./report/json.js";
 import { junitCannotStart, junitReport } from "./report/junit.js";
@@ -133,7 +134,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   if (values.junit) writeFileSync(values.junit as string, junitReport(run));
   if (values.json) writeFileSync(values.json as string, jsonReport(run));
   if (values.html) writeFileSync(values.html as string, htmlReport(run));
-  return { code: failsRun(run) ? 1 : 0, run };
+  return { code: runFails(run) ? 1 : 0, run };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import type { RunResult } from "../lib/runner.js";
 import type { Failure } from "../lib/rule.js";
-import { pointerPattern, runFails } from "./group.js";
+import { pointerPattern } from "./group.js";
 
 export interface BaselineEntry {
   rule: string;
@@ -108,11 +108,6 @@ export function applyBaseline(run: RunResult, baseline: Baseline): void {
   run.staleBaseline = baseline.entries
     .filter((e) => !used.has(e) && finished.has(e.rule))
     .map((e) => `${describeEntry(e)} (no longer fails)${e.note ? ` - ${e.note}` : ""}`);
-}
-
-/** Exit code 1 when true: a rule crashed, or failed without the baseline knowing every finding of it. */
-export function failsRun(run: RunResult): boolean {
-  return runFails(run);
 }
 
 /** A baseline in the `knownFailures` format for every failing rule of the run (one entry per rule and pointer). */

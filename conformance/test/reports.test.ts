@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RuleResult, RunResult } from "../lib/runner.js";
 import type { Failure } from "../lib/rule.js";
-import { applyBaseline, baselineFile, failsRun, loadBaseline, type Baseline } from "../report/baseline.js";
+import { applyBaseline, baselineFile, loadBaseline, type Baseline } from "../report/baseline.js";
+import { runFails } from "../report/group.js";
 import { consoleReport } from "../report/console.js";
 import { groupFailures, messagePattern, percentile, pointerPattern, timingRows } from "../report/group.js";
 import { htmlReport } from "../report/html.js";
@@ -178,10 +179,10 @@ describe("baseline", () => {
 
   it("makes a rule known when every finding is covered (indexes aside); the run then passes", () => {
     const run = walkRun();
-    expect(failsRun(run)).toBe(true);
+    expect(runFails(run)).toBe(true);
     applyBaseline(run, { file: "b", entries: [{ rule: "listCalls.walk", pointer: "/totalCount" }, { rule: "listCalls.walk", pointer: "/data/0/createdAt" }] });
     expect(run.results[0].known).toBe(true);
-    expect(failsRun(run)).toBe(false);
+    expect(runFails(run)).toBe(false);
     expect(run.staleBaseline).toEqual([]);
     // An entry without a pointer covers every finding of the rule.
     const again = walkRun();
@@ -193,7 +194,7 @@ describe("baseline", () => {
     const run = walkRun();
     applyBaseline(run, { file: "b", entries: [{ rule: "listCalls.walk", pointer: "/totalCount", note: "TICKET-12" }] });
     expect(run.results[0].known).toBeFalsy();
-    expect(failsRun(run)).toBe(true);
+    expect(runFails(run)).toBe(true);
     expect(run.staleBaseline).toEqual([]);
   });
 
@@ -217,7 +218,7 @@ describe("baseline", () => {
   it("never makes a crash known", () => {
     const run = makeRun([result("listCalls.crash", "errored", { error: "Error: x", failures: [failure()] })]);
     applyBaseline(run, { file: "b", entries: [{ rule: "listCalls.crash" }] });
-    expect(failsRun(run)).toBe(true);
+    expect(runFails(run)).toBe(true);
   });
 
   it("loads the knownFailures format and the suite's --json report; baselineFile round-trips", () => {
@@ -231,7 +232,7 @@ describe("baseline", () => {
     expect(fromReport.entries.map((e) => `${e.rule} ${e.pointer}`)).toEqual(["listCalls.walk /totalCount", "listCalls.walk /data/*/createdAt"]);
     const run = walkRun();
     applyBaseline(run, fromReport);
-    expect(failsRun(run)).toBe(false);
+    expect(runFails(run)).toBe(false);
 
     const made = join(dir, "made.json");
     writeFileSync(made, baselineFile(walkRun()));
