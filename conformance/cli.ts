@@ -1,9 +1,11 @@
+#!/usr/bin/env node
 /**
- * npm run conformance -- --base-url URL --api-key KEY [options]   (see USAGE)
+ * agent-platform-conformance --base-url URL --api-key KEY [options]   (see USAGE)
+ * In the kit's repository: npm run conformance -- --base-url URL --api-key KEY [options]
  * Exit 0: nothing failed at the chosen level. 1: a rule failed or crashed. 2: the run could not start
  * (one line on stderr saying what to fix; with --junit, a file holding that one error).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { fuzzRules } from "./fuzz/fuzz-rules.js";
@@ -15,7 +17,7 @@ import { htmlReport } from "./report/html.js";
 import { jsonReport } from "./report/json.js";
 import { junitCannotStart, junitReport } from "./report/junit.js";
 
-const USAGE = `usage: npm run conformance -- --base-url URL --api-key KEY [options]
+const USAGE = `usage: agent-platform-conformance --base-url URL --api-key KEY [options]   (npm run conformance -- ... in the kit's repo)
   --level documented|assumed   what may fail the run (default: documented on a foreign target, assumed on the kit's mock)
   --target mock|foreign        skip detection (default: the kit's mock only when GET /__mock/health proves it)
   --read-only                  only requests that change nothing
@@ -137,7 +139,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   return { code: runFails(run) ? 1 : 0, run };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/** Run as a program: directly, or through an installed bin, which is a symlink to this file. */
+function invokedDirectly(): boolean {
+  try {
+    return Boolean(process.argv[1]) && import.meta.url === pathToFileURL(realpathSync(process.argv[1]!)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
   main(process.argv.slice(2)).then(
     ({ code }) => process.exit(code),
     (error) => {

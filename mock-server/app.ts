@@ -2,8 +2,12 @@
  * createApp: the mock as an Express app that does not listen, mountable in another Express app:
  * `parent.use("/mock", createApp().app)` serves the API under /mock/v1/... Express only routes the
  * request here; the core (core/pipeline.ts) does everything else, exactly as for `npm start`.
+ *
+ * Express is an optional peer dependency of the kit (it alone would pull 68 packages into every app
+ * that installs the kit), so it is loaded here, on first use, from the app's own node_modules.
  */
-import express, { type Express } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import { createMock, DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID, type Mock, type MockOptions } from "./core/mock.js";
 import { nodeDocsSite } from "./docs/site.js";
 import { nodeSha256 } from "./node/platform.js";
@@ -11,15 +15,34 @@ import { serveNode } from "./node/serve.js";
 
 export { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID };
 
+/**
+ * The Express application (what `express()` returns), typed by what a parent needs to mount it
+ * (`parent.use(path, app)`), so that the kit's types do not require @types/express.
+ */
+export type MountableApp = ((req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void) & {
+  disable(setting: string): unknown;
+  set(setting: string, value: unknown): unknown;
+  use(...handlers: unknown[]): unknown;
+};
+
 export interface MockApp extends Mock {
-  app: Express;
+  app: MountableApp;
+}
+
+function loadExpress(): () => MountableApp {
+  try {
+    return createRequire(import.meta.url)("express") as () => MountableApp;
+  } catch {
+    throw new Error("createApp() needs Express, an optional peer dependency of agent-platform-mock-kit: npm install express");
+  }
 }
 
 export function createApp(overrides: Partial<MockOptions> = {}): MockApp {
+  const express = loadExpress();
   const mock = createMock({ sha256: nodeSha256, docs: nodeDocsSite({ apiKey: overrides.apiKey ?? DEFAULT_API_KEY }), ...overrides });
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.use((req, res) => void serveNode(mock.core, req, res, { base: req.baseUrl }));
+  app.use((req: IncomingMessage & { baseUrl: string }, res: ServerResponse) => void serveNode(mock.core, req, res, { base: req.baseUrl }));
   return { ...mock, app };
 }

@@ -34,7 +34,7 @@ export const OPTIONS: Option[] = [
 
 export function helpText(): string {
   const rows = OPTIONS.map((o) => `  --${o.flag.padEnd(20)} ${o.env.padEnd(24)} ${o.help}${o.fallback ? ` (default ${o.fallback})` : ""}`);
-  return ["Usage: npm start -- [options]", "", "  flag                   environment", ...rows, "  --help                 this text", ""].join("\n");
+  return ["Usage: agent-platform-mock [options]   (npm start -- [options] in the kit's repo)", "", "  flag                   environment", ...rows, "  --help                 this text", ""].join("\n");
 }
 
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): { help: boolean; values: Record<string, string> } {

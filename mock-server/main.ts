@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /** npm start: the mock on PORT/HOST, printing where it is and how to call it. */
 import { choiceOption, helpText, integerOption, readConfig, secondsOption } from "./config.js";
 import { watchLauncher } from "./node/launcher-watch.js";

@@ -1,6 +1,6 @@
 /** Test harness: a mock on 127.0.0.1:0 with a virtual clock, typed clients, and raw fetch helpers. */
 import { afterAll, beforeAll } from "vitest";
-import { createMockControlClient, createPlatformClient, type MockControlClient, type PlatformClient } from "../../generated/client.js";
+import { createControlClient, createPlatformClient, type MockControlClient, type PlatformClient } from "../../generated/client.js";
 import { startMock, type RunningMock, type StartOptions } from "../server.js";
 
 export interface Harness {
@@ -28,7 +28,7 @@ export function useMock(options: StartOptions = {}): Harness {
       mock,
       url: mock.url,
       api: createPlatformClient({ baseUrl: mock.url, apiKey: mock.apiKey }),
-      control: createMockControlClient({ baseUrl: mock.url }),
+      control: createControlClient({ baseUrl: mock.url }),
       raw(path: string, init: RequestInit & { key?: string | null } = {}) {
         const { key = mock.apiKey, ...rest } = init;
         const headers = new Headers(rest.headers);

@@ -9,7 +9,7 @@
 import { Blob as NodeBlob, File as NodeFile } from "node:buffer";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMockControlClient, createPlatformClient } from "../../generated/client.js";
+import { createControlClient, createPlatformClient } from "../../generated/client.js";
 import { createMockHandlers } from "../msw/handlers.js";
 
 // Node's FormData is not importable by name; a form Node's own Response parsed is one.
@@ -63,7 +63,7 @@ describe("MSW handlers under jsdom", () => {
   });
 
   it("serves the control plane: the clock moves and the journal saw the requests", async () => {
-    const control = createMockControlClient({ baseUrl });
+    const control = createControlClient({ baseUrl });
     const before = (await control.GET("/__mock/clock")).data!.now;
     await control.POST("/__mock/clock/advance", { body: { seconds: 60 } });
     const after = (await control.GET("/__mock/clock")).data!.now;

@@ -39,7 +39,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 }
 
 /** Typed client of the mock's /__mock control plane (no API key). */
-export function createMockControlClient(options: Omit<PlatformClientOptions, "apiKey">): MockControlClient {
+export function createControlClient(options: Omit<PlatformClientOptions, "apiKey">): MockControlClient {
   return createClient<MockControlPaths>(options);
 }
 `;

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
-  type MockControlClient, type PlatformClient, type components, createMockControlClient, createPlatformClient,
+  type MockControlClient, type PlatformClient, type components, createControlClient, createPlatformClient,
 } from "../../generated/client.js";
 
 /** Never called: it exists for the type checker. Each `@ts-expect-error` must meet an error. */
@@ -129,7 +129,7 @@ describe("generated clients at run time", () => {
 
   it("the control-plane client sends no API key", async () => {
     await withServer(async (baseUrl, seen) => {
-      const control = createMockControlClient({ baseUrl });
+      const control = createControlClient({ baseUrl });
       const { response } = await control.GET("/__mock/health");
       expect(response.status).toBe(200);
       expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(["GET /__mock/health"]);

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+/**
+ * npm run build: compiles the package (tsconfig.build.json) into dist/, JavaScript plus .d.ts, and
+ * copies in the files the compiled code reads or imports as they are: generated/'s modules, types
+ * and JSON, and the docs page's assets. dist/ mirrors the repo's layout (dist/mock-server,
+ * dist/conformance, dist/generated), so every relative path in the code holds in both trees.
+ *
+ *   node scripts/build.mjs              build (always)
+ *   node scripts/build.mjs --if-stale   build only when a source is newer than the last build (npm start, prepack)
+ *   node scripts/build.mjs --generated  copy generated/ into dist/generated only (npm start -- --watch)
+ *
+ * Plain JavaScript on purpose: `npm start` runs it before the mock, also where only the production
+ * dependencies are installed (`npm ci --omit=dev`), which have no TypeScript loader.
+ * The new tree is compiled beside dist/ and swapped in whole, so nothing reading dist/ meanwhile
+ * (a running mock, a parallel test) ever sees half of a build.
+ */
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DIST = join(ROOT, "dist");
+const STAMP = join(DIST, ".build-stamp");
+/** Everything the build reads: a change to any of these makes dist/ stale. */
+const INPUT_DIRS = ["generated", "mock-server", "conformance", "scripts/lib"];
+const INPUT_FILES = ["tsconfig.json", "tsconfig.build.json", "package.json", "scripts/build.mjs"];
+/** Copied as they are: tsc neither emits .js inputs nor copies .d.ts or .json files. */
+const GENERATED_COPIED = /\.(js|d\.ts|json)$/;
+const ASSET_DIRS = ["mock-server/docs/assets"];
+
+const isTestPath = (path) => /(^|\/)(test|browser)\//.test(path) || /\.test\.ts$/.test(path);
+
+function newestInput() {
+  let newest = 0;
+  const visit = (path) => {
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path)) visit(join(path, entry));
+    } else if (!isTestPath(relative(ROOT, path))) {
+      newest = Math.max(newest, stat.mtimeMs);
+    }
+  };
+  for (const dir of INPUT_DIRS) visit(join(ROOT, dir));
+  for (const file of INPUT_FILES) newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
+  return newest;
+}
+
+export function isStale() {
+  return !existsSync(STAMP) || statSync(STAMP).mtimeMs < newestInput();
+}
+
+function typescriptCompiler() {
+  try {
+    return createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  } catch {
+    return undefined;
+  }
+}
+
+function copyGenerated(into) {
+  mkdirSync(join(into, "generated"), { recursive: true });
+  for (const name of readdirSync(join(ROOT, "generated"))) {
+    if (GENERATED_COPIED.test(name)) cpSync(join(ROOT, "generated", name), join(into, "generated", name));
+  }
+}
+
+async function build() {
+  const tsc = typescriptCompiler();
+  if (!tsc) throw new Error("the build needs the dev dependencies (TypeScript): run `npm ci` first, then `npm run build`");
+  const next = `${DIST}.next-${process.pid}`;
+  rmSync(next, { recursive: true, force: true });
+  try {
+    await promisify(execFile)(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", next], { cwd: ROOT, maxBuffer: 16 * 2 ** 20 });
+  } catch (error) {
+    rmSync(next, { recursive: true, force: true });
+    throw new Error(`tsc failed:\n${error.stdout || error.message}`);
+  }
+  copyGenerated(next);
+  for (const dir of ASSET_DIRS) cpSync(join(ROOT, dir), join(next, dir), { recursive: true });
+  writeFileSync(join(next, ".build-stamp"), `${new Date().toISOString()}\n`);
+  // Swap: the old tree moves aside first, because a directory cannot be renamed onto a full one.
+  const old = `${DIST}.old-${process.pid}`;
+  if (existsSync(DIST)) renameSync(DIST, old);
+  renameSync(next, DIST);
+  rmSync(old, { recursive: true, force: true });
+}
+
+async function main(argv) {
+  if (argv.includes("--generated")) {
+    if (!existsSync(DIST)) return;
+    copyGenerated(DIST);
+    return;
+  }
+  if (argv.includes("--if-stale") && !isStale()) return;
+  if (argv.includes("--if-stale") && existsSync(STAMP) && !typescriptCompiler()) {
+    console.error("dist/ is older than the sources, but TypeScript is not installed (npm ci --omit=dev): running the last build");
+    return;
+  }
+  const started = performance.now();
+  await build();
+  console.error(`dist/ built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main(process.argv.slice(2)).catch((error) => {
+    console.error(`build: ${error.message}`);
+    process.exit(1);
+  });
+}
