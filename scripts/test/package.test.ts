@@ -1,0 +1,265 @@
+/**
+ * The kit as another repository gets it: `npm pack`, the tarball installed in fresh projects, then
+ * everything a user does with it. Two projects: `alone` holds the kit and nothing else (what an
+ * install pulls in, the bins), `app` is a frontend app with its own tools (msw, vitest, jsdom,
+ * typescript, esbuild, @types/node) and the files of scripts/test/consumer/. The tools come in at the
+ * versions this repo runs, from npm's cache where it has them.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const FIXTURE = fileURLToPath(new URL("./consumer", import.meta.url));
+const APP_TOOLS = ["msw", "vitest", "jsdom", "typescript", "esbuild", "@types/node"];
+/** What a user's app must never get from the kit: dev tools, a TypeScript loader, the optional Express. */
+const NEVER_INSTALLED = ["tsx", "typescript", "esbuild", "express", "vitest", "@redocly/cli", "dredd", "yaml"];
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment without npm's own variables: vitest may run under `npm test`, and a nested npm must not inherit them. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}` };
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!/^(npm_|INIT_CWD$|PATH$|NODE_OPTIONS$|VITEST|MOCK_|PORT$|HOST$)/.test(name)) env[name] = value;
+  }
+  return env;
+}
+
+async function run(command: string, args: string[], cwd: string): Promise<Run> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(command, args, { cwd, env: cleanEnv(), maxBuffer: 64 * 2 ** 20 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string; message: string };
+    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? e.message };
+  }
+}
+
+async function must(command: string, args: string[], cwd: string): Promise<Run> {
+  const result = await run(command, args, cwd);
+  if (result.code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+async function versionOf(name: string): Promise<string> {
+  return JSON.parse(await readFile(path.join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
+}
+
+async function newProject(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, "package.json"), JSON.stringify({ name: path.basename(dir), private: true, type: "module" }, null, 2));
+}
+
+const NPM_INSTALL = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
+
+/** Every package under node_modules, scoped ones as `@scope/name`. */
+async function installedPackages(project: string): Promise<string[]> {
+  const top = path.join(project, "node_modules");
+  const names: string[] = [];
+  for (const entry of await readdir(top)) {
+    if (entry.startsWith(".")) continue;
+    if (entry.startsWith("@")) for (const scoped of await readdir(path.join(top, entry))) names.push(`${entry}/${scoped}`);
+    else names.push(entry);
+  }
+  return names;
+}
+
+/** Starts a program and resolves with its URL once it prints `listening on URL/v1`. */
+function startListening(command: string, args: string[], cwd: string, options: { detached?: boolean } = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"], detached: options.detached ?? false });
+  let output = "";
+  child.stdout!.on("data", (c) => (output += c));
+  child.stderr!.on("data", (c) => (output += c));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${command} printed no URL within 30 s:\n${output}`)), 30_000);
+    child.stdout!.on("data", () => {
+      const found = /listening on (http:\/\/\S+)\/v1/.exec(output);
+      if (found) clearTimeout(timer), resolve({ child, url: found[1]!, output: () => output });
+    });
+    child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`${command} exited ${code} before listening:\n${output}`))));
+  });
+}
+
+async function stop(child: ChildProcess, group = false): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  if (group) process.kill(-child.pid!, "SIGTERM");
+  else child.kill("SIGTERM");
+  await exited;
+}
+
+/** Children of a process, from /proc (Linux). */
+async function childrenOf(pid: number): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) found.push(Number(entry));
+  }
+  return found;
+}
+
+let work: string;
+let packed: { filename: string; files: { path: string }[] };
+let alone: string;
+let app: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), "kit-consumer-"));
+  // prepack builds dist/ when a source is newer than the last build.
+  const pack = await must("npm", ["pack", "--json", "--pack-destination", work], ROOT);
+  packed = JSON.parse(pack.stdout)[0];
+  const tarball = path.join(work, packed.filename);
+  alone = path.join(work, "alone");
+  app = path.join(work, "app");
+  await Promise.all([newProject(alone), newProject(app)]);
+  await cp(FIXTURE, app, { recursive: true });
+  const tools = await Promise.all(APP_TOOLS.map(async (name) => `${name}@${await versionOf(name)}`));
+  await Promise.all([must("npm", [...NPM_INSTALL, tarball], alone), must("npm", [...NPM_INSTALL, tarball, ...tools], app)]);
+}, 240_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("the packed tarball", () => {
+  it("holds the compiled package and nothing of the repo's tests, benchmarks or sources", () => {
+    const files = packed.files.map((f) => f.path);
+    expect(packed.filename).toBe("agent-platform-mock-kit-0.1.0.tgz");
+    expect(files.filter((f) => !f.startsWith("dist/") && f !== "package.json" && f !== "README.md")).toEqual([]);
+    expect(files.filter((f) => /\.test\.|\/test\/|bench|\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
+    // Every module has its types beside it.
+    const js = files.filter((f) => f.endsWith(".js") && !f.startsWith("dist/mock-server/docs/assets/"));
+    expect(js.filter((f) => !files.includes(f.replace(/\.js$/, ".d.ts")))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(["dist/generated/openapi.json", "dist/mock-server/main.js", "dist/conformance/cli.js", "dist/mock-server/docs/assets/docs.css"]));
+  });
+
+  it("installs alone without a dev dependency, a TypeScript loader or Express", async () => {
+    const installed = await installedPackages(alone);
+    expect(installed).toContain("agent-platform-mock-kit");
+    expect(installed.filter((name) => NEVER_INSTALLED.includes(name) || name.startsWith("@types/"))).toEqual([]);
+    // The kit's own dependencies and theirs: faker, ajv, busboy, openapi-fetch, swagger-ui-dist, undici, fast-check.
+    expect(installed.length, installed.join(", ")).toBeLessThan(25);
+  });
+});
+
+describe("the bins", () => {
+  it("agent-platform-mock runs as one process with no loader and serves the API and the docs", async () => {
+    const bin = path.join(alone, "node_modules", ".bin", "agent-platform-mock");
+    const help = await must(bin, ["--help"], alone);
+    expect(help.stdout).toMatch(/^Usage: agent-platform-mock/);
+    const { child, url } = await startListening(bin, ["--port", "0", "--host", "127.0.0.1", "--log-format", "off"], alone);
+    try {
+      expect(await childrenOf(child.pid!)).toEqual([]);
+      const cmdline = (await readFile(`/proc/${child.pid}/cmdline`, "utf8")).split("\0");
+      expect(path.basename(cmdline[0]!)).toMatch(/^node/);
+      expect(cmdline.join(" ")).not.toMatch(/tsx|--import|--loader/);
+      expect(await (await fetch(`${url}/__mock/health`)).json()).toMatchObject({ status: "ok", kit: "agent-platform-mock-kit" });
+      const agents = await fetch(`${url}/v1/agents?size=2`, { headers: { "X-API-Key": "mock-api-key" } });
+      expect(agents.status).toBe(200);
+      expect(((await agents.json()) as { data: unknown[] }).data).toHaveLength(2);
+      expect((await fetch(`${url}/docs`)).status).toBe(200);
+      expect((await fetch(`${url}/docs/swagger-ui.css`)).status).toBe(200);
+    } finally {
+      await stop(child);
+    }
+  }, 60_000);
+
+  it("agent-platform-conformance passes against the mock started with npx agent-platform-mock", async () => {
+    const { child, url } = await startListening("npx", ["--no-install", "agent-platform-mock", "--port", "0", "--host", "127.0.0.1", "--log-format", "off"], alone, { detached: true });
+    try {
+      const report = path.join(work, "conformance.json");
+      const result = await run(path.join(alone, "node_modules", ".bin", "agent-platform-conformance"), ["--base-url", url, "--api-key", "mock-api-key", "--json", report], alone);
+      expect(result.code, `${result.stdout.slice(-3000)}\n${result.stderr}`).toBe(0);
+      expect(result.stdout).toMatch(/the kit's mock/i);
+      const summary = JSON.parse(await readFile(report, "utf8")).summary;
+      expect(summary.failed).toBe(0);
+      expect(summary.passed).toBeGreaterThan(100);
+    } finally {
+      await stop(child, true);
+    }
+  }, 180_000);
+});
+
+describe("an app that depends on the kit", () => {
+  it("imports every entry from plain Node and runs the server entry", async () => {
+    const { stdout } = await must(process.execPath, ["smoke.mjs"], app);
+    const out = JSON.parse(stdout.trim().split("\n").pop()!);
+    expect(out.client).toEqual(expect.arrayContaining(["createPlatformClient", "createControlClient"]));
+    expect(out.server).toEqual(expect.arrayContaining(["startMock", "createApp"]));
+    expect(out.msw).toEqual(expect.arrayContaining(["createMockHandlers"]));
+    expect(out.webhooks).toEqual(expect.arrayContaining(["verifyWebhookSignature"]));
+    expect(out.specTitle).toBe("Conversational Agent Platform API");
+    expect(out.specOperations).toBe(17);
+    expect(out.startMock).toEqual({ status: 200, agents: 3 });
+    // Express is an optional peer: without it createApp says what to install.
+    expect(out.createApp).toMatch(/needs Express.*npm install express/);
+    expect(out.resolved).toMatch(/node_modules\/agent-platform-mock-kit\/dist\/generated\/openapi\.json$/);
+  }, 60_000);
+
+  it.each(["bundler", "nodenext"])("type-checks under moduleResolution %s with strict settings, reading only .d.ts files of the kit", async (resolution) => {
+    const strict = {
+      target: "ES2022",
+      module: resolution === "bundler" ? "ESNext" : "NodeNext",
+      moduleResolution: resolution,
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      erasableSyntaxOnly: true,
+      verbatimModuleSyntax: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      noFallthroughCasesInSwitch: true,
+      noUncheckedSideEffectImports: true,
+      skipLibCheck: false,
+      noEmit: true,
+    };
+    // The browser code sees no Node types; the Node side has @types/node, as such an app would.
+    const configs = {
+      [`tsconfig.browser.${resolution}.json`]: { compilerOptions: { ...strict, lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }, files: ["src/app.ts"] },
+      [`tsconfig.node.${resolution}.json`]: { compilerOptions: { ...strict, lib: ["ES2022", "DOM"], types: ["node"] }, files: ["src/node-side.ts"] },
+    };
+    for (const [name, config] of Object.entries(configs)) {
+      await writeFile(path.join(app, name), JSON.stringify(config, null, 2));
+      const result = await run(process.execPath, [path.join(app, "node_modules", "typescript", "bin", "tsc"), "-p", name, "--listFilesOnly"], app);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      const kitFiles = result.stdout.split("\n").filter((f) => f.includes("/agent-platform-mock-kit/"));
+      expect(kitFiles.length).toBeGreaterThan(0);
+      expect(kitFiles.filter((f) => !f.endsWith(".d.ts"))).toEqual([]);
+      const checked = await run(process.execPath, [path.join(app, "node_modules", "typescript", "bin", "tsc"), "-p", name], app);
+      expect(checked.code, `${name}:\n${checked.stdout}${checked.stderr}`).toBe(0);
+    }
+  }, 120_000);
+
+  it("bundles ./client for the browser with no Node module, Express, faker or ajv in it", async () => {
+    const meta = path.join(app, "meta.json");
+    const result = await run(
+      path.join(app, "node_modules", ".bin", "esbuild"),
+      ["src/app.ts", "--bundle", "--platform=browser", "--format=esm", "--outfile=out/app.js", `--metafile=${meta}`, "--log-level=warning"],
+      app,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const inputs = Object.keys(JSON.parse(await readFile(meta, "utf8")).inputs as Record<string, unknown>);
+    expect(inputs.some((f) => f.includes("agent-platform-mock-kit/dist/generated/client.js"))).toBe(true);
+    expect(inputs.filter((f) => /^node:|node_modules\/(express|@faker-js|ajv|busboy|undici)\//.test(f))).toEqual([]);
+    expect(inputs.filter((f) => f.includes("node_modules/") && !/node_modules\/(agent-platform-mock-kit|openapi-fetch)\//.test(f))).toEqual([]);
+    expect(await readFile(path.join(app, "out", "app.js"), "utf8")).not.toMatch(/from\s*["']node:|require\(["']node:/);
+  }, 60_000);
+
+  it("serves every test of ./msw under vitest with jsdom", async () => {
+    const report = path.join(app, "vitest.json");
+    const result = await run(process.execPath, [path.join(app, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", `--outputFile=${report}`], app);
+    const summary = JSON.parse(await readFile(report, "utf8"));
+    expect(result.code, JSON.stringify(summary.testResults?.map((t: { message: string }) => t.message))).toBe(0);
+    expect({ passed: summary.numPassedTests, failed: summary.numFailedTests }).toEqual({ passed: 3, failed: 0 });
+  }, 120_000);
+});
