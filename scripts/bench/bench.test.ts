@@ -37,6 +37,8 @@ describe("npm run bench -- --quick", () => {
       expect([size.loadCallsMs, size.loadTestRunsMs, size.rss].every(finite)).toBe(true);
     }
     expect([...r.starts.mock, ...r.starts.npmStart, ...r.starts.prism].every(finite)).toBe(true);
+    expect([...r.installed.starts, r.installed.idleRss].every(finite)).toBe(true);
+    expect(r.installed.processes).toBe(1);
     expect(r.tooling.generateIdentical).toBe(true);
     expect(r.tooling.conformanceExit).toBe(0);
     expect(r.uploads.statuses25).toEqual([201]);

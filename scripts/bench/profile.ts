@@ -4,8 +4,8 @@
  * Where the mock's CPU goes, per request, on part 1's two GET requests. For each, in turn, each
  * server in a fresh child process, autocannon in this one (8 connections, 2 s warm-up, then `seconds`,
  * default 10), CPU per request from /proc (user and system, process and main thread):
- *  - (b) bare node:http answering the same bytes, and the mock as `npm start` runs it (NODE_ENV unset:
- *    response validation on), without a profiler;
+ *  - (b) bare node:http answering the same bytes, and the mock run from its sources with tsx (so that
+ *    samples are named by source file; NODE_ENV unset: response validation on), without a profiler;
  *  - the same two under `node --cpu-prof --cpu-prof-interval 1000` (for the mock:
  *    `node --cpu-prof --cpu-prof-dir DIR --cpu-prof-interval 1000 --import tsx mock-server/main.ts
  *    --port P --api-key bench-api-key`), stopped with SIGTERM so the .cpuprofile is written.
@@ -247,14 +247,14 @@ try {
 const ownRequest = async (mock: Child, i: number) => (await buildScenarios(mock.url, MOCK_API_KEY))[i].request;
 for (const [i, s] of scenarios.entries()) {
   const bare = await run(await startBareTarget("http", fixtures), s.request);
-  const plainMock = await startMockTarget();
+  const plainMock = await startMockTarget({ sources: true });
   const plain = await run(plainMock, await ownRequest(plainMock, i));
   // Each thread writes its own profile (tsx's loader runs on one of its own): the main thread's is
   // the file named CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile (thread 0) in its run's directory.
   const bareDir = path.join(dir, `request-${i}-bare`);
   const bareProfiled = await run(await startBareTarget("http", fixtures, profiler(bareDir)), s.request, bareDir);
   const mockDir = path.join(dir, `request-${i}-mock`);
-  const profiledMock = await startMockTarget({ nodeArgs: profiler(mockDir) });
+  const profiledMock = await startMockTarget({ nodeArgs: profiler(mockDir), sources: true });
   const profiled = await run(profiledMock, await ownRequest(profiledMock, i), mockDir);
 
   console.log(`\n#### ${s.name}\n`);

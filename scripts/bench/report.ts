@@ -8,6 +8,7 @@ import { TARGETS, type CompareRow, type TargetId } from "./compare.js";
 import type { LoadOptions, LoadResult } from "./load.js";
 import { MSW_BASE_URL, type MswRow } from "./msw.js";
 import { CALL_QUERIES, RUN_QUERIES, type ScaleRow } from "./scale.js";
+import type { InstalledFigures } from "./installed.js";
 import { median, type StartFigures, type ToolingFigures } from "./tooling.js";
 import type { UploadFigures } from "./uploads.js";
 
@@ -23,6 +24,7 @@ export interface Results {
   msw?: MswRow[];
   scale: ScaleRow[];
   starts: StartFigures;
+  installed: InstalledFigures;
   tooling: ToolingFigures;
   uploads: UploadFigures;
   durationSec: number;
@@ -121,6 +123,8 @@ function targets(r: Results): string {
   const biggest = r.scale.at(-1)!;
   rows.push([`scale: RSS at ${biggest.calls.toLocaleString("en")} calls <= 1 GiB`, mib(biggest.rss), verdict(biggest.rss <= 2 ** 30)]);
   rows.push(["start: mock to first 200 on /__mock/health < 1 s (median)", `${f0(median(r.starts.mock))} ms`, verdict(median(r.starts.mock) < 1000)]);
+  const installedStart = median(r.installed.starts);
+  rows.push([`installed bin \`agent-platform-mock\`: spawn to first 200 < 300 ms (median of ${r.installed.starts.length}), one process`, `${f0(installedStart)} ms; ${r.installed.processes} process(es); idle RSS ${mib(r.installed.idleRss)}`, verdict(installedStart < 300 && r.installed.processes === 1)]);
   rows.push(["`npm run generate` < 10 s", `${(r.tooling.generateMs / 1000).toFixed(1)} s`, verdict(r.tooling.generateMs < 10_000)]);
   rows.push(["full conformance run against a local mock < 20 s", `${(r.tooling.conformanceMs / 1000).toFixed(1)} s`, verdict(r.tooling.conformanceMs < 20_000 && r.tooling.conformanceExit === 0)]);
   const growth = r.uploads.peakRss - r.uploads.baselineRss;
@@ -147,9 +151,13 @@ function scale(r: Results): string {
 function startAndTooling(r: Results): string {
   const list = (xs: number[]) => `${f0(median(xs))} ms (samples: ${xs.map(f0).join(", ")})`;
   return table(["measure", "figure"], [
-    ["mock: `node --import tsx mock-server/main.ts`, spawn to first 200 on /__mock/health", list(r.starts.mock)],
-    ["mock: CPU time used by then (main and loader threads)", list(r.starts.mockCpu)],
-    ["mock: `npm start` (npm and tsx launchers included), spawn to first 200", list(r.starts.npmStart)],
+    ["mock from the sources: `node --import tsx mock-server/main.ts`, spawn to first 200 on /__mock/health", list(r.starts.mock)],
+    ["mock from the sources: CPU time used by then (main and loader threads)", list(r.starts.mockCpu)],
+    ["mock: `npm start` (npm, its shell and the compiled mock in dist/), spawn to first 200", list(r.starts.npmStart)],
+    ["installed bin: `agent-platform-mock` from the packed tarball in a fresh project, spawn to first 200", list(r.installed.starts)],
+    ["installed bin: CPU time used by then", list(r.installed.startCpu)],
+    ["installed bin: RSS after 2 s idle; processes", `${mib(r.installed.idleRss)}; ${r.installed.processes}`],
+    ["packed tarball: size, files; packages an install of it alone brings", `${(r.installed.tarballBytes / 1024).toFixed(0)} KiB, ${r.installed.tarballFiles} files; ${r.installed.packages} packages`],
     ["Prism: `prism mock generated/openapi.json`, spawn to first 200 on GET /v1/agents", list(r.starts.prism)],
     ["Prism: CPU time used by then", list(r.starts.prismCpu)],
     ["`npm run generate` (in a copy of the repo)", `${(r.tooling.generateMs / 1000).toFixed(2)} s; output ${r.tooling.generateIdentical ? "identical to" : "**differs from**"} generated/`],
@@ -205,7 +213,7 @@ door in-process; \`createApp()\` is not measured here.
 Targets of part 1:
 - (a) a bare Express 5 app answering the mock's own response bytes for each request as a constant (the ceiling for an Express app);
 - (b) the same on bare \`node:http\` (the ceiling for Node);
-- **(c) the mock exactly as \`npm start\` runs it: \`node --import tsx mock-server/main.ts\` with \`NODE_ENV\` unset, so the core
+- **(c) the mock exactly as \`npm start\` runs it: \`node dist/mock-server/main.js\` (the compiled mock) with \`NODE_ENV\` unset, so the core
   runs with auth (API key digest), request validation, store, request journal and response validation on** (response
   validation is on unless \`NODE_ENV=production\`), with \`--log-format off\` (like Prism's \`-v error\` below: the console's
   line per request is not what is measured). The ratios c/a, c/b, c/d and the targets are this column's;

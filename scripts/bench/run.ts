@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runComparison } from "./compare.js";
 import type { LoadOptions } from "./load.js";
+import { measureInstalledBin } from "./installed.js";
 import { measureMswDoor } from "./msw.js";
 import { renderResults, type Results } from "./report.js";
 import { runScale } from "./scale.js";
@@ -28,6 +29,7 @@ export const FULL = {
   ],
   scaleSamples: 300,
   startSamples: 3,
+  installedSamples: 10,
   warmStart: true,
   uploadSamples: 3,
 };
@@ -40,6 +42,7 @@ export const QUICK: typeof FULL = {
   ],
   scaleSamples: 10,
   startSamples: 1,
+  installedSamples: 2,
   warmStart: false,
   uploadSamples: 1,
 };
@@ -68,6 +71,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
   const msw = await step("2. the MSW door (setupServer in Node, fetch in the same process)", () => measureMswDoor(plan.load, log));
   const scale = await step("3. scale", () => runScale(plan.scale, plan.scaleSamples, log));
   const starts = await step("4. start times", () => measureStarts(plan.startSamples, plan.warmStart));
+  const installed = await step("4. the packed tarball installed in a fresh project: its bin's start and idle RSS", () => measureInstalledBin(plan.installedSamples));
   const tooling = await step("4. npm run generate, conformance against a local mock", () => measureTooling());
   const uploads = await step("5. uploads", () => measureUploads(plan.uploadSamples));
 
@@ -83,6 +87,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     msw,
     scale,
     starts,
+    installed,
     tooling,
     uploads,
     durationSec: (performance.now() - started) / 1000,

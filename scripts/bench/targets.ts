@@ -1,8 +1,8 @@
 /**
  * The servers the bench measures, each in its own child process on a free loopback port:
  *   (a) bare Express, (b) bare node:http: the mock's response bytes as constants (bare-server.ts)
- *   (c) the mock exactly as `npm start` runs it (`node --import tsx mock-server/main.ts`, NODE_ENV
- *       unset): the node:http door in front of the core, response validation on (its default),
+ *   (c) the mock exactly as `npm start` runs it (`node dist/mock-server/main.js`, the compiled mock,
+ *       NODE_ENV unset): the node:http door in front of the core, response validation on (its default),
  *       its console request log off (--log-format off)
  *   (c-prod) the same with NODE_ENV=production: response validation off, for comparison
  *   (d) `prism mock generated/openapi.json`, with its per-request logging turned down to errors
@@ -23,15 +23,19 @@ export const MOCK_API_KEY = "bench-api-key";
  */
 export type MockConfig = "npm-start" | "production";
 
-/** `nodeArgs`: flags for node itself before the entry (profile.ts adds --cpu-prof). */
-export async function startMockTarget(options: { config?: MockConfig; name?: string; nodeArgs?: string[] } = {}): Promise<Child> {
+/**
+ * `nodeArgs`: flags for node itself before the entry (profile.ts adds --cpu-prof). `sources`: run the
+ * TypeScript sources through tsx instead of the compiled dist/, for profile.ts, whose samples are
+ * named by their source file.
+ */
+export async function startMockTarget(options: { config?: MockConfig; name?: string; nodeArgs?: string[]; sources?: boolean } = {}): Promise<Child> {
   const config = options.config ?? "npm-start";
   const port = await freePort();
   return startChild({
     name: options.name ?? (config === "production" ? "mock (NODE_ENV=production)" : "mock"),
     // The request log off (Prism runs with -v error too): a line per request on a pipe the bench reads
     // would measure the console and the bench's own reading, not the mock.
-    args: [...(options.nodeArgs ?? []), ...TSX_EXEC_ARGV, "mock-server/main.ts", "--port", String(port), "--api-key", MOCK_API_KEY, "--log-format", "off"],
+    args: [...(options.nodeArgs ?? []), ...(options.sources ? [...TSX_EXEC_ARGV, "mock-server/main.ts"] : ["dist/mock-server/main.js"]), "--port", String(port), "--api-key", MOCK_API_KEY, "--log-format", "off"],
     // Not inherited from the bench's own environment (vitest sets NODE_ENV=test).
     env: { NODE_ENV: config === "production" ? "production" : undefined },
     url: `http://127.0.0.1:${port}`,
