@@ -190,6 +190,30 @@ describe("the bins", () => {
   }, 180_000);
 });
 
+describe("a checkout of the repo with only the production dependencies (npm ci --omit=dev)", () => {
+  it("runs the mock with npm start once dist/ is built, and says what to do before that", async () => {
+    const checkout = path.join(work, "checkout");
+    const tracked = (await must("git", ["ls-files", "-z"], ROOT)).stdout.split("\0").filter(Boolean);
+    await Promise.all(tracked.map((file) => cp(path.join(ROOT, file), path.join(checkout, file), { recursive: true }).catch(() => undefined)));
+    await must("npm", ["ci", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], checkout);
+    const installed = await installedPackages(checkout);
+    expect(installed.filter((name) => NEVER_INSTALLED.includes(name))).toEqual([]);
+
+    const unbuilt = await run("npm", ["start", "--", "--port", "0"], checkout);
+    expect(unbuilt.code).not.toBe(0);
+    expect(unbuilt.stderr).toMatch(/the build needs the dev dependencies \(TypeScript\): run `npm ci` first, then `npm run build`/);
+
+    // dist/ as `npm ci && npm run build` left it before the production-only install.
+    await cp(path.join(ROOT, "dist"), path.join(checkout, "dist"), { recursive: true });
+    const { child, url } = await startListening("npm", ["start", "--", "--port", "0", "--host", "127.0.0.1", "--log-format", "off"], checkout, { detached: true });
+    try {
+      expect((await fetch(`${url}/v1/calls?size=1`, { headers: { "X-API-Key": "mock-api-key" } })).status).toBe(200);
+    } finally {
+      await stop(child, true);
+    }
+  }, 120_000);
+});
+
 describe("an app that depends on the kit", () => {
   it("imports every entry from plain Node and runs the server entry", async () => {
     const { stdout } = await must(process.execPath, ["smoke.mjs"], app);
