@@ -1,5 +1,6 @@
 /**
- * `npm start` as a user runs it: npm -> sh -c "node --import tsx mock-server/main.ts" -> node. The
+ * `npm start` as a user runs it: npm -> sh -c "node dist/mock-server/main.js" -> node (after prestart, which
+ * rebuilds dist/ only when a source is newer). The
  * request log reaches npm's stdout, and signalling npm's own pid (SIGTERM, SIGKILL) stops the mock
  * instead of leaving it re-parented on its port; Ctrl-C (SIGINT to the whole process group) too.
  * POSIX only: it reads the process tree with ps.
@@ -116,7 +117,7 @@ describe.skipIf(process.platform === "win32")("npm start", () => {
   ])("stops the mock and every process of the tree on %s", async (_, kill) => {
     const { npm, port, stdout } = await npmStart();
     tree = descendants(npm.pid!);
-    // npm, sh and node at least (node may have tsx's esbuild service as a child).
+    // npm, sh and node at least.
     expect(tree.length, execFileSync("ps", ["-o", "pid,ppid,args", "-p", tree.join(",")], { encoding: "utf8" })).toBeGreaterThanOrEqual(3);
     expect(await refused(port)).toBe(false);
     kill(npm.pid!);
