@@ -7,6 +7,8 @@
  *
  *   node scripts/build.mjs              build (always)
  *   node scripts/build.mjs --if-stale   build only when a source is newer than the last build (npm start, prepack)
+ *   node scripts/build.mjs --prepare    as --if-stale, and without TypeScript only a note (npm ci/install runs
+ *                                       it: `npm ci --omit=dev` must not fail, a git dependency gets built)
  *   node scripts/build.mjs --generated  copy generated/ into dist/generated only (npm start -- --watch)
  *
  * Plain JavaScript on purpose: `npm start` runs it before the mock, also where only the production
@@ -37,11 +39,11 @@ function newestInput() {
   let newest = 0;
   const visit = (path) => {
     const stat = statSync(path);
-    if (stat.isDirectory()) {
-      for (const entry of readdirSync(path)) visit(join(path, entry));
-    } else if (!isTestPath(relative(ROOT, path))) {
-      newest = Math.max(newest, stat.mtimeMs);
-    }
+    const isDir = stat.isDirectory();
+    if (isTestPath(relative(ROOT, path) + (isDir ? "/" : ""))) return;
+    // A directory's own time changes when a file in it is added or removed.
+    newest = Math.max(newest, stat.mtimeMs);
+    if (isDir) for (const entry of readdirSync(path)) visit(join(path, entry));
   };
   for (const dir of INPUT_DIRS) visit(join(ROOT, dir));
   for (const file of INPUT_FILES) newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
@@ -94,10 +96,11 @@ async function main(argv) {
     copyGenerated(DIST);
     return;
   }
-  if (argv.includes("--if-stale") && !isStale()) return;
-  if (argv.includes("--if-stale") && existsSync(STAMP) && !typescriptCompiler()) {
-    console.error("dist/ is older than the sources, but TypeScript is not installed (npm ci --omit=dev): running the last build");
-    return;
+  const prepare = argv.includes("--prepare");
+  if ((prepare || argv.includes("--if-stale")) && !isStale()) return;
+  if (!typescriptCompiler()) {
+    if (prepare) return console.error("dist/ not built: TypeScript is not installed (npm ci --omit=dev); build it where the dev dependencies are");
+    if (argv.includes("--if-stale") && existsSync(STAMP)) return console.error("dist/ is older than the sources, but TypeScript is not installed (npm ci --omit=dev): running the last build");
   }
   const started = performance.now();
   await build();
