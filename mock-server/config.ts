@@ -9,6 +9,8 @@ export interface Option {
   env: string;
   fallback: string;
   help: string;
+  /** A switch: `--flag` alone, or its variable set to 1/true (then its value is "1" or ""). */
+  boolean?: true;
 }
 
 export const OPTIONS: Option[] = [
@@ -30,6 +32,7 @@ export const OPTIONS: Option[] = [
   { flag: "webhook-timeout", env: "MOCK_WEBHOOK_TIMEOUT", fallback: "5", help: "seconds a webhook receiver has to answer one delivery attempt" },
   { flag: "webhook-attempts", env: "MOCK_WEBHOOK_ATTEMPTS", fallback: "6", help: "delivery attempts in all before a delivery is marked failed" },
   { flag: "webhook-backoff", env: "MOCK_WEBHOOK_BACKOFF", fallback: "10", help: "seconds (clock time) before the first retry; doubled for each next one" },
+  { flag: "watch", env: "MOCK_WATCH", fallback: "", boolean: true, help: "regenerate and reload on a change under spec/, keeping the state that still fits (kit repository only)" },
 ];
 
 export function helpText(): string {
@@ -40,13 +43,22 @@ export function helpText(): string {
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): { help: boolean; values: Record<string, string> } {
   const { values } = parseArgs({
     args: argv,
-    options: { help: { type: "boolean" }, ...Object.fromEntries(OPTIONS.map((o) => [o.flag, { type: "string" as const }])) },
+    options: { help: { type: "boolean" }, ...Object.fromEntries(OPTIONS.map((o) => [o.flag, { type: o.boolean ? ("boolean" as const) : ("string" as const) }])) },
     strict: true,
   });
   const resolved: Record<string, string> = {};
   const given = values as Record<string, string | boolean | undefined>;
-  for (const o of OPTIONS) resolved[o.flag] = (given[o.flag] as string | undefined) ?? env[o.env] ?? o.fallback;
+  for (const o of OPTIONS) {
+    if (o.boolean) resolved[o.flag] = given[o.flag] === true || switchOn(o, env[o.env]) ? "1" : "";
+    else resolved[o.flag] = (given[o.flag] as string | undefined) ?? env[o.env] ?? o.fallback;
+  }
   return { help: Boolean(values.help), values: resolved };
+}
+
+function switchOn(option: Option, value: string | undefined): boolean {
+  if (value === undefined || /^(|0|false|off|no)$/i.test(value)) return false;
+  if (/^(1|true|on|yes)$/i.test(value)) return true;
+  throw new Error(`${option.env} must be 1 or 0, got "${value}"`);
 }
 
 export function integerOption(values: Record<string, string>, flag: string, min: number, max: number): number {

@@ -3,6 +3,7 @@
 import { choiceOption, helpText, integerOption, readConfig, secondsOption } from "./config.js";
 import { watchLauncher } from "./node/launcher-watch.js";
 import { LOG_FORMATS, requestLogger } from "./node/request-log.js";
+import { findKitRoot, watchSpec } from "./node/spec-watch.js";
 import { loadState, StateSaver } from "./persistence.js";
 import { startMock } from "./server.js";
 
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   const saveEvery = integerOption(v, "save-interval", 1, 86_400);
   const logFormat = choiceOption(v, "log-format", LOG_FORMATS);
   const restore = stateFile ? await loadState(stateFile) : undefined;
+  const kitRoot = v.watch ? findKitRoot() : undefined;
+  if (v.watch && !kitRoot) throw new Error("--watch needs the kit's repository (spec/ and the kit's package.json above this code); an installed mock has no spec/ to watch");
 
   const running = await startMock({
     port: integerOption(v, "port", 0, 65535),
@@ -71,6 +74,8 @@ async function main(): Promise<void> {
   console.log(`  Control plane:      ${running.url}/__mock/health`);
   console.log(`  Clock: ${mode}${mode === "real" ? ` x${speed}` : ""}; response validation ${validate ? "on" : "off"}`);
   console.log(`  Request log:        ${logFormat}${logFormat === "off" ? "" : " (stdout; --log-format pretty|json|off)"}`);
+  const specWatch = kitRoot ? watchSpec({ root: kitRoot, workspaces: running.mock.services.workspaces, log: (block) => console.log(block) }) : undefined;
+  if (specWatch) console.log(`  Watching:           ${kitRoot}/spec (a change regenerates generated/ and reloads the mock)`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -78,6 +83,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`${signal}: finishing ${running.inFlight()} request(s) in flight`);
     clearInterval(timer);
+    specWatch?.close();
     await running.close();
     if (saver) {
       try {

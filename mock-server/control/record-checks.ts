@@ -4,7 +4,7 @@
  * name is a number would otherwise turn every later list into a 500 (response validation).
  */
 import type { ValidationErrors } from "../core/errors.js";
-import { schemaValidators, toValidationErrors } from "../core/validation.js";
+import { currentValidators, toValidationErrors } from "../core/validation.js";
 import { collectionOptions, type CollectionName } from "../store/records.js";
 
 /** The spec schema of each collection's records; the others (not served by /v1) only need an id. */
@@ -26,7 +26,9 @@ export const SCHEMA_OF: Partial<Record<CollectionName, string>> = {
 export function recordErrors(name: CollectionName, record: unknown): ValidationErrors | undefined {
   const schema = SCHEMA_OF[name];
   if (schema) {
-    const validate = schemaValidators[schema];
+    const validate = currentValidators().schemaValidators[schema];
+    // A spec reloaded by --watch may have renamed the schema: nothing can vouch for the record then.
+    if (!validate) return { record: `cannot be checked: the spec has no schema ${schema}` };
     if (!validate(record)) return toValidationErrors(validate.errors);
   }
   const id = (collectionOptions[name].idOf as (r: unknown) => unknown)(record);

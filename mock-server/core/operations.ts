@@ -1,11 +1,11 @@
 /**
  * The operations of the spec, each with its validators (compiled at `npm run generate`). The core
  * routes from this table, so an operation added to spec/ is routed (and must get a handler) after
- * `npm run generate`.
+ * `npm run generate`. The table follows the spec in use: it is built again after an installSpec.
  */
 import type { operations, webhooks } from "../../generated/schema.js";
-import { deref, loadSpec } from "./spec.js";
-import { operationValidators, schemaValidators, validateCached, type CompiledValidator } from "./validation.js";
+import { deref, loadSpec, specVersion } from "./spec.js";
+import { currentValidators, validateCached, type CompiledValidator } from "./validation.js";
 
 type WebhookOperation = NonNullable<webhooks[keyof webhooks]["post"]>;
 /** Operations under paths; the top-level `webhooks` are deliveries the mock sends, not routes. */
@@ -63,7 +63,7 @@ function pageItemSchema(schema: unknown): string | undefined {
  */
 function responseCheck(validate: CompiledValidator, schema: unknown): Pick<ResponseInfo, "check" | "errors"> {
   const item = pageItemSchema(schema);
-  const validateItem = item ? schemaValidators[item] : undefined;
+  const validateItem = item ? currentValidators().schemaValidators[item] : undefined;
   let lastErrors: { instancePath: string; message?: string }[] = [];
   const check = (body: unknown): boolean => {
     lastErrors = [];
@@ -84,7 +84,7 @@ function responseCheck(validate: CompiledValidator, schema: unknown): Pick<Respo
 }
 
 function buildOperation(path: string, method: Method, item: Record<string, any>, op: Record<string, any>): Operation {
-  const validators = operationValidators[op.operationId];
+  const validators = currentValidators().operationValidators[op.operationId];
   if (!validators) throw new Error(`no generated validators for ${op.operationId}: run npm run generate`);
   const params: ParameterObject[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(p));
   const body = op.requestBody ? deref<Record<string, any>>(op.requestBody) : undefined;
@@ -117,17 +117,18 @@ function buildOperation(path: string, method: Method, item: Record<string, any>,
   };
 }
 
-let cached: Operation[] | undefined;
+let cached: { version: number; operations: Operation[] } | undefined;
 
 export function loadOperations(): Operation[] {
-  if (cached) return cached;
+  if (cached?.version === specVersion()) return cached.operations;
   const spec = loadSpec();
-  cached = [];
+  const operations: Operation[] = [];
   for (const [path, rawItem] of Object.entries(spec.paths)) {
     const item = deref<Record<string, any>>(rawItem);
-    for (const method of METHODS) if (item[method]) cached.push(buildOperation(path, method, item, item[method]));
+    for (const method of METHODS) if (item[method]) operations.push(buildOperation(path, method, item, item[method]));
   }
-  return cached;
+  cached = { version: specVersion(), operations };
+  return operations;
 }
 
 export function findOperation(operationId: string): Operation {

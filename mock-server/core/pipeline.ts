@@ -27,7 +27,7 @@ import { loadOperations, type Operation } from "./operations.js";
 import { preferredReply } from "./prefer.js";
 import { readReplyJson } from "./reply-json.js";
 import { RouteTable } from "./routes.js";
-import { loadSpec } from "./spec.js";
+import { loadSpec, specVersion } from "./spec.js";
 import { toValidationErrors } from "./validation.js";
 
 export const JSON_LIMIT_BYTES = 1024 * 1024;
@@ -72,33 +72,51 @@ const VALID_REQUEST_ID = /^[\w.-]{1,100}$/;
 
 export function createCore(services: Services, journal: Journal, options: CoreOptions): Core {
   const { clock, workspaces } = services;
-  const routes = new RouteTable<Target>();
-  const operations = loadOperations();
-  const faults = new FaultRules(new Map(operations.map((op) => [op.operationId, op])), (id) => workspaces.get(id) !== undefined);
-  // The operations first: they are the traffic, and routes are tried in order.
-  for (const op of operations) {
-    const handler = handlers[op.operationId];
-    if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
-    routes.add(op.method, op.path, { kind: "operation", op, handler: handler as Handler<never> });
-  }
-  for (const route of controlRoutes({ ...services, journal, faults })) routes.add(route.method, `/__mock${route.path}`, { kind: "control", route });
-  let specJson: string | undefined;
-  routes.add("GET", "/openapi.json", { kind: "static", file: () => ({ contentType: "application/json", body: (specJson ??= JSON.stringify(loadSpec())) }) });
+  // Refilled in place when the spec is reloaded: the fault rules check new rules against it.
+  const operationsById = new Map<string, Operation>();
+  const faults = new FaultRules(operationsById, (id) => workspaces.get(id) !== undefined);
+  const controlTargets = controlRoutes({ ...services, journal, faults }).map((route) => ({ route, target: { kind: "control", route } as const }));
   const docs = options.docs;
-  if (docs) {
-    routes.add("GET", "/docs", { kind: "static", file: () => docs("") });
-    routes.add("GET", "/docs/{file}", { kind: "static", file: (params) => docs(params.file) });
-  } else {
-    let page: string | undefined;
-    routes.add("GET", "/docs", { kind: "static", file: () => ({ contentType: "text/html; charset=utf-8", body: (page ??= docsPage()) }) });
+
+  /**
+   * Everything derived from the spec in use. At start an operation without a handler is a bug of the
+   * mock; after a reload (--watch) it is a spec author's new operation, answered 501 until it has one.
+   */
+  function buildRouting(strict: boolean): { version: number; routes: RouteTable<Target> } {
+    const version = specVersion();
+    const routes = new RouteTable<Target>();
+    const operations = loadOperations();
+    operationsById.clear();
+    for (const op of operations) operationsById.set(op.operationId, op);
+    // The operations first: they are the traffic, and routes are tried in order.
+    for (const op of operations) {
+      const handler = handlers[op.operationId as keyof typeof handlers] ?? (strict ? undefined : notImplemented(op));
+      if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
+      routes.add(op.method, op.path, { kind: "operation", op, handler: handler as Handler<never> });
+    }
+    for (const { route, target } of controlTargets) routes.add(route.method, `/__mock${route.path}`, target);
+    let specJson: string | undefined;
+    routes.add("GET", "/openapi.json", { kind: "static", file: () => ({ contentType: "application/json", body: (specJson ??= JSON.stringify(loadSpec())) }) });
+    if (docs) {
+      routes.add("GET", "/docs", { kind: "static", file: () => docs("") });
+      routes.add("GET", "/docs/{file}", { kind: "static", file: (params) => docs(params.file) });
+    } else {
+      let page: string | undefined;
+      routes.add("GET", "/docs", { kind: "static", file: () => ({ contentType: "text/html; charset=utf-8", body: (page ??= docsPage()) }) });
+    }
+    return { version, routes };
   }
+
+  let routing = buildRouting(true);
+  /** The routes of the spec in use; a request already routed finishes on the ones it got. */
+  const currentRoutes = () => (routing.version === specVersion() ? routing : (routing = buildRouting(false))).routes;
 
   async function serve(exchange: Exchange, readBody: BodyReader): Promise<CoreReply> {
     const { head } = exchange;
     if (head.method === "OPTIONS" && head.headers["access-control-request-method"]) {
       return { status: 204, headers: preflightHeaders(header(head, "access-control-request-headers")) };
     }
-    const match = routes.match(head.method, exchange.urlPath);
+    const match = currentRoutes().match(head.method, exchange.urlPath);
     if (!match.found) {
       if (!match.allow) throw new ApiError(404, `No operation at ${head.method} ${exchange.path}`);
       // A plain OPTIONS (not a CORS preflight) asks what is allowed.
@@ -177,7 +195,8 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
 
   function errorReply(exchange: Exchange, err: unknown): CoreReply {
     const error = toApiError(err);
-    if (error.status >= 500 && !exchange.fault) options.log(`${exchange.head.method} ${exchange.path} failed: ${(err as Error)?.stack ?? String(err)}`);
+    // 501 is the answer of an operation with no handler yet (notImplemented), not a failure of the mock.
+    if (error.status >= 500 && error.status !== 501 && !exchange.fault) options.log(`${exchange.head.method} ${exchange.path} failed: ${(err as Error)?.stack ?? String(err)}`);
     const reply = jsonReply({ status: error.status, body: errorBody(exchange.workspace?.clock ?? clock, exchange.path, error.status, error.message, error.validationErrors) });
     Object.assign(reply.headers, error.headers);
     return reply;
@@ -221,6 +240,13 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
       const exchange = exchangeOf(head);
       return finish(exchange, errorReply(exchange, error), performance.now());
     },
+  };
+}
+
+/** An operation the spec gained while the mock ran (--watch) and no handler serves yet. */
+function notImplemented(op: Operation): Handler<never> {
+  return () => {
+    throw new ApiError(501, `${op.operationId} is in the reloaded spec but the mock has no handler for it yet (mock-server/routes/); Prefer: code=... or example=... answers from the spec meanwhile`);
   };
 }
 

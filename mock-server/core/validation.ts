@@ -7,7 +7,23 @@
 import { operationValidators, schemaValidators, type CompiledValidator } from "../../generated/validators.js";
 import type { ValidationErrors } from "./errors.js";
 
-export { operationValidators, schemaValidators, type CompiledValidator };
+export type { CompiledValidator };
+
+export interface GeneratedValidators {
+  operationValidators: typeof operationValidators;
+  schemaValidators: typeof schemaValidators;
+}
+
+/** Replaced only through spec.ts installSpec, together with the document they were compiled from. */
+let current: GeneratedValidators = { operationValidators, schemaValidators };
+
+export function currentValidators(): GeneratedValidators {
+  return current;
+}
+
+export function installValidators(next: GeneratedValidators): void {
+  current = next;
+}
 
 interface ValidatorError {
   keyword: string;

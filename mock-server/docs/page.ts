@@ -6,7 +6,7 @@
  * (site.ts).
  */
 import { loadOperations } from "../core/operations.js";
-import { deref, loadSpec } from "../core/spec.js";
+import { deref, loadSpec, specVersion } from "../core/spec.js";
 
 const escape = (text: unknown) =>
   String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -76,10 +76,10 @@ table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ddd;paddin
 .status{border-radius:3px;padding:0 5px;background:#eee}.s2{background:#d6f0dc}.s4{background:#f7e3c8}.s5{background:#f4cccc}
 .assumption{background:#fff8d6;border-left:3px solid #e0c341;padding:2px 8px}textarea{width:100%;font-family:monospace}pre{background:#f6f6f6;padding:.5rem;overflow:auto}`;
 
-let cached: string | undefined;
+let cached: { version: number; html: string } | undefined;
 
 export function docsPage(): string {
-  if (cached) return cached;
+  if (cached?.version === specVersion()) return cached.html;
   const spec = loadSpec() as Record<string, any>;
   const operations = loadOperations();
   const sections = (spec.tags as { name: string; description: string }[])
@@ -92,11 +92,12 @@ export function docsPage(): string {
       return `<h2 id="tag-${escape(tag.name)}">${escape(tag.name)}</h2><p>${escape(tag.description)}</p>${html.join("\n")}`;
     })
     .join("\n");
-  cached = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(spec.info.title)} (mock)</title>
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(spec.info.title)} (mock)</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head><body>
 <h1>${escape(spec.info.title)} <small>v${escape(spec.info.version)}</small></h1>
 <p>${escape(spec.info.summary)} ${operations.length} operations. The bundled document: <a href="/openapi.json">/openapi.json</a>.</p>
 <p><label>API key <input id="api-key" size="40" value=""></label> (printed by <code>npm start</code>)</p>
 ${sections}<script>${SCRIPT}</script></body></html>`;
-  return cached;
+  cached = { version: specVersion(), html };
+  return html;
 }

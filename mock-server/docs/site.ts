@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { DocsSite, StaticFile } from "../core/exchange.js";
 import { loadOperations } from "../core/operations.js";
-import { loadSpec } from "../core/spec.js";
+import { loadSpec, specVersion } from "../core/spec.js";
 import { docsPageHtml, type PageOptions } from "./html.js";
 import { apiDocsSpec, controlDocsSpec } from "./specs.js";
 
@@ -85,9 +85,15 @@ export function nodeDocsSite({ apiKey }: DocsSiteOptions): DocsSite {
     return undefined;
   }
 
+  let builtFor = specVersion();
   function file(name: string): StaticFile | undefined {
     // Own properties only: `constructor` or `__proto__` are no file.
     if (!Object.hasOwn(pages, name) && !Object.hasOwn(specs, name) && !Object.hasOwn(ASSETS, name)) return undefined;
+    // A reloaded spec (--watch) makes the pages and both specs stale; spec/mock-control.yaml may have changed too.
+    if (builtFor !== specVersion()) {
+      for (const key of cache.keys()) if (!Object.hasOwn(ASSETS, key)) cache.delete(key);
+      builtFor = specVersion();
+    }
     let found = cache.get(name);
     if (!found) cache.set(name, (found = build(name)!));
     return found;

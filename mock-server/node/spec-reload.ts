@@ -1,0 +1,68 @@
+/**
+ * Reloads the mock's spec in place (npm start -- --watch) from what `npm run generate` just wrote:
+ * the document and the validators are imported again, installed together (core/spec.ts), and the
+ * stored records made to fit them (control/spec-fit.ts). Everything runs synchronously from the
+ * install on, so no request is served between the new spec and the state that fits it.
+ *
+ * The modules are imported relative to this file, so the sources (mock-server/node -> generated/)
+ * and the compiled tree (dist/mock-server/node -> dist/generated/) each load their own copy. A query
+ * string makes Node import a module again; each import stays in memory (ESM has no unload), about
+ * 1 MB per reload, which a development session can afford.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { fitWorkspaces, type WorkspaceFit } from "../control/spec-fit.js";
+import { loadOperations } from "../core/operations.js";
+import { currentSpec, installSpec, type GeneratedSpec } from "../core/spec.js";
+import { handlers } from "../routes/index.js";
+import type { Workspaces } from "../store/workspace.js";
+
+const MODULES = ["openapi-document.js", "validators.js"] as const;
+const generatedUrl = (name: string) => new URL(`../../generated/${name}`, import.meta.url);
+
+export interface ReloadReport {
+  operations: number;
+  added: string[];
+  removed: string[];
+  /** Added operations that no handler serves yet (they answer 501). */
+  unhandled: string[];
+  fits: WorkspaceFit[];
+}
+
+/** A fingerprint of the generated modules on disk: the same fingerprint, the same spec. */
+export async function generatedFingerprint(): Promise<string> {
+  const hash = createHash("sha256");
+  for (const name of MODULES) hash.update(await readFile(generatedUrl(name)));
+  return hash.digest("hex");
+}
+
+let imports = 0;
+
+async function importGenerated(): Promise<GeneratedSpec> {
+  const version = ++imports;
+  const [document, validators] = await Promise.all(MODULES.map((name) => import(`${generatedUrl(name).href}?v=${version}`)));
+  return { document: document.default, validators: { operationValidators: validators.operationValidators, schemaValidators: validators.schemaValidators } };
+}
+
+/** Installs the generated spec and fits the state to it; throws (the previous spec back in place) if the mock cannot use it. */
+export async function reloadSpec(workspaces: Workspaces): Promise<ReloadReport> {
+  const next = await importGenerated();
+  const previous = currentSpec();
+  const before = new Set<string>(loadOperations().map((op) => op.operationId));
+  installSpec(next);
+  let after: Set<string>;
+  try {
+    after = new Set<string>(loadOperations().map((op) => op.operationId));
+  } catch (error) {
+    installSpec(previous);
+    throw error;
+  }
+  const added = [...after].filter((id) => !before.has(id));
+  return {
+    operations: after.size,
+    added,
+    removed: [...before].filter((id) => !after.has(id)),
+    unhandled: added.filter((id) => !Object.hasOwn(handlers, id)),
+    fits: fitWorkspaces(workspaces),
+  };
+}
