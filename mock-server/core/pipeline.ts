@@ -10,6 +10,7 @@
  *      -> Prefer controls -> handler -> response validation (500 on drift)
  *   -> any failure: the reference's error body (2.2) -> journal
  */
+import { randomUUID } from "./portable-crypto.js";
 import type { Clock } from "../clock.js";
 import { controlRoutes, type ControlRoute } from "../control/router.js";
 import { docsPage } from "../docs/page.js";
@@ -205,7 +206,7 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
   /** Journals the request; `at` is when it was answered, on its workspace's clock (the root clock without one). */
   function finish(exchange: Exchange, reply: CoreReply, started: number): CoreReply {
     const given = header(exchange.head, "x-request-id");
-    reply.headers["X-Request-Id"] = given && VALID_REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    reply.headers["X-Request-Id"] = given && VALID_REQUEST_ID.test(given) ? given : randomUUID();
     Object.assign(reply.headers, CORS_HEADERS);
     const durationMs = performance.now() - started;
     const workspaceId = exchange.workspace?.workspaceId ?? null;

@@ -2,11 +2,11 @@
  * Prefer: dynamic=true — a value generated from a spec schema. Random but valid: it honours type,
  * enum, const, format, pattern-bearing formats we know (date-time, uri, E.164), bounds and required.
  */
+import { randomUUID } from "./portable-crypto.js";
 import { deref } from "./spec.js";
 
 /** An integer in [min, max): random, not seeded (dynamic examples are meant to vary). */
 const randomInt = (min: number, max?: number) => (max === undefined ? Math.floor(Math.random() * min) : min + Math.floor(Math.random() * (max - min)));
-const randomUUID = () => crypto.randomUUID();
 
 type Schema = Record<string, any>;
 

@@ -5,6 +5,7 @@
  * default (browsers, MSW), Node's one-shot crypto.hash from the Node doors (no promise per request).
  */
 import { Clock } from "../clock.js";
+import { sha256, subtleCrypto } from "../core/portable-crypto.js";
 import { Collection } from "./collection.js";
 import { Random } from "./random.js";
 import { collectionNames, collectionOptions, type CollectionName, type RecordTypes } from "./records.js";
@@ -102,7 +103,12 @@ export type Seeder = (workspace: Workspace) => void;
 /** SHA-256 of a text; synchronous where the platform allows it. */
 export type Sha256 = (text: string) => Uint8Array | Promise<Uint8Array>;
 
-export const webCryptoSha256: Sha256 = async (text) => new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+/** Web Crypto's digest; plain JavaScript where `crypto.subtle` is withheld (see portable-crypto.ts). */
+export const webCryptoSha256: Sha256 = (text) => {
+  const bytes = new TextEncoder().encode(text);
+  const subtle = subtleCrypto();
+  return subtle ? subtle.digest("SHA-256", bytes).then((digest) => new Uint8Array(digest)) : sha256(bytes);
+};
 
 /** Map key of a digest: one char per byte. */
 const keyOf = (digest: Uint8Array) => String.fromCharCode.apply(null, digest as unknown as number[]);
