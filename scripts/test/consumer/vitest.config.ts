@@ -1,3 +1,3 @@
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({ test: { include: ["test/**/*.spec.ts"] } });
+export default defineConfig({ test: { include: ["test/**/*.spec.ts"], globalSetup: ["./test/global-setup.ts"] } });
