@@ -13,8 +13,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KIT_NAME } from "../defaults.js";
-import { watchDirectoryTree } from "./directory-watch.js";
 import type { Workspaces } from "../store/workspace.js";
+import { watchDirectoryTree } from "./directory-watch.js";
 import { generatedFingerprint, reloadSpec } from "./spec-reload.js";
 import { changedFiles, generatorReason, notLoadedBlock, reloadedBlock, unchangedBlock } from "./spec-watch-report.js";
 
