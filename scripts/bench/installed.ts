@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { freePort, root, rssOf, startChild } from "./children.js";
+import { timeStart } from "./tooling.js";
 
 export interface InstalledFigures {
   tarballBytes: number;
@@ -65,14 +66,7 @@ export async function measureInstalledBin(samples: number): Promise<InstalledFig
       const port = await freePort();
       return startChild({ name: "installed bin", command: bin, args: ["--port", String(port), "--log-format", "off"], url: `http://127.0.0.1:${port}`, readyPath: "/__mock/health" });
     };
-    const starts: number[] = [];
-    const startCpu: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      const child = await start();
-      starts.push(child.readyMs);
-      if (child.readyCpuMs !== undefined) startCpu.push(child.readyCpuMs);
-      await child.stop();
-    }
+    const { wall: starts, cpu: startCpu } = await timeStart(start, samples);
     const idle = await start();
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     const idleRss = rssOf(idle.process.pid) ?? Number.NaN;

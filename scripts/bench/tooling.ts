@@ -32,7 +32,8 @@ export interface ToolingFigures {
 
 export const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
 
-async function timeStart(start: () => Promise<{ readyMs: number; readyCpuMs?: number; stop(): Promise<void> }>, samples: number): Promise<{ wall: number[]; cpu: number[] }> {
+/** Starts and stops a server `samples` times, one after the other: spawn-to-first-200 times and CPU used by then. */
+export async function timeStart(start: () => Promise<{ readyMs: number; readyCpuMs?: number; stop(): Promise<void> }>, samples: number): Promise<{ wall: number[]; cpu: number[] }> {
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < samples; i++) {
