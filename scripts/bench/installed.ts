@@ -29,17 +29,20 @@ export interface InstalledFigures {
 const IDLE_MS = 2_000;
 const run = promisify(execFile);
 
-async function countPackages(nodeModules: string): Promise<number> {
-  let count = 0;
-  for (const entry of await readdir(nodeModules)) {
+/** Every package under a project's node_modules, scoped ones as `@scope/name`. */
+export async function installedPackages(project: string): Promise<string[]> {
+  const top = path.join(project, "node_modules");
+  const names: string[] = [];
+  for (const entry of await readdir(top)) {
     if (entry.startsWith(".")) continue;
-    count += entry.startsWith("@") ? (await readdir(path.join(nodeModules, entry))).length : 1;
+    if (entry.startsWith("@")) for (const scoped of await readdir(path.join(top, entry))) names.push(`${entry}/${scoped}`);
+    else names.push(entry);
   }
-  return count;
+  return names;
 }
 
 /** The process and its descendants, from /proc (Linux). */
-async function processTree(pid: number): Promise<number[]> {
+export async function processTree(pid: number): Promise<number[]> {
   const parents = new Map<number, number>();
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -72,7 +75,7 @@ export async function measureInstalledBin(samples: number): Promise<InstalledFig
     const idleRss = rssOf(idle.process.pid) ?? Number.NaN;
     const processes = (await processTree(idle.process.pid!)).length;
     await idle.stop();
-    return { tarballBytes: (await stat(tarball)).size, tarballFiles: packed.files.length, packages: await countPackages(path.join(project, "node_modules")), starts, startCpu, idleRss, processes };
+    return { tarballBytes: (await stat(tarball)).size, tarballFiles: packed.files.length, packages: (await installedPackages(project)).length, starts, startCpu, idleRss, processes };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

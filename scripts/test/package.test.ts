@@ -6,12 +6,13 @@
  * versions this repo runs, from npm's cache where it has them.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installedPackages, processTree } from "../bench/installed.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./consumer", import.meta.url));
@@ -61,18 +62,6 @@ async function newProject(dir: string): Promise<void> {
 
 const NPM_INSTALL = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
 
-/** Every package under node_modules, scoped ones as `@scope/name`. */
-async function installedPackages(project: string): Promise<string[]> {
-  const top = path.join(project, "node_modules");
-  const names: string[] = [];
-  for (const entry of await readdir(top)) {
-    if (entry.startsWith(".")) continue;
-    if (entry.startsWith("@")) for (const scoped of await readdir(path.join(top, entry))) names.push(`${entry}/${scoped}`);
-    else names.push(entry);
-  }
-  return names;
-}
-
 /** Starts a program and resolves with its URL once it prints `listening on URL/v1`. */
 function startListening(command: string, args: string[], cwd: string, options: { detached?: boolean } = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"], detached: options.detached ?? false });
@@ -95,17 +84,6 @@ async function stop(child: ChildProcess, group = false): Promise<void> {
   if (group) process.kill(-child.pid!, "SIGTERM");
   else child.kill("SIGTERM");
   await exited;
-}
-
-/** Children of a process, from /proc (Linux). */
-async function childrenOf(pid: number): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) found.push(Number(entry));
-  }
-  return found;
 }
 
 let work: string;
@@ -159,7 +137,7 @@ describe("the bins", () => {
     expect(help.stdout).toMatch(/^Usage: agent-platform-mock/);
     const { child, url } = await startListening(bin, ["--port", "0", "--host", "127.0.0.1", "--log-format", "off"], alone);
     try {
-      expect(await childrenOf(child.pid!)).toEqual([]);
+      expect(await processTree(child.pid!)).toEqual([child.pid]);
       const cmdline = (await readFile(`/proc/${child.pid}/cmdline`, "utf8")).split("\0");
       expect(path.basename(cmdline[0]!)).toMatch(/^node/);
       expect(cmdline.join(" ")).not.toMatch(/tsx|--import|--loader/);
