@@ -33,6 +33,8 @@ export class Clock {
   private seq = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private draining = false;
+  /** Told when the time is moved (set, advance): a workspace's clock is part of its shared state. */
+  onSet: (() => void) | undefined;
   /** Where a scheduled task's failure is told (the app points it at its log); it never stops the clock. */
   onTaskError: (error: unknown) => void = (error) => console.error(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
 
@@ -65,6 +67,7 @@ export class Clock {
 
   /** Puts the clock at `atMs` without running anything: only for restoring saved state, before any task is scheduled. */
   set(atMs: number): void {
+    this.onSet?.();
     this.offset += atMs - this.nowMs();
   }
 
@@ -82,6 +85,7 @@ export class Clock {
   /** Moves time on by `seconds`, running every task that falls due, in time order, at its own time. */
   async advance(seconds: number): Promise<void> {
     const target = this.nowMs() + Math.round(seconds * 1000);
+    this.onSet?.();
     while (this.queue.length > 0 && this.queue[0].at <= target) {
       const task = heapPop(this.queue)!;
       if (task.at > this.nowMs()) this.offset += task.at - this.nowMs();

@@ -16,7 +16,7 @@ function filterOf(query: URLSearchParams, capacity: number): JournalFilter {
   };
 }
 
-export function journalRoutes({ journal, webhooks }: ControlServices): ControlRoute[] {
+export function journalRoutes({ journal, webhooks, workspaces }: ControlServices): ControlRoute[] {
   return [
     { operationId: "listRequests", method: "GET", path: "/requests", handle: ({ query }) => ({ status: 200, body: journal.list(filterOf(query, journal.capacity)) }) },
     {
@@ -34,6 +34,6 @@ export function journalRoutes({ journal, webhooks }: ControlServices): ControlRo
         return { status: 204 };
       },
     },
-    { operationId: "listWebhookDeliveries", method: "GET", path: "/webhook-deliveries", handle: () => ({ status: 200, body: webhooks.list() }) },
+    { operationId: "listWebhookDeliveries", method: "GET", path: "/webhook-deliveries", handle: () => ({ status: 200, body: webhooks.list(workspaces.list()) }) },
   ];
 }

@@ -18,7 +18,7 @@ export function workspaceOf(workspaces: Workspaces, id: string): Workspace {
 
 const info = (w: Workspace) => ({ workspaceId: w.workspaceId, counts: w.counts() });
 
-export function workspaceRoutes({ workspaces, simulation, webhooks, journal, faults }: ControlServices): ControlRoute[] {
+export function workspaceRoutes({ workspaces, simulation, journal, faults }: ControlServices): ControlRoute[] {
   const seedBody = (raw: unknown) => {
     const body = objectBody(raw);
     onlyKeys(body, ["seed"]);
@@ -34,7 +34,6 @@ export function workspaceRoutes({ workspaces, simulation, webhooks, journal, fau
       handle: ({ body }) => {
         // Reseeding schedules what the seed has under way (the seeder resumes the simulation).
         workspaces.reset(DEFAULT_WORKSPACE_ID, seedBody(body));
-        webhooks.clear();
         journal.clear();
         faults.clear();
         return { status: 200, body: { status: "ok", seed: workspaceOf(workspaces, DEFAULT_WORKSPACE_ID).seed } };
@@ -68,7 +67,6 @@ export function workspaceRoutes({ workspaces, simulation, webhooks, journal, fau
       handle: ({ params, body }) => {
         const workspace = workspaceOf(workspaces, params.workspaceId);
         workspaces.resetOne(workspace, seedBody(body));
-        webhooks.clear(workspace.workspaceId);
         journal.clear(workspace.workspaceId);
         faults.clear(workspace.workspaceId);
         return { status: 200, body: { ...info(workspace), seed: workspace.seed } };
@@ -84,7 +82,6 @@ export function workspaceRoutes({ workspaces, simulation, webhooks, journal, fau
         // POST /__mock/reset and the printed key rely on it; reset it instead.
         if (workspace.workspaceId === DEFAULT_WORKSPACE_ID) throw new ApiError(409, "The default workspace cannot be deleted; reset it with POST /__mock/workspaces/default/reset");
         workspaces.delete(workspace);
-        webhooks.clear(workspace.workspaceId);
         faults.clear(workspace.workspaceId);
         return { status: 204 };
       },

@@ -8,6 +8,7 @@ import type { Clock } from "../clock.js";
 import type { OperationId } from "./operations.js";
 import type { FormPart } from "./exchange.js";
 import type { Simulation } from "../sim/simulation.js";
+import type { Scheduler } from "../sim/scheduler.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 
 export interface Services {
@@ -15,6 +16,7 @@ export interface Services {
   workspaces: Workspaces;
   simulation: Simulation;
   webhooks: WebhookDispatcher;
+  scheduler: Scheduler;
 }
 
 type Op<K extends OperationId> = operations[K];

@@ -9,6 +9,7 @@ import { Simulation } from "../sim/simulation.js";
 import { restoreState, type PersistedState } from "../store/state.js";
 import { Workspaces, type Sha256, type Workspace } from "../store/workspace.js";
 import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher, type DispatcherOptions } from "../webhooks/dispatcher.js";
+import { Scheduler } from "../sim/scheduler.js";
 import type { Services } from "./context.js";
 import type { DocsSite, RequestLogEntry } from "./exchange.js";
 import { Journal } from "./journal.js";
@@ -64,7 +65,11 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
     simulation.resume(workspace);
   };
   const workspaces = new Workspaces(seeder, clock, options.sha256);
-  const services: Services = { clock, workspaces, simulation, webhooks };
+  const transact = <T>(workspace: Workspace, work: () => T) => workspaces.transact(workspace, work);
+  webhooks.transact = transact;
+  const scheduler = new Scheduler(simulation, transact);
+  workspaces.onAdd = (workspace) => scheduler.wakeClockOf(workspace);
+  const services: Services = { clock, workspaces, simulation, webhooks, scheduler };
   workspaces.add({ workspaceId: DEFAULT_WORKSPACE_ID, apiKey: options.apiKey, seed: options.seed, empty: false, readOnly: false });
   if (options.restore) {
     restoreState(options.restore, workspaces);

@@ -6,6 +6,7 @@
 import type { Workspace } from "../store/workspace.js";
 import type { Agent, BatchRun, StoredTestRun, TestCase } from "../store/records.js";
 import { Random, hash32 } from "../store/random.js";
+import type { Task } from "../store/tasks.js";
 import { agentReplies, substitute, welcomeMessage } from "./chat-reply.js";
 
 export function agentReference(agent: Agent) {
@@ -51,15 +52,17 @@ export class BatchRuns {
   /** Schedules the completion of a running test run. */
   track(workspace: Workspace, run: StoredTestRun): void {
     if (run.completedDate !== null) return;
-    const random = new Random(hash32(run.jobId));
-    const generation = workspace.generation;
-    const at = Math.max(workspace.clock.nowMs(), Date.parse(run.createdDate) + random.int(15, 90) * 1000);
-    workspace.clock.schedule(at, () => {
-      if (workspace.generation !== generation) return;
-      const current = workspace.collections.testRuns.get(run.jobId);
-      if (!current || current.completedDate !== null) return;
-      this.complete(workspace, current, random);
-    });
+    const at = Math.max(workspace.clock.nowMs(), Date.parse(run.createdDate) + randomOf(run.jobId).int(15, 90) * 1000);
+    workspace.tasks.schedule({ kind: "testRun", ref: run.jobId, at });
+  }
+
+  /** The scheduled completion of a test run, unless it completed meanwhile. */
+  step(workspace: Workspace, task: Task): void {
+    const current = workspace.collections.testRuns.get(task.ref);
+    if (!current || current.completedDate !== null) return;
+    const random = randomOf(current.jobId);
+    random.int(15, 90);
+    this.complete(workspace, current, random);
   }
 
   private complete(workspace: Workspace, run: StoredTestRun, random: Random): void {
@@ -93,4 +96,9 @@ export class BatchRuns {
       });
     }
   }
+}
+
+/** A test run's own sequence: its wait is drawn first, then its outcome (whichever process completes it). */
+function randomOf(jobId: string): Random {
+  return new Random(hash32(jobId));
 }

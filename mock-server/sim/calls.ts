@@ -8,6 +8,7 @@
 import type { CallPlan, Workspace } from "../store/workspace.js";
 import type { Call, CallStatus } from "../store/records.js";
 import { Random, hash32 } from "../store/random.js";
+import type { Task } from "../store/tasks.js";
 import { settleCall } from "../seed/call-lifecycle.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { evaluateConversation } from "./qa.js";
@@ -24,8 +25,24 @@ export class CallProgression {
   /** Schedules the next step of a call that is not final yet. */
   track(workspace: Workspace, call: Call): void {
     if (FINAL_STATUSES.includes(call.status) || this.movedElsewhere(workspace, call)) return;
+    const { at } = this.nextStep(workspace, call);
+    workspace.tasks.schedule({ kind: "call", ref: call.callId, at: Math.max(workspace.clock.nowMs(), at), expect: call.status });
+  }
+
+  /** The scheduled step of a call, if the call is still as it was when the step was scheduled. */
+  step(workspace: Workspace, task: Task): void {
+    const current = workspace.collections.calls.get(task.ref);
+    if (!current || current.status !== task.expect) return;
+    const { next, random, plan } = this.nextStep(workspace, current);
+    this.move(workspace, current, next, random, plan);
+  }
+
+  /**
+   * Where a call goes next and when: drawn from a Random seeded by its id and status, so the task that
+   * runs the step (in whichever process) draws the same as the one that scheduled it.
+   */
+  private nextStep(workspace: Workspace, call: Call): { next: CallStatus; at: number; random: Random; plan?: CallPlan } {
     const random = new Random(hash32(`${call.callId}:${call.status}`));
-    const generation = workspace.generation;
     const from = call.status === "scheduled" ? call.createdAt : (call.startTime ?? call.createdAt);
     const wait = call.status === "scheduled" ? random.int(5, 30) : random.int(20, 240);
     const usualAt = Date.parse(from) + wait * 1000;
@@ -35,12 +52,7 @@ export class CallProgression {
         : random.chance(0.9) ? "ended" : "error";
     const plan = workspace.callPlans.get(call.callId);
     const { next, at } = plan ? plannedStep(plan, call, usualAt) : { next: usualNext, at: usualAt };
-    workspace.clock.schedule(Math.max(workspace.clock.nowMs(), at), () => {
-      if (workspace.generation !== generation) return;
-      const current = workspace.collections.calls.get(call.callId);
-      if (!current || current.status !== call.status) return;
-      this.move(workspace, current, next, random, plan);
-    });
+    return { next, at, random, plan };
   }
 
   private move(workspace: Workspace, call: Call, status: CallStatus, random: Random, plan?: CallPlan): void {

@@ -10,6 +10,7 @@
 import type { Workspace } from "../store/workspace.js";
 import type { Agent, Call, StoredChat } from "../store/records.js";
 import { Random, hash32 } from "../store/random.js";
+import type { Task } from "../store/tasks.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { agentReference } from "./batch-runs.js";
 import { agentReplies, lastCustomerLine, type Variables } from "./chat-reply.js";
@@ -24,8 +25,12 @@ const DEFAULT_SILENCE_MINUTES = 5;
 const CANDIDATES = 100;
 
 export class ChatConversations {
-  /** Ids of open conversations per workspace, by agent and variables, most recent turn last. */
-  private readonly open = new WeakMap<Workspace, Map<string, string[]>>();
+  /**
+   * Ids of open conversations per workspace, by agent and variables, most recent turn last: derived
+   * from the store, and derived again when the workspace's generation moves (a reset, or writes of
+   * another process sharing the store), so it never decides on what this process alone saw.
+   */
+  private readonly open = new WeakMap<Workspace, { generation: number; byKey: Map<string, string[]> }>();
 
   constructor(private readonly webhooks: WebhookDispatcher) {}
 
@@ -44,15 +49,14 @@ export class ChatConversations {
     const agent = workspace.collections.agents.get(call.agent.agentId);
     const minutes = agent?.agentSettings.endCallOnSilenceDuration;
     const silenceMs = (typeof minutes === "number" && minutes > 0 ? minutes : DEFAULT_SILENCE_MINUTES) * 60_000;
-    const generation = workspace.generation;
-    const lastTurn = call.updatedAt;
-    workspace.clock.schedule(Date.parse(lastTurn) + silenceMs, () => {
-      if (workspace.generation !== generation) return;
-      const current = workspace.collections.calls.get(call.callId);
-      // A later turn moved updatedAt and scheduled its own end.
-      if (!current || current.status !== "in_progress" || current.updatedAt !== lastTurn) return;
-      this.end(workspace, current);
-    });
+    workspace.tasks.schedule({ kind: "chatEnd", ref: call.callId, at: Date.parse(call.updatedAt) + silenceMs, expect: call.updatedAt });
+  }
+
+  /** The scheduled end of a conversation, unless a later turn came (it moved updatedAt and scheduled its own). */
+  step(workspace: Workspace, task: Task): void {
+    const current = workspace.collections.calls.get(task.ref);
+    if (!current || current.status !== "in_progress" || current.updatedAt !== task.expect) return;
+    this.end(workspace, current);
   }
 
   /** Whether a call is an E16 conversation (which this class, not the call progression, moves on). */
@@ -62,7 +66,7 @@ export class ChatConversations {
 
   private openConversationOf(workspace: Workspace, agentId: string, text: string, variables: Variables): StoredChat | undefined {
     if (text === "") return undefined;
-    const ids = this.open.get(workspace)?.get(conversationKey(agentId, variables)) ?? [];
+    const ids = this.candidates(workspace).get(conversationKey(agentId, variables)) ?? [];
     for (let i = ids.length - 1; i >= 0; i--) {
       const call = workspace.collections.calls.get(ids[i]);
       const chat = workspace.collections.chats.get(ids[i]);
@@ -73,10 +77,22 @@ export class ChatConversations {
     return undefined;
   }
 
+  /** The open conversations of a workspace by agent and variables (see `open`). */
+  private candidates(workspace: Workspace): Map<string, string[]> {
+    const cached = this.open.get(workspace);
+    if (cached?.generation === workspace.generation) return cached.byKey;
+    const byKey = new Map<string, string[]>();
+    this.open.set(workspace, { generation: workspace.generation, byKey });
+    const live = workspace.collections.calls.page({ where: { status: "in_progress" }, order: "oldest", page: 0, size: Number.MAX_SAFE_INTEGER }).items;
+    const chats = live.flatMap((call) => workspace.collections.chats.get(call.callId) ?? []);
+    chats.sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
+    for (const chat of chats) this.remember(workspace, chat);
+    return byKey;
+  }
+
   /** Puts a conversation last among the candidates of its agent and variables. */
   private remember(workspace: Workspace, chat: StoredChat): void {
-    let byKey = this.open.get(workspace);
-    if (!byKey) this.open.set(workspace, (byKey = new Map()));
+    const byKey = this.candidates(workspace);
     const key = conversationKey(chat.agentId, chat.variables);
     const ids = (byKey.get(key) ?? []).filter((id) => id !== chat.id);
     ids.push(chat.id);
@@ -84,10 +100,10 @@ export class ChatConversations {
   }
 
   private forget(workspace: Workspace, chat: StoredChat): void {
-    const byKey = this.open.get(workspace);
+    const byKey = this.candidates(workspace);
     const key = conversationKey(chat.agentId, chat.variables);
-    const ids = byKey?.get(key)?.filter((id) => id !== chat.id);
-    if (!byKey || !ids) return;
+    const ids = byKey.get(key)?.filter((id) => id !== chat.id);
+    if (!ids) return;
     if (ids.length > 0) byKey.set(key, ids);
     else byKey.delete(key);
   }

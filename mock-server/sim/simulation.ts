@@ -15,7 +15,7 @@ export class Simulation {
   readonly batches: BatchRuns;
   readonly chats: ChatConversations;
 
-  constructor(webhooks: WebhookDispatcher) {
+  constructor(readonly webhooks: WebhookDispatcher) {
     this.chats = new ChatConversations(webhooks);
     this.calls = new CallProgression(webhooks, (workspace, call) => this.chats.owns(workspace, call));
     this.batches = new BatchRuns();

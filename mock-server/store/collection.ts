@@ -48,6 +48,11 @@ interface Index<T> {
 }
 
 export class Collection<T extends object> {
+  /**
+   * Told of each record about to change (create, replace, delete, clear), before it changes: a shared
+   * store (store/shared/) notes what a request wrote, and what it was, from here.
+   */
+  onTouch: ((id: string) => void) | undefined;
   private readonly byId = new Map<string, Entry<T>>();
   private entries: Entry<T>[] = [];
   private readonly indexes = new Map<string, Index<T>>();
@@ -92,6 +97,7 @@ export class Collection<T extends object> {
   create(value: T): T {
     const id = this.idOf(value);
     if (this.byId.has(id)) throw new StoreError("CONFLICT", `${this.name} already holds a record with id ${id}`);
+    this.onTouch?.(id);
     const entry = { seq: this.nextSeq++, value };
     this.byId.set(id, entry);
     this.entries.push(entry);
@@ -103,6 +109,7 @@ export class Collection<T extends object> {
   replace(id: string, next: T): T {
     const entry = this.byId.get(id);
     if (!entry) throw new StoreError("NOT_FOUND", `${this.name} has no record with id ${id}`);
+    this.onTouch?.(id);
     for (const index of this.indexes.values()) {
       const before = keyOf(index, entry.value);
       const after = keyOf(index, next);
@@ -124,6 +131,7 @@ export class Collection<T extends object> {
   delete(id: string): boolean {
     const entry = this.byId.get(id);
     if (!entry) return false;
+    this.onTouch?.(id);
     this.byId.delete(id);
     removeEntry(this.entries, entry);
     for (const index of this.indexes.values()) removeEntry(index.buckets.get(keyOf(index, entry.value)), entry);
@@ -131,9 +139,35 @@ export class Collection<T extends object> {
   }
 
   clear(): void {
+    if (this.onTouch) for (const id of this.byId.keys()) this.onTouch(id);
     this.byId.clear();
     this.entries = [];
     for (const index of this.indexes.values()) index.buckets.clear();
+  }
+
+  /** A record with its place in insertion order (for a shared store: what is written and read back). */
+  entryOf(id: string): { seq: number; value: T } | undefined {
+    const entry = this.byId.get(id);
+    return entry && { seq: entry.seq, value: entry.value };
+  }
+
+  /**
+   * Puts a record at its place `seq` in insertion order, or removes it (`value` undefined), without
+   * telling onTouch: a shared store applies what another process wrote, or undoes a write, this way.
+   */
+  put(id: string, entry: { seq: number; value: T } | undefined): void {
+    const current = this.byId.get(id);
+    if (current) {
+      this.byId.delete(id);
+      removeEntry(this.entries, current);
+      for (const index of this.indexes.values()) removeEntry(index.buckets.get(keyOf(index, current.value)), current);
+    }
+    if (!entry) return;
+    const added = { seq: entry.seq, value: entry.value };
+    this.byId.set(id, added);
+    insertEntry(this.entries, added);
+    for (const index of this.indexes.values()) insertEntry(bucketOf(index, added.value), added);
+    if (added.seq >= this.nextSeq) this.nextSeq = added.seq + 1;
   }
 
   /** Every record, oldest first. */

@@ -3,7 +3,10 @@
  * outcomes of simulations. Same seed, same sequence, so runs under the virtual clock are repeatable.
  */
 export class Random {
-  private state: number;
+  /** Where the sequence stands; a shared store keeps it with the workspace, so no two processes draw the same ids. */
+  state: number;
+  /** Told before each draw (a workspace's Random: the draw changes the workspace's state). */
+  onDraw: (() => void) | undefined;
 
   constructor(seed: number) {
     this.state = seed >>> 0 || 0x9e3779b9;
@@ -11,6 +14,7 @@ export class Random {
 
   /** mulberry32: small, fast, good enough for a mock. */
   next(): number {
+    this.onDraw?.();
     let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);

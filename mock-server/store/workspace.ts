@@ -7,9 +7,15 @@
 import { Clock } from "../clock.js";
 import { sha256, subtleCrypto } from "../core/portable-crypto.js";
 import { Collection } from "./collection.js";
+import { ObservedMap } from "./observed-map.js";
 import { Random } from "./random.js";
 import { collectionNames, collectionOptions, type CollectionName, type RecordTypes } from "./records.js";
+import { Tasks } from "./tasks.js";
 import type { components } from "../../generated/schema.js";
+import type { components as MockControlComponents } from "../../generated/mock-control.js";
+
+/** A webhook delivery as GET /__mock/webhook-deliveries shows it, plus its place among all workspaces' deliveries. */
+export type Delivery = MockControlComponents["schemas"]["WebhookDelivery"] & { order: number };
 
 export type Collections = { [K in CollectionName]: Collection<RecordTypes[K]> };
 
@@ -58,13 +64,28 @@ export class Workspace {
   seed: number;
   readonly empty: boolean;
   readonly collections: Collections;
-  readonly credentials = new Map<string, IntegrationCredentials>();
-  readonly trunks = new Map<string, TrunkSecrets>();
+  readonly credentials = new ObservedMap<string, IntegrationCredentials>();
+  readonly trunks = new ObservedMap<string, TrunkSecrets>();
   /** Scripted calls by callId, until each is final. */
-  readonly callPlans = new Map<string, CallPlan>();
+  readonly callPlans = new ObservedMap<string, CallPlan>();
+  /** What is scheduled: calls, batch runs, chats, webhook attempts (sim/scheduler.ts runs it). */
+  readonly tasks = new Tasks();
+  /** This workspace's webhook deliveries (webhooks/dispatcher.ts), oldest first. */
+  readonly outbox = new Collection<Delivery>("outbox", { idOf: (d) => d.deliveryId });
   random: Random;
-  /** Bumped on reset and delete: work under way of an older generation finds it stale and does nothing. */
+  /**
+   * Bumped whenever the state changes other than through this process's own work: a reset, a delete,
+   * another process's write applied, a write undone. Caches derived from the state (sim/chats.ts) and
+   * work under way (a webhook attempt) compare it to know they may be stale.
+   */
   generation = 0;
+  /**
+   * Told of each part of the state about to change, by its field name (store/shared/fields.ts): set
+   * while a shared store runs a request's work, so it can write what changed and undo it on a conflict.
+   */
+  touch: ((field: string) => void) | undefined;
+  /** Started once the work that queued them is done (and, on a shared store, written): webhook attempts. */
+  private followUps: ((undone: boolean) => void)[] = [];
 
   constructor(
     options: WorkspaceOptions,
@@ -76,10 +97,23 @@ export class Workspace {
     this.readOnly = options.readOnly;
     this.seed = options.seed;
     this.empty = options.empty;
-    this.random = new Random(options.seed);
+    this.random = this.newRandom();
     this.collections = Object.fromEntries(
       collectionNames.map((name) => [name, new Collection(name, collectionOptions[name] as never)]),
     ) as unknown as Collections;
+    for (const name of collectionNames) this.collections[name].onTouch = (id) => this.touch?.(`r:${name}:${id}`);
+    this.outbox.onTouch = (id) => this.touch?.(`d:${id}`);
+    this.credentials.onTouch = (id) => this.touch?.(`c:${id}`);
+    this.trunks.onTouch = (number) => this.touch?.(`t:${number}`);
+    this.callPlans.onTouch = (callId) => this.touch?.(`p:${callId}`);
+    this.tasks.onTouch = (id) => this.touch?.(`k:${id}`);
+    clock.onSet = () => this.touch?.("clock");
+  }
+
+  private newRandom(): Random {
+    const random = new Random(this.seed);
+    random.onDraw = () => this.touch?.("random");
+    return random;
   }
 
   clear(): void {
@@ -87,10 +121,26 @@ export class Workspace {
     this.credentials.clear();
     this.trunks.clear();
     this.callPlans.clear();
-    this.random = new Random(this.seed);
+    this.tasks.clear();
+    this.outbox.clear();
+    this.touch?.("random");
+    this.random = this.newRandom();
     this.generation++;
     // What was scheduled belongs to the records just dropped; seeding schedules anew.
     this.clock.stop();
+  }
+
+  /** Queues `start` to run once the current work is done (see followUps); told `undone` when the work was undone instead. */
+  afterWork(start: (undone: boolean) => void): void {
+    this.followUps.push(start);
+  }
+
+  /** Starts what the finished work queued, telling it whether the work was undone (a shared store's conflict). */
+  runFollowUps(undone = false): void {
+    const queued = this.followUps;
+    if (queued.length === 0) return;
+    this.followUps = [];
+    for (const start of queued) start(undone);
   }
 
   counts(): Record<CollectionName, number> {
@@ -126,6 +176,8 @@ export class Workspaces {
   /** Workspaces whose key is not hashed yet: hashing may be asynchronous, adding is not. */
   private unindexed: Workspace[] = [];
   private created = 0;
+  /** Told of each workspace added, before it is seeded (the mock wires its scheduled work here). */
+  onAdd: ((workspace: Workspace) => void) | undefined;
 
   constructor(
     private readonly seeder: Seeder,
@@ -139,6 +191,7 @@ export class Workspaces {
     const workspace = new Workspace(options, this.clock.fork());
     this.byId.set(workspace.workspaceId, workspace);
     this.unindexed.push(workspace);
+    this.onAdd?.(workspace);
     if (!options.empty && how.seed) this.seeder(workspace);
     return workspace;
   }
@@ -201,8 +254,13 @@ export class Workspaces {
    * by several processes (state in Redis) implements this by bringing the workspace up to date before
    * `work` and writing what it changed after, atomically, so the handlers need not change for it.
    */
-  transact<T>(_workspace: Workspace, work: () => T): T {
-    return work();
+  transact<T>(workspace: Workspace, work: () => T): T | Promise<T> {
+    try {
+      return work();
+    } finally {
+      // In memory a write is never undone: what it queued goes out even if the work failed after it.
+      workspace.runFollowUps();
+    }
   }
 
   /** Every workspace back to its seed state; `seed` replaces the seed of `defaultId`. */

@@ -1,26 +1,33 @@
 /**
  * Webhook deliveries: for an event of an agent, one signed POST to each active webhook of that agent
- * subscribed to the event. The first attempt goes out at once; failures (non-2xx, no answer within
- * the timeout) are retried on the workspace's clock with exponential backoff. The outbox is bounded.
+ * subscribed to the event. The first attempt goes out once the work that sent the event is done (and
+ * written, on a shared store); failures (non-2xx, no answer within the timeout) are retried on the
+ * workspace's clock with exponential backoff, as scheduled tasks (store/tasks.ts), so that whichever
+ * process finds a retry due sends it, once. Each workspace keeps its own bounded outbox.
  * Times: the payload's event time, attempt times and retries follow the workspace clock (virtual under
  * tests); the signature carries the wall-clock time of the attempt, so any receiver verifies it with
  * its own clock and the usual tolerance.
  */
-import type { Workspace } from "../store/workspace.js";
+import type { Delivery, Workspace, Workspaces } from "../store/workspace.js";
 import type { WebhookEvent } from "../store/records.js";
+import type { Task } from "../store/tasks.js";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./sign.js";
-import type { components as MockControlComponents } from "../../generated/mock-control.js";
 
-/** Outbox entries have the shape spec/mock-control.yaml gives GET /__mock/webhook-deliveries. */
-export type Delivery = MockControlComponents["schemas"]["WebhookDelivery"];
+export type { Delivery };
 
 export interface DispatcherOptions {
+  /** Deliveries kept per workspace. */
   outboxCapacity: number;
   timeoutMs: number;
   /** Attempts in all, the first included. */
   maxAttempts: number;
   backoffSeconds: number;
   log: (line: string) => void;
+  /**
+   * A shared store only: how long (clock ms) an attempt under way holds its delivery. A process that
+   * dies while sending leaves the delivery's task due after it, and another process attempts again.
+   */
+  leaseMs?: number;
 }
 
 export const DEFAULT_DISPATCHER_OPTIONS: Omit<DispatcherOptions, "log"> = {
@@ -33,9 +40,28 @@ export const DEFAULT_DISPATCHER_OPTIONS: Omit<DispatcherOptions, "log"> = {
 /** Reserved example domains (RFC 2606, RFC 6761) go nowhere: seeded webhooks point there. */
 const RESERVED_HOST = /(^|\.)(example\.(com|net|org)|example|test|invalid)$/i;
 
+/** What an attempt needs once its delivery is claimed. */
+interface Claim {
+  deliveryId: string;
+  secret: string;
+  /** Attempts already recorded: the outcome is written only if no other attempt was recorded since. */
+  attemptsBefore: number;
+}
+
+/** Runs a piece of work on a workspace as one transaction of its store (Workspaces.transact). */
+export type Transact = <T>(workspace: Workspace, work: () => T) => T | Promise<T>;
+
+let lastOrder = 0;
+/** Increasing within a process, and close to wall-clock time across processes: how outboxes merge. */
+function nextOrder(): number {
+  lastOrder = Math.max(lastOrder + 1, Date.now() * 1000);
+  return lastOrder;
+}
+
 export class WebhookDispatcher {
-  private outbox: Delivery[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  /** Set by createMock once the workspaces exist: outcomes are written through their store. */
+  transact: Transact = (workspace, work) => work();
 
   constructor(private readonly options: DispatcherOptions) {}
 
@@ -63,26 +89,42 @@ export class WebhookDispatcher {
         status: "pending",
         nextAttemptAt: workspace.clock.iso(),
         attempts: [],
+        order: nextOrder(),
       };
-      this.push(delivery);
+      this.push(workspace, delivery);
       created.push(delivery);
-      this.track(this.attempt(workspace, delivery, hook.secret));
+      // Written with the event, the lease makes this process the one that sends the first attempt.
+      this.lease(workspace, delivery.deliveryId, hook.secret);
+      const claim = { deliveryId: delivery.deliveryId, secret: hook.secret, attemptsBefore: 0 };
+      workspace.afterWork((undone) => undone || this.track(this.send(workspace, claim)));
     }
     return created;
   }
 
-  /** Newest first. */
-  list(): Delivery[] {
-    return [...this.outbox].reverse();
+  /**
+   * A delivery's task fell due (a retry, or a lease left by a process that died while sending): the
+   * task's run claims the delivery; the attempt goes out once that claim is written.
+   */
+  step(workspace: Workspace, task: Task): Promise<void> | undefined {
+    const delivery = workspace.outbox.get(task.ref);
+    if (!delivery || delivery.status !== "pending") return undefined;
+    this.lease(workspace, delivery.deliveryId, task.secret ?? "");
+    const claim = { deliveryId: delivery.deliveryId, secret: task.secret ?? "", attemptsBefore: delivery.attempts.length };
+    return new Promise<void>((resolve) =>
+      workspace.afterWork((undone) => {
+        if (undone) return resolve();
+        const sent = this.send(workspace, claim);
+        this.track(sent);
+        resolve(sent.catch(() => undefined));
+      }),
+    );
   }
 
-  /** Empties the outbox, or drops one workspace's deliveries from it. */
-  clear(workspaceId?: string): void {
-    this.outbox = workspaceId === undefined ? [] : this.outbox.filter((d) => d.workspaceId !== workspaceId);
-  }
-
-  get size(): number {
-    return this.outbox.length;
+  /** Every workspace's deliveries, newest first, the newest outboxCapacity of them. */
+  list(workspaces: Workspace[]): Delivery[] {
+    const all = workspaces.flatMap((w) => w.outbox.all());
+    all.sort((a, b) => b.order - a.order);
+    return all.slice(0, this.options.outboxCapacity).map(({ order: _order, ...delivery }) => delivery as Delivery);
   }
 
   /** Resolves when every attempt under way has finished (tests and shutdown wait on this). */
@@ -97,40 +139,45 @@ export class WebhookDispatcher {
     this.inFlight.add(tracked);
   }
 
-  private push(delivery: Delivery): void {
-    this.outbox.push(delivery);
-    if (this.outbox.length > this.options.outboxCapacity) {
+  private lease(workspace: Workspace, deliveryId: string, secret: string): void {
+    if (this.options.leaseMs === undefined) return;
+    workspace.tasks.schedule({ kind: "delivery", ref: deliveryId, at: workspace.clock.nowMs() + this.options.leaseMs, secret });
+  }
+
+  private push(workspace: Workspace, delivery: Delivery): void {
+    workspace.outbox.create(delivery);
+    if (workspace.outbox.size > this.options.outboxCapacity) {
       // Drop the oldest finished delivery; if all are pending, the oldest one.
-      const i = this.outbox.findIndex((d) => d.status !== "pending");
-      this.outbox.splice(i === -1 ? 0 : i, 1);
+      const kept = workspace.outbox.all();
+      const dropped = kept.find((d) => d.status !== "pending") ?? kept[0];
+      workspace.outbox.delete(dropped.deliveryId);
+      workspace.tasks.cancel(`delivery:${dropped.deliveryId}`);
     }
   }
 
-  private async attempt(workspace: Workspace, delivery: Delivery, secret: string): Promise<void> {
+  private async send(workspace: Workspace, claim: Claim): Promise<void> {
+    const claimed = workspace.outbox.get(claim.deliveryId);
+    if (!claimed) return;
     const at = workspace.clock.now();
-    const generation = workspace.generation;
-    // Web Crypto signs asynchronously; a delivery to a reserved domain is marked skipped at once all the same.
-    const signed = signWebhookPayload(delivery.payload, secret, new Date()).then((signature) => void (delivery.signature = signature));
-    if (RESERVED_HOST.test(safeHost(delivery.url))) {
-      delivery.attempts.push({ at: at.toISOString(), statusCode: null, error: "reserved example domain: not sent", durationMs: 0 });
-      delivery.status = "skipped";
-      delivery.nextAttemptAt = null;
-      return signed;
+    const signature = signWebhookPayload(claimed.payload, claim.secret, new Date());
+    if (RESERVED_HOST.test(safeHost(claimed.url))) {
+      const attempt = { at: at.toISOString(), statusCode: null, error: "reserved example domain: not sent", durationMs: 0 };
+      return this.record(workspace, claim, await signature, attempt, "skipped");
     }
-    await signed;
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
+    const signed = await signature;
     try {
-      const response = await fetch(delivery.url, {
+      const response = await fetch(claimed.url, {
         method: "POST",
         headers: {
           "Content-Type": "application/json",
-          [SIGNATURE_HEADER]: delivery.signature,
-          "X-Webhook-Id": delivery.webhookId,
-          "X-Webhook-Event": delivery.event,
+          [SIGNATURE_HEADER]: signed,
+          "X-Webhook-Id": claimed.webhookId,
+          "X-Webhook-Event": claimed.event,
         },
-        body: delivery.payload,
+        body: claimed.payload,
         signal: AbortSignal.timeout(this.options.timeoutMs),
         redirect: "manual",
       });
@@ -140,26 +187,32 @@ export class WebhookDispatcher {
     } catch (e) {
       error = (e as Error).name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : `request failed: ${(e as Error).message}`;
     }
-    delivery.attempts.push({ at: at.toISOString(), statusCode, error, durationMs: Math.round(performance.now() - started) });
-    if (error === null) {
-      delivery.status = "delivered";
-      delivery.nextAttemptAt = null;
-    } else if (delivery.attempts.length >= this.options.maxAttempts) {
-      delivery.status = "failed";
-      delivery.nextAttemptAt = null;
-      this.options.log(`webhook delivery ${delivery.deliveryId} to ${withoutUserInfo(delivery.url)} failed after ${delivery.attempts.length} attempts: ${error}`);
-    } else {
-      const wait = this.options.backoffSeconds * 2 ** (delivery.attempts.length - 1) * 1000;
-      const next = workspace.clock.nowMs() + wait;
-      delivery.nextAttemptAt = new Date(next).toISOString();
-      // A workspace reset or deleted while this attempt was under way wants no retry.
-      if (workspace.generation !== generation) return;
-      workspace.clock.schedule(next, () => {
-        const retry = this.attempt(workspace, delivery, secret);
-        this.track(retry);
-        return retry;
-      });
-    }
+    const attempt = { at: at.toISOString(), statusCode, error, durationMs: Math.round(performance.now() - started) };
+    // A workspace reset or deleted while this attempt was under way has no such delivery any more: nothing is recorded.
+    return this.record(workspace, claim, signed, attempt, error === null ? "delivered" : undefined);
+  }
+
+  /** Writes an attempt's outcome, and schedules the retry it calls for, unless another attempt was recorded meanwhile. */
+  private async record(workspace: Workspace, claim: Claim, signature: string, attempt: Delivery["attempts"][number], outcome?: "delivered" | "skipped"): Promise<void> {
+    let failure: string | undefined;
+    await this.transact(workspace, () => {
+      const current = workspace.outbox.get(claim.deliveryId);
+      if (!current || current.status !== "pending" || current.attempts.length !== claim.attemptsBefore) return;
+      const attempts = [...current.attempts, attempt];
+      const next: Delivery = { ...current, signature, attempts, status: outcome ?? "pending", nextAttemptAt: null };
+      const taskId = `delivery:${claim.deliveryId}`;
+      if (!outcome && attempts.length >= this.options.maxAttempts) {
+        next.status = "failed";
+        failure = `webhook delivery ${current.deliveryId} to ${withoutUserInfo(current.url)} failed after ${attempts.length} attempts: ${attempt.error}`;
+      }
+      if (next.status === "pending") {
+        const retryAt = workspace.clock.nowMs() + this.options.backoffSeconds * 2 ** (attempts.length - 1) * 1000;
+        next.nextAttemptAt = new Date(retryAt).toISOString();
+        workspace.tasks.schedule({ kind: "delivery", ref: claim.deliveryId, at: retryAt, secret: claim.secret });
+      } else workspace.tasks.cancel(taskId);
+      workspace.outbox.replace(claim.deliveryId, next);
+    });
+    if (failure) this.options.log(failure);
   }
 }
 

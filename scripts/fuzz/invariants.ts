@@ -13,7 +13,7 @@ export function storeFingerprint(workspace: Workspace, webhooks: WebhookDispatch
     records: exportSnapshot(workspace),
     credentials: [...workspace.credentials],
     trunks: [...workspace.trunks],
-    newestDelivery: webhooks.list()[0]?.deliveryId ?? null,
+    newestDelivery: webhooks.list([workspace])[0]?.deliveryId ?? null,
   });
 }
 

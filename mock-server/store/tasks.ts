@@ -1,0 +1,124 @@
+/**
+ * Scheduled work of a workspace, as data: a call's next transition, a test run's completion, the end
+ * of a silent chat, a webhook delivery's next attempt. Data rather than closures, so that a store
+ * shared by several processes (store/shared/) holds it like any record, and whichever process finds
+ * a task due runs it, once. One task per subject: scheduling it again replaces it.
+ */
+export type TaskKind = "call" | "testRun" | "chatEnd" | "delivery";
+
+export interface Task {
+  /** `<kind>:<ref>`. */
+  id: string;
+  kind: TaskKind;
+  /** The subject: a call id, a job id, a delivery id. */
+  ref: string;
+  /** Workspace clock time (ms) at which it falls due. */
+  at: number;
+  /** Scheduling order, for tasks due at the same time. */
+  seq: number;
+  /** What the subject must still be for the task to apply: a call's status, a chat's last turn. */
+  expect?: string;
+  /** A delivery's signing secret, as it was when the event was sent. */
+  secret?: string;
+}
+
+export type TaskRequest = Omit<Task, "id" | "seq">;
+
+export const taskId = (kind: TaskKind, ref: string) => `${kind}:${ref}`;
+
+export class Tasks {
+  /** Told of each task about to change (see Collection.onTouch). */
+  onTouch: ((id: string) => void) | undefined;
+  /** Told of each task scheduled here (the in-memory mock wakes its clock for it). */
+  onScheduled: ((task: Task) => void) | undefined;
+  private readonly byId = new Map<string, Task>();
+  /** Earliest first; entries whose task was replaced or cancelled are dropped when met. */
+  private heap: Task[] = [];
+  private nextSeq = 0;
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get(id: string): Task | undefined {
+    return this.byId.get(id);
+  }
+
+  all(): Task[] {
+    return [...this.byId.values()];
+  }
+
+  schedule(request: TaskRequest): Task {
+    const task: Task = { ...request, id: taskId(request.kind, request.ref), seq: this.nextSeq++ };
+    this.onTouch?.(task.id);
+    this.put(task.id, task);
+    this.onScheduled?.(task);
+    return task;
+  }
+
+  cancel(id: string): void {
+    if (!this.byId.has(id)) return;
+    this.onTouch?.(id);
+    this.byId.delete(id);
+  }
+
+  clear(): void {
+    if (this.onTouch) for (const id of this.byId.keys()) this.onTouch(id);
+    this.byId.clear();
+    this.heap = [];
+  }
+
+  /** The task due first, if any. */
+  peek(): Task | undefined {
+    while (this.heap.length > 0 && this.byId.get(this.heap[0].id) !== this.heap[0]) heapPop(this.heap);
+    return this.heap[0];
+  }
+
+  /** Sets or removes a task without telling onTouch or onScheduled (a shared store applying a write). */
+  put(id: string, task: Task | undefined): void {
+    if (!task) {
+      this.byId.delete(id);
+      return;
+    }
+    this.byId.set(id, task);
+    if (task.seq >= this.nextSeq) this.nextSeq = task.seq + 1;
+    heapPush(this.heap, task);
+    // Replaced tasks stay in the heap until met: rebuild before they outnumber the live ones.
+    if (this.heap.length > 2 * this.byId.size + 64) {
+      this.heap = [];
+      for (const live of this.byId.values()) heapPush(this.heap, live);
+    }
+  }
+}
+
+function before(a: Task, b: Task): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+}
+
+function heapPush(heap: Task[], task: Task): void {
+  heap.push(task);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!before(heap[i], heap[parent])) break;
+    [heap[i], heap[parent]] = [heap[parent], heap[i]];
+    i = parent;
+  }
+}
+
+function heapPop(heap: Task[]): void {
+  const last = heap.pop();
+  if (heap.length === 0 || !last) return;
+  heap[0] = last;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < heap.length && before(heap[l], heap[m])) m = l;
+    if (r < heap.length && before(heap[r], heap[m])) m = r;
+    if (m === i) break;
+    [heap[i], heap[m]] = [heap[m], heap[i]];
+    i = m;
+  }
+}
