@@ -65,10 +65,11 @@ export class Clock {
     return clock;
   }
 
-  /** Puts the clock at `atMs` without running anything: only for restoring saved state, before any task is scheduled. */
+  /** Puts the clock at `atMs` without running anything (the scheduler runs what falls due: sim/scheduler.ts). */
   set(atMs: number): void {
     this.onSet?.();
     this.offset += atMs - this.nowMs();
+    this.arm();
   }
 
   /** Runs `run` when the clock reaches `atMs` (at once on the next drain if already past). */

@@ -8,7 +8,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ClockMode } from "./clock.js";
-import { createMock, DEFAULT_API_KEY, type Mock, type MockOptions } from "./core/mock.js";
+import { createMock, DEFAULT_API_KEY, DEFAULT_MOCK_OPTIONS, DEFAULT_WORKSPACE_ID, type Mock, type MockOptions } from "./core/mock.js";
+import { RedisLink } from "./store/shared/redis.js";
 import { nodeDocsSite } from "./docs/site.js";
 import { answerClientError, answerExpectation } from "./node/connection-errors.js";
 import { nodeSha256 } from "./node/platform.js";
@@ -24,6 +25,8 @@ export interface StartOptions extends Partial<Omit<MockOptions, "clock">> {
   headersTimeoutMs?: number;
   /** close(): how long requests in flight may take before their connections are cut. */
   shutdownGraceMs?: number;
+  /** `redis://HOST:PORT[/DB]`: keep all state there, shared with every mock started with it (store/shared/). */
+  store?: string;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -48,9 +51,21 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
     headersTimeoutMs = 20_000,
     shutdownGraceMs = DEFAULT_SHUTDOWN_GRACE_MS,
+    store,
     ...appOptions
   } = options;
-  const mock = createMock({ sha256: nodeSha256, docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }), ...appOptions, clock: typeof clock === "string" ? { mode: clock } : clock });
+  const log = appOptions.log ?? DEFAULT_MOCK_OPTIONS.log;
+  const shared = store ? new RedisLink(store, log) : undefined;
+  // Unreachable at start: the caller gets one line (npm start exits 2 with it), not a mock that answers 500.
+  await shared?.connect();
+  const mock = createMock({ sha256: nodeSha256, docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }), ...appOptions, shared, clock: typeof clock === "string" ? { mode: clock } : clock });
+  try {
+    await mock.joined;
+  } catch (error) {
+    await mock.close();
+    await shared?.close();
+    throw new Error(`Cannot join the shared store at ${shared?.where()}: ${(error as Error).message}`);
+  }
   const inFlight: InFlight = new Map();
   let closing = false;
   let drained: (() => void) | undefined;
@@ -86,7 +101,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   return {
     url,
-    apiKey: appOptions.apiKey ?? DEFAULT_API_KEY,
+    // On a shared store the key is the one the first process seeded it with.
+    apiKey: mock.services.workspaces.get(DEFAULT_WORKSPACE_ID)?.apiKey ?? appOptions.apiKey ?? DEFAULT_API_KEY,
     mock,
     server,
     inFlight: () => inFlight.size,
@@ -105,6 +121,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       server.closeAllConnections();
       await closed;
       await mock.close();
+      await shared?.close();
     },
   };
 }

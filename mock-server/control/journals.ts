@@ -18,19 +18,19 @@ function filterOf(query: URLSearchParams, capacity: number): JournalFilter {
 
 export function journalRoutes({ journal, webhooks, workspaces }: ControlServices): ControlRoute[] {
   return [
-    { operationId: "listRequests", method: "GET", path: "/requests", handle: ({ query }) => ({ status: 200, body: journal.list(filterOf(query, journal.capacity)) }) },
+    { operationId: "listRequests", method: "GET", path: "/requests", handle: async ({ query }) => ({ status: 200, body: await journal.list(filterOf(query, journal.capacity)) }) },
     {
       operationId: "countRequests",
       method: "GET",
       path: "/requests/count",
-      handle: ({ query }) => ({ status: 200, body: { count: journal.count(filterOf(query, journal.capacity)) } }),
+      handle: async ({ query }) => ({ status: 200, body: { count: await journal.count(filterOf(query, journal.capacity)) } }),
     },
     {
       operationId: "clearRequests",
       method: "DELETE",
       path: "/requests",
-      handle: () => {
-        journal.clear();
+      handle: async () => {
+        await journal.clear();
         return { status: 204 };
       },
     },

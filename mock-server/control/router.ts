@@ -5,7 +5,7 @@
  */
 import type { Reply, Services } from "../core/context.js";
 import type { FaultRules } from "../core/faults.js";
-import type { Journal } from "../core/journal.js";
+import type { RequestJournal } from "../core/journal.js";
 import { clockRoutes } from "./clock.js";
 import { faultRoutes } from "./faults.js";
 import { journalRoutes } from "./journals.js";
@@ -26,11 +26,13 @@ export interface ControlRoute {
   /** Under /__mock: `/workspaces/{workspaceId}`. */
   path: string;
   handle(request: ControlRequest): Reply | Promise<Reply>;
+  /** The handler runs its own transactions (Workspaces.control); otherwise its synchronous part is one. */
+  ownTransactions?: boolean;
 }
 
 /** What the control plane works on: the mock's services, and the core's journal and fault rules. */
 export interface ControlServices extends Services {
-  journal: Journal;
+  journal: RequestJournal;
   faults: FaultRules;
 }
 

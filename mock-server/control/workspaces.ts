@@ -31,12 +31,14 @@ export function workspaceRoutes({ workspaces, simulation, journal, faults }: Con
       operationId: "resetMock",
       method: "POST",
       path: "/reset",
-      handle: ({ body }) => {
+      handle: async ({ body }) => {
         // Reseeding schedules what the seed has under way (the seeder resumes the simulation).
         workspaces.reset(DEFAULT_WORKSPACE_ID, seedBody(body));
-        journal.clear();
         faults.clear();
-        return { status: 200, body: { status: "ok", seed: workspaceOf(workspaces, DEFAULT_WORKSPACE_ID).seed } };
+        const seed = workspaceOf(workspaces, DEFAULT_WORKSPACE_ID).seed;
+        // Last: on a shared store, what comes after an await is not part of the control plane's transaction.
+        await journal.clear();
+        return { status: 200, body: { status: "ok", seed } };
       },
     },
 
@@ -64,12 +66,13 @@ export function workspaceRoutes({ workspaces, simulation, journal, faults }: Con
       operationId: "resetWorkspace",
       method: "POST",
       path: "/workspaces/{workspaceId}/reset",
-      handle: ({ params, body }) => {
+      handle: async ({ params, body }) => {
         const workspace = workspaceOf(workspaces, params.workspaceId);
         workspaces.resetOne(workspace, seedBody(body));
-        journal.clear(workspace.workspaceId);
         faults.clear(workspace.workspaceId);
-        return { status: 200, body: { ...info(workspace), seed: workspace.seed } };
+        const reply = { status: 200, body: { ...info(workspace), seed: workspace.seed } };
+        await journal.clear(workspace.workspaceId);
+        return reply;
       },
     },
 

@@ -56,9 +56,20 @@ export interface Fault {
 
 const FIELDS = ["operationId", "workspaceId", "kind", "status", "delayMs", "latency", "trickleMs", "times", "after", "probability", "seed"];
 
+/** A rule with where its Random stands: how a store shared by several processes keeps it. */
+export interface StoredFaultRule {
+  rule: FaultRule;
+  state: number;
+}
+
 export class FaultRules {
   private rules: { rule: FaultRule; random: Random }[] = [];
   private created = 0;
+  /**
+   * Told of each part about to change: `f:<faultId>` for a rule (its counters and Random move on each
+   * match), `faults` for the count of rules created (store/shared/ shares them through it).
+   */
+  onTouch: ((field: string) => void) | undefined;
 
   /**
    * `operations`: the /v1 operations by id, for the documented statuses; `hasWorkspace`: whether a
@@ -75,8 +86,10 @@ export class FaultRules {
     for (const key of Object.keys(body)) if (!FIELDS.includes(key)) errors[key] = "is not allowed";
     const rule = this.parse(body, errors);
     if (Object.keys(errors).length > 0) throw invalid(errors, "Fault rule refused");
+    this.onTouch?.("faults");
     this.created++;
     rule.faultId = `fault-${this.created}`;
+    this.onTouch?.(`f:${rule.faultId}`);
     this.rules.push({ rule, random: new Random(rule.seed) });
     return { ...rule };
   }
@@ -87,17 +100,45 @@ export class FaultRules {
 
   remove(faultId: string): boolean {
     const before = this.rules.length;
+    this.onTouch?.(`f:${faultId}`);
     this.rules = this.rules.filter(({ rule }) => rule.faultId !== faultId);
     return this.rules.length < before;
   }
 
   /** Drops every rule, or those scoped to one workspace (it was reset or deleted). */
   clear(workspaceId?: string): void {
+    for (const { rule } of this.rules) if (workspaceId === undefined || rule.workspaceId === workspaceId) this.onTouch?.(`f:${rule.faultId}`);
     this.rules = workspaceId === undefined ? [] : this.rules.filter(({ rule }) => rule.workspaceId !== workspaceId);
   }
 
   get size(): number {
     return this.rules.length;
+  }
+
+  /** How many rules were ever created (their ids count on from it). */
+  get createdCount(): number {
+    return this.created;
+  }
+
+  set createdCount(count: number) {
+    this.created = count;
+  }
+
+  /** A rule as data (a copy), or undefined. */
+  stored(faultId: string): StoredFaultRule | undefined {
+    const found = this.rules.find(({ rule }) => rule.faultId === faultId);
+    return found && { rule: structuredClone(found.rule), state: found.random.state };
+  }
+
+  /** Sets or removes a rule without telling onTouch (a shared store applying a write); rules stay in creation order. */
+  put(faultId: string, stored: StoredFaultRule | undefined): void {
+    this.rules = this.rules.filter(({ rule }) => rule.faultId !== faultId);
+    if (!stored) return;
+    const random = new Random(stored.rule.seed);
+    random.state = stored.state;
+    this.rules.push({ rule: structuredClone(stored.rule), random });
+    const order = (id: string) => Number(id.slice("fault-".length));
+    this.rules.sort((a, b) => order(a.rule.faultId) - order(b.rule.faultId));
   }
 
   /** The fault for this request, if a rule applies; counts the match on every rule it reaches. */
@@ -107,6 +148,7 @@ export class FaultRules {
       if (rule.operationId !== undefined && rule.operationId !== operationId) continue;
       if (rule.workspaceId !== undefined && rule.workspaceId !== workspaceId) continue;
       if (rule.times !== undefined && rule.applied >= rule.times) continue;
+      this.onTouch?.(`f:${rule.faultId}`);
       rule.matched++;
       if (rule.matched <= rule.after) continue;
       if (rule.probability < 1 && random.next() >= rule.probability) continue;

@@ -22,7 +22,7 @@ export interface JournalEntry {
 }
 
 /** What is kept per request: raw values, formatted only when the journal is read. */
-interface Recorded {
+export interface Recorded {
   seq: number;
   atMs: number;
   method: string;
@@ -44,7 +44,16 @@ export interface JournalFilter {
   limit?: number;
 }
 
-export class Journal {
+/** The journal as the core and the control plane use it: in this process (Journal), or shared (store/shared/journal.ts). */
+export interface RequestJournal {
+  readonly capacity: number;
+  add(entry: Omit<Recorded, "seq">): void | Promise<void>;
+  list(filter?: JournalFilter): JournalEntry[] | Promise<JournalEntry[]>;
+  count(filter?: JournalFilter): number | Promise<number>;
+  clear(workspaceId?: string): void | Promise<void>;
+}
+
+export class Journal implements RequestJournal {
   private ring: Recorded[] = [];
   private next = 0;
   private seq = 0;
@@ -97,7 +106,7 @@ export class Journal {
   }
 }
 
-function matches(r: Recorded, f: JournalFilter): boolean {
+export function matches(r: Recorded, f: JournalFilter): boolean {
   return (
     (f.operationId === undefined || r.operationId === f.operationId) &&
     (f.workspaceId === undefined || r.workspaceId === f.workspaceId) &&
@@ -106,7 +115,7 @@ function matches(r: Recorded, f: JournalFilter): boolean {
   );
 }
 
-function format(r: Recorded): JournalEntry {
+export function format(r: Recorded): JournalEntry {
   const q = r.url.indexOf("?");
   return {
     id: String(r.seq),
@@ -125,7 +134,7 @@ function format(r: Recorded): JournalEntry {
 const SECRET_NAME = /key|token|secret|password|auth/i;
 
 /** A key sent in the query is refused, but it must not be kept either: redacted before it is stored. */
-function withoutSecrets(url: string): string {
+export function withoutSecrets(url: string): string {
   const q = url.indexOf("?");
   return q === -1 ? url : `${url.slice(0, q + 1)}${redactQuery(url.slice(q + 1))}`;
 }

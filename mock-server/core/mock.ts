@@ -12,7 +12,10 @@ import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher, type DispatcherOptions }
 import { Scheduler } from "../sim/scheduler.js";
 import type { Services } from "./context.js";
 import type { DocsSite, RequestLogEntry } from "./exchange.js";
-import { Journal } from "./journal.js";
+import { Journal, type RequestJournal } from "./journal.js";
+import { SharedJournal } from "../store/shared/journal.js";
+import type { RedisLink } from "../store/shared/redis.js";
+import { SharedWorkspaces } from "../store/shared/shared-workspaces.js";
 import { createCore, type Core } from "./pipeline.js";
 
 export { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID };
@@ -33,6 +36,8 @@ export interface MockOptions {
   docs?: DocsSite;
   /** Told of every answered request: the console's request log. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Keep all state in Redis, shared with every process given the same store (store/shared/). */
+  shared?: RedisLink;
 }
 
 export const DEFAULT_MOCK_OPTIONS: MockOptions = {
@@ -48,8 +53,10 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
 export interface Mock {
   core: Core;
   services: Services;
-  journal: Journal;
+  journal: RequestJournal;
   options: MockOptions;
+  /** On a shared store: settles once this process has seeded the store, or joined the one there. */
+  joined?: Promise<"seeded" | "joined">;
   /** Stops timers and waits for webhook attempts under way. */
   close(): Promise<void>;
 }
@@ -58,30 +65,44 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
   const options: MockOptions = { ...DEFAULT_MOCK_OPTIONS, ...overrides };
   const clock = new Clock(options.clock);
   clock.onTaskError = (error) => options.log(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
-  const webhooks = new WebhookDispatcher({ ...DEFAULT_DISPATCHER_OPTIONS, ...options.webhooks, log: options.log });
+  const { shared } = options;
+  // On a shared store, an attempt whose process died is made again once its lease (clock time) runs out.
+  const leaseMs = shared ? (options.webhooks.timeoutMs ?? DEFAULT_DISPATCHER_OPTIONS.timeoutMs) * 2 + 10_000 : undefined;
+  const webhooks = new WebhookDispatcher({ ...DEFAULT_DISPATCHER_OPTIONS, leaseMs, ...options.webhooks, log: options.log });
   const simulation = new Simulation(webhooks);
   const seeder = (workspace: Workspace) => {
     seedWorkspace(workspace, workspace.clock.now());
     simulation.resume(workspace);
   };
-  const workspaces = new Workspaces(seeder, clock, options.sha256);
-  const transact = <T>(workspace: Workspace, work: () => T) => workspaces.transact(workspace, work);
+  const workspaces = shared ? new SharedWorkspaces(shared, seeder, clock, options.sha256) : new Workspaces(seeder, clock, options.sha256);
+  const transact = <T>(workspace: Workspace, work: () => T, refresh?: boolean) => workspaces.transact(workspace, work, refresh);
   webhooks.transact = transact;
   const scheduler = new Scheduler(simulation, transact);
   workspaces.onAdd = (workspace) => scheduler.wakeClockOf(workspace);
   const services: Services = { clock, workspaces, simulation, webhooks, scheduler };
-  workspaces.add({ workspaceId: DEFAULT_WORKSPACE_ID, apiKey: options.apiKey, seed: options.seed, empty: false, readOnly: false });
+  const addDefault = () => workspaces.add({ workspaceId: DEFAULT_WORKSPACE_ID, apiKey: options.apiKey, seed: options.seed, empty: false, readOnly: false });
+  if (!shared) addDefault();
   if (options.restore) {
     restoreState(options.restore, workspaces);
     for (const workspace of workspaces.list()) simulation.resume(workspace);
   }
-  const journal = new Journal(options.journalCapacity);
+  const journal = shared ? new SharedJournal(shared, options.journalCapacity) : new Journal(options.journalCapacity);
   const core = createCore(services, journal, { validateResponses: options.validateResponses, log: options.log, docs: options.docs, onRequest: options.onRequest });
+  let joined: Promise<"seeded" | "joined"> | undefined;
+  if (workspaces instanceof SharedWorkspaces) {
+    workspaces.attachFaults(core.faults);
+    workspaces.runDue = (workspace) => scheduler.runDue(workspace);
+    joined = workspaces.join(addDefault).then((how) => {
+      workspaces.startPolling();
+      return how;
+    });
+  }
   return {
     core,
     services,
     journal,
     options,
+    joined,
     async close() {
       workspaces.stopClocks();
       await webhooks.idle();

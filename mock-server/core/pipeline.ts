@@ -23,7 +23,7 @@ import { CORS_HEADERS, preflightHeaders } from "./cors.js";
 import { ApiError, errorBody, invalid, STATUS_TEXT, toApiError } from "./errors.js";
 import { faultError, FaultRules, type Fault } from "./faults.js";
 import type { BodyReader, CoreReply, DocsSite, FormPart, RequestHead, RequestLogEntry, StaticFile } from "./exchange.js";
-import type { Journal } from "./journal.js";
+import type { RequestJournal } from "./journal.js";
 import { loadOperations, type Operation } from "./operations.js";
 import { preferredReply } from "./prefer.js";
 import { readReplyJson } from "./reply-json.js";
@@ -63,6 +63,8 @@ interface Exchange {
 }
 
 export interface Core {
+  /** The fault rules (POST /__mock/faults); a shared store keeps them with the mock-wide state. */
+  faults: FaultRules;
   /** Serves one request. Never rejects: every failure is an error reply. */
   handle(head: RequestHead, readBody: BodyReader): Promise<CoreReply>;
   /** The error reply (journaled) for a request a door refuses before the core sees it: no Host, an unknown Expect. */
@@ -71,7 +73,7 @@ export interface Core {
 
 const VALID_REQUEST_ID = /^[\w.-]{1,100}$/;
 
-export function createCore(services: Services, journal: Journal, options: CoreOptions): Core {
+export function createCore(services: Services, journal: RequestJournal, options: CoreOptions): Core {
   const { clock, workspaces } = services;
   // Refilled in place when the spec is reloaded: the fault rules check new rules against it.
   const operationsById = new Map<string, Operation>();
@@ -133,7 +135,8 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     exchange.operationId = target.kind === "operation" ? target.op.operationId : target.route.operationId;
     if (target.kind === "control") {
       const body = await readControlBody(head, readBody);
-      return jsonReply(await target.route.handle({ params, query: new URLSearchParams(exchange.query), body }));
+      const { route } = target;
+      return jsonReply(await workspaces.control(() => route.handle({ params, query: new URLSearchParams(exchange.query), body }), route.ownTransactions));
     }
     return serveOperation(exchange, target.op, target.handler, params, readBody);
   }
@@ -142,7 +145,9 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     const { head } = exchange;
     const admitted = authenticate(workspaces, head.headers["x-api-key"], head.method);
     const workspace = (exchange.workspace = admitted instanceof Promise ? await admitted : admitted);
-    const fault = faults.size > 0 ? (exchange.fault = faults.match(op.operationId, workspace.workspaceId)) : undefined;
+    // Rules count their matches: a shared store writes that like any change (in memory, no await for it).
+    const matched = faults.size > 0 ? workspaces.transactMock(() => faults.match(op.operationId, workspace.workspaceId)) : undefined;
+    const fault = (exchange.fault = matched instanceof Promise ? await matched : matched);
     if (fault) {
       if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
       // These three answer in place of the service: the handler does not run, the store is untouched.
@@ -203,8 +208,11 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     return reply;
   }
 
-  /** Journals the request; `at` is when it was answered, on its workspace's clock (the root clock without one). */
-  function finish(exchange: Exchange, reply: CoreReply, started: number): CoreReply {
+  /**
+   * Journals the request; `at` is when it was answered, on its workspace's clock (the root clock without
+   * one). A shared journal is written before the reply goes: a client that reads it next finds it there.
+   */
+  function finish(exchange: Exchange, reply: CoreReply, started: number): CoreReply | Promise<CoreReply> {
     const given = header(exchange.head, "x-request-id");
     reply.headers["X-Request-Id"] = given && VALID_REQUEST_ID.test(given) ? given : randomUUID();
     Object.assign(reply.headers, CORS_HEADERS);
@@ -214,9 +222,10 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     const faultId = exchange.fault?.faultId ?? null;
     const { method } = exchange.head;
     const atMs = (exchange.workspace?.clock ?? clock).nowMs();
-    journal.add({ atMs, method, url: (exchange.head.base ?? "") + exchange.head.url, operationId: exchange.operationId, workspaceId, status, durationMs, faultId });
+    const added = journal.add({ atMs, method, url: (exchange.head.base ?? "") + exchange.head.url, operationId: exchange.operationId, workspaceId, status, durationMs, faultId });
     options.onRequest?.({ method, path: exchange.path, status, durationMs, operationId: exchange.operationId, workspaceId, faultId });
-    return reply;
+    // The store being down already made this request's answer a 500, or did not touch it: the reply stands.
+    return added instanceof Promise ? added.then(() => reply, () => reply) : reply;
   }
 
   const exchangeOf = (head: RequestHead): Exchange => {
@@ -226,6 +235,7 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
   };
 
   return {
+    faults,
     async handle(head, readBody) {
       const started = performance.now();
       const exchange = exchangeOf(head);
@@ -239,7 +249,9 @@ export function createCore(services: Services, journal: Journal, options: CoreOp
     },
     refuse(head, error) {
       const exchange = exchangeOf(head);
-      return finish(exchange, errorReply(exchange, error), performance.now());
+      const reply = errorReply(exchange, error);
+      void finish(exchange, reply, performance.now());
+      return reply;
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Runs the scheduled tasks of store/tasks.ts, each as one transaction of the workspace's store, so a
  * task's run is written whole or not at all, like a request's. In memory, each task scheduled wakes the
- * workspace's clock at its time (the clock runs it then, or in order on advance); a shared store finds
- * due tasks itself (store/shared/) and runs them through `fire` as well.
+ * real-time clock at its time; a virtual clock runs them in order on advance; a shared store polls for
+ * due tasks itself (store/shared/) and runs them through `runDue`.
  */
 import type { Task } from "../store/tasks.js";
 import type { Workspace } from "../store/workspace.js";
@@ -17,23 +17,66 @@ export class Scheduler {
 
   /** In memory: every task scheduled on this workspace wakes its clock at the task's time. */
   wakeClockOf(workspace: Workspace): void {
+    // A virtual clock runs tasks only when advanced (advance below): it needs no wake-ups.
+    if (workspace.clock.mode !== "real") return;
     workspace.tasks.onScheduled = (task) => workspace.clock.schedule(task.at, () => this.fire(workspace, task.id, task.seq));
   }
 
   /**
-   * Runs a task if it is still scheduled (as scheduled at `seq`, when given: a task scheduled again
-   * since has its own wake-up). Resolves when what it started (a webhook attempt) has finished.
+   * Runs a task if it is still scheduled (as scheduled at `seq`: a task scheduled again since has its
+   * own wake-up). Resolves when what it started (a webhook attempt) has finished.
    */
-  async fire(workspace: Workspace, taskId: string, seq?: number): Promise<void> {
-    let started: Promise<void> | undefined;
-    await this.transact(workspace, () => {
-      started = undefined;
+  fire(workspace: Workspace, taskId: string, seq: number): Promise<boolean> {
+    return this.runOne(workspace, () => {
       const task = workspace.tasks.get(taskId);
-      if (!task || (seq !== undefined && task.seq !== seq)) return;
-      workspace.tasks.cancel(task.id);
-      started = this.run(workspace, task);
+      return task?.seq === seq ? task : undefined;
     });
+  }
+
+  /**
+   * Runs the earliest task due by `upTo` (clock ms), first moving the clock to its time when that is
+   * later (advance: each task runs at its own time). Resolves to whether one ran, once what it started
+   * has finished.
+   */
+  runNext(workspace: Workspace, upTo: number): Promise<boolean> {
+    return this.runOne(workspace, () => {
+      const task = workspace.tasks.peek();
+      if (!task || task.at > upTo) return undefined;
+      if (task.at > workspace.clock.nowMs()) workspace.clock.set(task.at);
+      return task;
+    });
+  }
+
+  /** Moves a workspace's clock on by `ms`, running every task that falls due, in time order, at its own time. */
+  async advance(workspace: Workspace, ms: number): Promise<void> {
+    const target = (await this.transact(workspace, () => workspace.clock.nowMs(), true)) + ms;
+    while (await this.runNext(workspace, target));
+    await this.transact(workspace, () => target > workspace.clock.nowMs() && workspace.clock.set(target), true);
+  }
+
+  /** Runs every task due now (a shared store's poll found the workspace due). */
+  async runDue(workspace: Workspace): Promise<void> {
+    while (await this.runNext(workspace, workspace.clock.nowMs()));
+  }
+
+  /** One task, chosen and run in one transaction (a shared store reads the workspace first). */
+  private async runOne(workspace: Workspace, choose: () => Task | undefined): Promise<boolean> {
+    let started: Promise<void> | undefined;
+    let ran = false;
+    await this.transact(
+      workspace,
+      () => {
+        started = undefined;
+        const task = choose();
+        ran = task !== undefined;
+        if (!task) return;
+        workspace.tasks.cancel(task.id);
+        started = this.run(workspace, task);
+      },
+      true,
+    );
     await started;
+    return ran;
   }
 
   private run(workspace: Workspace, task: Task): Promise<void> | undefined {

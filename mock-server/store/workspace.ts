@@ -178,16 +178,24 @@ export class Workspaces {
   private created = 0;
   /** Told of each workspace added, before it is seeded (the mock wires its scheduled work here). */
   onAdd: ((workspace: Workspace) => void) | undefined;
+  /**
+   * Told of each part of the registry about to change: `w:<workspaceId>` (a workspace added, deleted or
+   * given a new seed), `created` (the count behind generated ids), `clock` (the root clock moved).
+   */
+  touch: ((field: string) => void) | undefined;
 
   constructor(
     private readonly seeder: Seeder,
     /** The mock's root clock: each workspace gets a fork of it, at its time when the workspace is added. */
     readonly clock: Clock = new Clock({ mode: "virtual" }),
     private readonly sha256: Sha256 = webCryptoSha256,
-  ) {}
+  ) {
+    clock.onSet = () => this.touch?.("clock");
+  }
 
   add(options: WorkspaceOptions, how: { seed: boolean } = { seed: true }): Workspace {
     if (this.byId.has(options.workspaceId)) throw new Error(`workspace ${options.workspaceId} exists`);
+    this.touch?.(`w:${options.workspaceId}`);
     const workspace = new Workspace(options, this.clock.fork());
     this.byId.set(workspace.workspaceId, workspace);
     this.unindexed.push(workspace);
@@ -198,6 +206,7 @@ export class Workspaces {
 
   /** A new isolated workspace with a generated id and key. */
   create(options: { seed?: number; empty?: boolean; readOnly?: boolean }, random: Random): Workspace {
+    this.touch?.("created");
     this.created++;
     return this.add({
       workspaceId: `ws-${this.created}-${random.hex(8)}`,
@@ -253,14 +262,33 @@ export class Workspaces {
    * stay synchronous over the workspace's collections: in memory that is all there is. A store shared
    * by several processes (state in Redis) implements this by bringing the workspace up to date before
    * `work` and writing what it changed after, atomically, so the handlers need not change for it.
+   * `refresh`: the work did not start with a request (which reads its workspace as it authenticates):
+   * a shared store reads the workspace first.
    */
-  transact<T>(workspace: Workspace, work: () => T): T | Promise<T> {
+  transact<T>(workspace: Workspace, work: () => T, _refresh = false): T | Promise<T> {
     try {
       return work();
     } finally {
       // In memory a write is never undone: what it queued goes out even if the work failed after it.
       workspace.runFollowUps();
     }
+  }
+
+  /**
+   * Runs work on the mock-wide state (the registry, the root clock, fault rules) as one transaction.
+   * In memory that is all there is; a shared store reads, writes and retries it as transact does.
+   */
+  transactMock<T>(work: () => T): T | Promise<T> {
+    return work();
+  }
+
+  /**
+   * Runs a control-plane request: a shared store brings every workspace up to date first and writes
+   * whatever the work changed, in any of them, as one transaction. `own`: the work runs its own
+   * transactions (advancing a clock runs each task as one); only the bringing up to date is done here.
+   */
+  control<T>(work: () => T | Promise<T>, _own = false): T | Promise<T> {
+    return work();
   }
 
   /** Every workspace back to its seed state; `seed` replaces the seed of `defaultId`. */
@@ -270,7 +298,10 @@ export class Workspaces {
 
   /** One workspace back to its seed state (a new `seed` if given); its clock keeps its time. */
   resetOne(workspace: Workspace, seed?: number): void {
-    if (seed !== undefined) workspace.seed = seed;
+    if (seed !== undefined && seed !== workspace.seed) {
+      this.touch?.(`w:${workspace.workspaceId}`);
+      workspace.seed = seed;
+    }
     workspace.clear();
     if (!workspace.empty) this.seeder(workspace);
   }
@@ -278,12 +309,27 @@ export class Workspaces {
   /** Removes a workspace: its key is refused from now on, its scheduled work dropped. */
   delete(workspace: Workspace): void {
     if (this.byId.get(workspace.workspaceId) !== workspace) return;
+    this.touch?.(`w:${workspace.workspaceId}`);
+    this.forget(workspace);
+  }
+
+  /** Drops a workspace from this process's view (delete, or another process deleted it). */
+  protected forget(workspace: Workspace): void {
     this.byId.delete(workspace.workspaceId);
     this.unindexed = this.unindexed.filter((w) => w !== workspace);
     // Deletes are rare: its key's entry is found by a scan rather than kept in a second map.
     for (const [key, entry] of this.byKeyDigest) if (entry.workspace === workspace) this.byKeyDigest.delete(key);
     workspace.generation++;
     workspace.clock.stop();
+  }
+
+  /** How many workspaces were ever created (their ids count on from it). */
+  get createdCount(): number {
+    return this.created;
+  }
+
+  set createdCount(count: number) {
+    this.created = count;
   }
 
   /** Stops every clock (the mock is closing). */

@@ -49,7 +49,7 @@ interface Claim {
 }
 
 /** Runs a piece of work on a workspace as one transaction of its store (Workspaces.transact). */
-export type Transact = <T>(workspace: Workspace, work: () => T) => T | Promise<T>;
+export type Transact = <T>(workspace: Workspace, work: () => T, refresh?: boolean) => T | Promise<T>;
 
 let lastOrder = 0;
 /** Increasing within a process, and close to wall-clock time across processes: how outboxes merge. */
@@ -211,7 +211,7 @@ export class WebhookDispatcher {
         workspace.tasks.schedule({ kind: "delivery", ref: claim.deliveryId, at: retryAt, secret: claim.secret });
       } else workspace.tasks.cancel(taskId);
       workspace.outbox.replace(claim.deliveryId, next);
-    });
+    }, true);
     if (failure) this.options.log(failure);
   }
 }

@@ -1,0 +1,240 @@
+/**
+ * The link to Redis: one connection per process, and the Lua scripts that make each read and each
+ * write a single atomic step there. Layout, under the prefix `apm:`, for each unit (`m` for the
+ * mock-wide registry, `w:<workspaceId>` for a workspace):
+ *   <unit>:m  hash  v = version (one more per write), b = base (the version of its last whole write)
+ *   <unit>:h  hash  field -> JSON value (fields.ts)
+ *   <unit>:z  zset  field -> version of its last write; a deleted field stays, without a value, so
+ *                    a reader learns of the delete
+ * and `due` (zset: workspaceId -> wall-clock ms of its earliest task), `journal` (list, newest first)
+ * and `journal:seq`. Several keys are written at once only inside one script, so a write is whole or
+ * absent, whatever happens to the process that sent it.
+ */
+import { Redis } from "ioredis";
+import { ApiError } from "../../core/errors.js";
+
+const PREFIX = "apm:";
+
+/** Per unit (3 keys each: m, h, z; one `since` each): what changed since that version. */
+const SYNC = `
+local out = {}
+for i = 1, #ARGV do
+  local m, h, z = KEYS[3*i-2], KEYS[3*i-1], KEYS[3*i]
+  local v = tonumber(redis.call('HGET', m, 'v') or '0')
+  local b = tonumber(redis.call('HGET', m, 'b') or '0')
+  local since = tonumber(ARGV[i])
+  if since == v then
+    out[i] = {v, 0}
+  elseif since < b or since > v then
+    out[i] = {v, 1, redis.call('HGETALL', h)}
+  else
+    local fields = redis.call('ZRANGEBYSCORE', z, '(' .. since, '+inf')
+    local pairs_ = {}
+    for j, f in ipairs(fields) do
+      pairs_[2*j-1] = f
+      pairs_[2*j] = redis.call('HGET', h, f) or ''
+    end
+    out[i] = {v, 2, pairs_}
+  end
+end
+return out`;
+
+/**
+ * ARGV: unit count, then per unit: expected version, mode (0 fields, 1 whole, 2 drop), field count,
+ * field/value pairs ('' = deleted); then due count and workspaceId/score pairs ('' = none). KEYS: 3 per
+ * unit, then `due`. Nothing is written unless every unit is still at the version its writer read.
+ */
+const COMMIT = `
+local n = tonumber(ARGV[1])
+local at = 2
+local units = {}
+for i = 1, n do
+  local expected, mode, count = tonumber(ARGV[at]), tonumber(ARGV[at+1]), tonumber(ARGV[at+2])
+  units[i] = {expected, mode, count, at + 3}
+  at = at + 3 + 2 * count
+  if tonumber(redis.call('HGET', KEYS[3*i-2], 'v') or '0') ~= expected then return {0, i} end
+end
+local versions = {1}
+for i = 1, n do
+  local m, h, z = KEYS[3*i-2], KEYS[3*i-1], KEYS[3*i]
+  local expected, mode, count, first = units[i][1], units[i][2], units[i][3], units[i][4]
+  local v = expected + 1
+  if mode == 2 then
+    redis.call('DEL', m, h, z)
+    v = 0
+  else
+    if mode == 1 then
+      redis.call('DEL', h, z)
+      redis.call('HSET', m, 'b', v)
+    end
+    for j = 0, count - 1 do
+      local f, value = ARGV[first + 2*j], ARGV[first + 2*j + 1]
+      if value == '' then redis.call('HDEL', h, f) else redis.call('HSET', h, f, value) end
+      redis.call('ZADD', z, v, f)
+    end
+    redis.call('HSET', m, 'v', v)
+  end
+  versions[i + 1] = v
+end
+local due = KEYS[3*n+1]
+local dues = tonumber(ARGV[at])
+for j = 1, dues do
+  local id, score = ARGV[at + 2*j - 1], ARGV[at + 2*j]
+  if score == '' then redis.call('ZREM', due, id) else redis.call('ZADD', due, score, id) end
+end
+return versions`;
+
+/** KEYS: journal, journal:seq. ARGV: entry JSON (an object), capacity. The entry gets the next seq as its id. */
+const JOURNAL_ADD = `
+local seq = redis.call('INCR', KEYS[2])
+redis.call('LPUSH', KEYS[1], '{"seq":' .. seq .. ',' .. string.sub(ARGV[1], 2))
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+return seq`;
+
+/** KEYS: journal. ARGV: workspaceId. Keeps the others' entries, in order. */
+const JOURNAL_DROP = `
+local kept = {}
+for _, item in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  if cjson.decode(item).workspaceId ~= ARGV[1] then kept[#kept + 1] = item end
+end
+redis.call('DEL', KEYS[1])
+for i = 1, #kept do redis.call('RPUSH', KEYS[1], kept[i]) end
+return #kept`;
+
+export interface UnitWrite {
+  unit: string;
+  expected: number;
+  mode: "fields" | "whole" | "drop";
+  /** field -> JSON text, '' when deleted. */
+  values: [string, string][];
+}
+
+export type SyncResult = { version: number } & ({ kind: "same" } | { kind: "whole" | "changes"; values: [string, string][] });
+
+interface Scripts {
+  mockSync(keys: number, ...args: (string | number)[]): Promise<unknown[]>;
+  mockCommit(keys: number, ...args: (string | number)[]): Promise<number[]>;
+  mockJournalAdd(keys: number, ...args: (string | number)[]): Promise<number>;
+  mockJournalDrop(keys: number, ...args: (string | number)[]): Promise<number>;
+}
+
+const unitKeys = (unit: string) => [`${PREFIX}${unit}:m`, `${PREFIX}${unit}:h`, `${PREFIX}${unit}:z`];
+
+export class RedisLink {
+  private readonly redis: Redis & Scripts;
+  /** Round trips made, for `npm run bench` (Redis round trips per operation). */
+  roundTrips = 0;
+  private lastError = "";
+
+  constructor(
+    readonly url: string,
+    private readonly log: (line: string) => void,
+  ) {
+    this.redis = new Redis(url, {
+      lazyConnect: true,
+      // While Redis is away a command fails at once (a 500 for its request) instead of waiting in a queue.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 5_000,
+      connectTimeout: 3_000,
+      retryStrategy: (times) => Math.min(50 * times, 1_000),
+    }) as Redis & Scripts;
+    this.redis.defineCommand("mockSync", { lua: SYNC });
+    this.redis.defineCommand("mockCommit", { lua: COMMIT });
+    this.redis.defineCommand("mockJournalAdd", { lua: JOURNAL_ADD });
+    this.redis.defineCommand("mockJournalDrop", { lua: JOURNAL_DROP });
+    this.redis.on("error", (error: Error) => {
+      // One line per outage, not one per reconnection attempt.
+      if (error.message !== this.lastError) this.log(`shared store ${this.where()}: ${error.message}`);
+      this.lastError = error.message;
+    });
+    this.redis.on("ready", () => {
+      if (this.lastError) this.log(`shared store ${this.where()}: connected again`);
+      this.lastError = "";
+    });
+  }
+
+  /** Connects, or rejects with one line saying why (the mock then exits 2). */
+  async connect(): Promise<void> {
+    try {
+      await this.redis.connect();
+      await this.redis.ping();
+    } catch (error) {
+      this.redis.disconnect();
+      throw new Error(`Cannot reach the shared store at ${this.where()}: ${(error as Error).message}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /** The URL without a password. */
+  where(): string {
+    try {
+      const url = new URL(this.url);
+      url.password = "";
+      return url.href.replace(/\/$/, "");
+    } catch {
+      return "redis";
+    }
+  }
+
+  async sync(units: { unit: string; since: number }[]): Promise<SyncResult[]> {
+    if (units.length === 0) return [];
+    const keys = units.flatMap((u) => unitKeys(u.unit));
+    const raw = await this.call(() => this.redis.mockSync(keys.length, ...keys, ...units.map((u) => u.since)));
+    return raw.map((entry) => {
+      const [version, kind, flat] = entry as [number, number, string[] | undefined];
+      if (kind === 0) return { version, kind: "same" };
+      const values: [string, string][] = [];
+      for (let i = 0; i < (flat?.length ?? 0); i += 2) values.push([flat![i], flat![i + 1]]);
+      return { version, kind: kind === 1 ? "whole" : "changes", values };
+    });
+  }
+
+  /** The new version of each unit, or undefined when one had moved on (nothing was written). */
+  async commit(writes: UnitWrite[], due: [string, number | undefined][]): Promise<number[] | undefined> {
+    const keys = [...writes.flatMap((w) => unitKeys(w.unit)), `${PREFIX}due`];
+    const args: (string | number)[] = [writes.length];
+    for (const w of writes) {
+      args.push(w.expected, w.mode === "fields" ? 0 : w.mode === "whole" ? 1 : 2, w.values.length);
+      for (const [field, value] of w.values) args.push(field, value);
+    }
+    args.push(due.length);
+    for (const [id, score] of due) args.push(id, score === undefined ? "" : score);
+    const result = await this.call(() => this.redis.mockCommit(keys.length, ...keys, ...args));
+    return result[0] === 1 ? result.slice(1) : undefined;
+  }
+
+  /** Workspaces whose earliest task is due by `wallMs`. */
+  async dueBy(wallMs: number): Promise<string[]> {
+    return this.call(() => this.redis.zrangebyscore(`${PREFIX}due`, "-inf", wallMs, "LIMIT", 0, 50));
+  }
+
+  async setDue(workspaceId: string, wallMs: number | undefined): Promise<void> {
+    await this.call(() => (wallMs === undefined ? this.redis.zrem(`${PREFIX}due`, workspaceId) : this.redis.zadd(`${PREFIX}due`, wallMs, workspaceId)));
+  }
+
+  async journalAdd(entry: object, capacity: number): Promise<number> {
+    return this.call(() => this.redis.mockJournalAdd(2, `${PREFIX}journal`, `${PREFIX}journal:seq`, JSON.stringify(entry), capacity));
+  }
+
+  async journalAll(): Promise<string[]> {
+    return this.call(() => this.redis.lrange(`${PREFIX}journal`, 0, -1));
+  }
+
+  async journalClear(workspaceId?: string): Promise<void> {
+    await this.call(() => (workspaceId === undefined ? this.redis.del(`${PREFIX}journal`) : this.redis.mockJournalDrop(1, `${PREFIX}journal`, workspaceId)));
+  }
+
+  /** Every command goes through here: counted, and a failure becomes the 500 its request answers. */
+  private async call<T>(command: () => Promise<T>): Promise<T> {
+    this.roundTrips++;
+    try {
+      return await command();
+    } catch (error) {
+      throw new ApiError(500, `The shared store (${this.where()}) is unavailable: ${(error as Error).message}`);
+    }
+  }
+}
