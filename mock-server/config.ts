@@ -32,6 +32,8 @@ export const OPTIONS: Option[] = [
   { flag: "webhook-timeout", env: "MOCK_WEBHOOK_TIMEOUT", fallback: "5", help: "seconds a webhook receiver has to answer one delivery attempt" },
   { flag: "webhook-attempts", env: "MOCK_WEBHOOK_ATTEMPTS", fallback: "6", help: "delivery attempts in all before a delivery is marked failed" },
   { flag: "webhook-backoff", env: "MOCK_WEBHOOK_BACKOFF", fallback: "10", help: "seconds (clock time) before the first retry; doubled for each next one" },
+  { flag: "store", env: "MOCK_STORE", fallback: "", help: "redis://HOST:PORT[/DB]: keep all state in Redis, shared by every mock started with it" },
+  { flag: "workers", env: "MOCK_WORKERS", fallback: "1", help: "processes serving the one port (node:cluster); more than 1 needs --store" },
   { flag: "watch", env: "MOCK_WATCH", fallback: "", boolean: true, help: "regenerate and reload on a change under spec/, keeping the state that still fits (kit repository only)" },
 ];
 

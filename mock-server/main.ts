@@ -5,7 +5,8 @@ import { watchLauncher } from "./node/launcher-watch.js";
 import { LOG_FORMATS, requestLogger } from "./node/request-log.js";
 import { findKitRoot, watchSpec } from "./node/spec-watch.js";
 import { loadState, StateSaver } from "./persistence.js";
-import { startMock } from "./server.js";
+import { startMock, type RunningMock } from "./server.js";
+import { isFirstWorker, isWorker, runWorkers } from "./node/workers.js";
 
 async function main(): Promise<void> {
   let config;
@@ -30,6 +31,16 @@ async function main(): Promise<void> {
   const stateFile = v["state-file"] || undefined;
   const saveEvery = integerOption(v, "save-interval", 1, 86_400);
   const logFormat = choiceOption(v, "log-format", LOG_FORMATS);
+  const store = v.store || undefined;
+  if (store && !/^rediss?:\/\//.test(store)) throw new Error(`--store must be a redis:// URL (redis://HOST:PORT[/DB]), got "${store}"`);
+  if (store && stateFile) throw new Error("--store and --state-file exclude each other: with a store, Redis keeps the state");
+  if (store && v.watch) throw new Error("--watch reloads one process; it does not combine with --store");
+  const workers = integerOption(v, "workers", 1, 256);
+  if (workers > 1 && !store) throw new Error("--workers needs --store: separate processes share state only through Redis");
+  if (workers > 1 && !isWorker()) {
+    await runWorkers(workers, store!, (stop) => watchLauncher(stop));
+    return;
+  }
   const restore = stateFile ? await loadState(stateFile) : undefined;
   const kitRoot = v.watch ? findKitRoot() : undefined;
   if (v.watch && !kitRoot) throw new Error("--watch needs the kit's repository (spec/ and the kit's package.json above this code); an installed mock has no spec/ to watch");
@@ -52,6 +63,7 @@ async function main(): Promise<void> {
     requestTimeoutMs: secondsOption(v, "request-timeout", 0.1, 86_400) * 1000,
     shutdownGraceMs: secondsOption(v, "shutdown-grace", 0, 3_600) * 1000,
     restore,
+    store,
     onRequest: requestLogger(logFormat),
   });
   const saver = stateFile ? new StateSaver(stateFile, running.mock.services.workspaces, () => running.mock.services.clock.iso()) : undefined;
@@ -68,15 +80,21 @@ async function main(): Promise<void> {
     timer.unref();
     console.log(`  State file:         ${stateFile} (${restore ? "restored" : "new"}; saved every ${saveEvery} s and on exit)`);
   }
-  console.log(`Mock of the Conversational Agent Platform API listening on ${running.url}/v1`);
+  if (!isFirstWorker()) return watchStop(running, saver, stateFile, timer, undefined);
+  console.log(`Mock of the Conversational Agent Platform API listening on ${running.url}/v1${workers > 1 ? ` (${workers} worker processes)` : ""}`);
   console.log(`  API key (X-API-Key): ${running.apiKey}`);
   console.log(`  Docs:               ${running.url}/docs`);
   console.log(`  Control plane:      ${running.url}/__mock/health`);
   console.log(`  Clock: ${mode}${mode === "real" ? ` x${speed}` : ""}; response validation ${validate ? "on" : "off"}`);
   console.log(`  Request log:        ${logFormat}${logFormat === "off" ? "" : " (stdout; --log-format pretty|json|off)"}`);
+  if (store) console.log(`  Shared store:       ${store.replace(/\/\/[^@/]*@/, "//")} (${await running.mock.joined}; every mock on it is one mock)`);
   const specWatch = kitRoot ? watchSpec({ root: kitRoot, workspaces: running.mock.services.workspaces, log: (block) => console.log(block) }) : undefined;
   if (specWatch) console.log(`  Watching:           ${kitRoot}/spec (a change regenerates generated/ and reloads the mock)`);
+  watchStop(running, saver, stateFile, timer, specWatch);
+}
 
+/** Stops on SIGTERM/SIGINT, when npm's process goes, or (a worker) when the primary goes. */
+function watchStop(running: RunningMock, saver: StateSaver | undefined, stateFile: string | undefined, timer: NodeJS.Timeout | undefined, specWatch: { close(): void } | undefined): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -100,8 +118,9 @@ async function main(): Promise<void> {
   process.stdout.on("error", () => undefined);
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
-  // Killing `npm start`'s own pid must stop the mock too (see launcher-watch.ts).
-  watchLauncher((why) => void stop(why));
+  // Killing `npm start`'s own pid must stop the mock too (see launcher-watch.ts); a worker's launcher is the primary.
+  if (isWorker()) process.on("disconnect", () => void stop("primary gone"));
+  else watchLauncher((why) => void stop(why));
 }
 
 main().catch((error) => {

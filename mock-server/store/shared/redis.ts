@@ -125,6 +125,7 @@ export class RedisLink {
   /** Round trips made, for `npm run bench` (Redis round trips per operation). */
   roundTrips = 0;
   private lastError = "";
+  private connected = false;
 
   constructor(
     readonly url: string,
@@ -144,8 +145,8 @@ export class RedisLink {
     this.redis.defineCommand("mockJournalAdd", { lua: JOURNAL_ADD });
     this.redis.defineCommand("mockJournalDrop", { lua: JOURNAL_DROP });
     this.redis.on("error", (error: Error) => {
-      // One line per outage, not one per reconnection attempt.
-      if (error.message !== this.lastError) this.log(`shared store ${this.where()}: ${error.message}`);
+      // One line per outage, not one per reconnection attempt; none before the first connection (connect says why).
+      if (error.message !== this.lastError && this.connected) this.log(`shared store ${this.where()}: ${error.message}`);
       this.lastError = error.message;
     });
     this.redis.on("ready", () => {
@@ -159,9 +160,11 @@ export class RedisLink {
     try {
       await this.redis.connect();
       await this.redis.ping();
+      this.connected = true;
     } catch (error) {
       this.redis.disconnect();
-      throw new Error(`Cannot reach the shared store at ${this.where()}: ${(error as Error).message}`);
+      // The socket's own error (ECONNREFUSED) says more than the client's "Connection is closed".
+      throw new Error(`Cannot reach the shared store at ${this.where()}: ${this.lastError || (error as Error).message}`);
     }
   }
 
