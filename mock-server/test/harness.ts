@@ -2,6 +2,37 @@
 import { afterAll, beforeAll } from "vitest";
 import { createControlClient, createPlatformClient, type MockControlClient, type PlatformClient } from "../../generated/client.js";
 import { startMock, type RunningMock, type StartOptions } from "../server.js";
+import { startRedis } from "./redis.js";
+import { startRoundRobinProxy } from "./round-robin.js";
+
+/**
+ * MOCK_TEST_STORE=redis (shared-replicas.test.ts sets it): every file using useMock runs against two
+ * replicas of the mock on one Redis, behind a proxy that sends each request to the other replica.
+ */
+const SHARED = process.env.MOCK_TEST_STORE === "redis";
+
+/**
+ * Two mocks on a fresh Redis behind a round-robin proxy, seen as one: its url is the proxy's; waiting
+ * for webhook attempts waits for both replicas'; closing closes everything. The replicas are two
+ * independent copies with their own connections (the shared-store tests use separate processes).
+ */
+async function startReplicas(options: StartOptions): Promise<RunningMock> {
+  const redis = await startRedis();
+  const a = await startMock({ ...options, store: redis.url });
+  const b = await startMock({ ...options, store: redis.url });
+  const proxy = await startRoundRobinProxy([a.url, b.url]);
+  const webhooks = { idle: () => Promise.all([a.mock.services.webhooks.idle(), b.mock.services.webhooks.idle()]).then(() => undefined) };
+  return {
+    ...a,
+    url: proxy.url,
+    mock: { ...a.mock, services: { ...a.mock.services, webhooks: webhooks as never } },
+    async close() {
+      await proxy.close();
+      await Promise.all([a.close(), b.close()]);
+      await redis.stop();
+    },
+  };
+}
 
 export interface Harness {
   mock: RunningMock;
@@ -23,7 +54,8 @@ const INTERNAL_ERROR = /^[A-Z]+ \S+ failed: |^response validation failed|^schedu
 export function useMock(options: StartOptions = {}): Harness {
   const harness = { logs: [] as string[] } as Harness;
   beforeAll(async () => {
-    const mock = await startMock({ log: (line) => void harness.logs.push(line), ...options });
+    const start = SHARED ? startReplicas : startMock;
+    const mock = await start({ log: (line) => void harness.logs.push(line), ...options });
     Object.assign(harness, {
       mock,
       url: mock.url,
