@@ -84,6 +84,12 @@ for j = 1, dues do
 end
 return versions`;
 
+/** KEYS: the unit's meta, due. ARGV: version read, workspaceId, score ('' = none). Only if nobody wrote the unit since. */
+const SET_DUE = `
+if tonumber(redis.call('HGET', KEYS[1], 'v') or '0') ~= tonumber(ARGV[1]) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[2], ARGV[2]) else redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2]) end
+return 1`;
+
 /** KEYS: journal, journal:seq. ARGV: entry JSON (an object), capacity. The entry gets the next seq as its id. */
 const JOURNAL_ADD = `
 local seq = redis.call('INCR', KEYS[2])
@@ -116,6 +122,7 @@ interface Scripts {
   mockCommit(keys: number, ...args: (string | number)[]): Promise<number[]>;
   mockJournalAdd(keys: number, ...args: (string | number)[]): Promise<number>;
   mockJournalDrop(keys: number, ...args: (string | number)[]): Promise<number>;
+  mockSetDue(keys: number, ...args: (string | number)[]): Promise<number>;
 }
 
 const unitKeys = (unit: string) => [`${PREFIX}${unit}:m`, `${PREFIX}${unit}:h`, `${PREFIX}${unit}:z`];
@@ -144,6 +151,7 @@ export class RedisLink {
     this.redis.defineCommand("mockCommit", { lua: COMMIT });
     this.redis.defineCommand("mockJournalAdd", { lua: JOURNAL_ADD });
     this.redis.defineCommand("mockJournalDrop", { lua: JOURNAL_DROP });
+    this.redis.defineCommand("mockSetDue", { lua: SET_DUE });
     this.redis.on("error", (error: Error) => {
       // One line per outage, not one per reconnection attempt; none before the first connection (connect says why).
       if (error.message !== this.lastError && this.connected) this.log(`shared store ${this.where()}: ${error.message}`);
@@ -215,8 +223,10 @@ export class RedisLink {
     return this.call(() => this.redis.zrangebyscore(`${PREFIX}due`, "-inf", wallMs, "LIMIT", 0, 50));
   }
 
-  async setDue(workspaceId: string, wallMs: number | undefined): Promise<void> {
-    await this.call(() => (wallMs === undefined ? this.redis.zrem(`${PREFIX}due`, workspaceId) : this.redis.zadd(`${PREFIX}due`, wallMs, workspaceId)));
+  /** Corrects a workspace's due time, unless the workspace was written since `version` (that write set it). */
+  async setDue(workspaceId: string, version: number, wallMs: number | undefined): Promise<void> {
+    const [meta] = unitKeys(`w:${workspaceId}`);
+    await this.call(() => this.redis.mockSetDue(2, meta, `${PREFIX}due`, version, workspaceId, wallMs ?? ""));
   }
 
   async journalAdd(entry: object, capacity: number): Promise<number> {

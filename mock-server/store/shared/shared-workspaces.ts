@@ -73,7 +73,16 @@ export class SharedWorkspaces extends Workspaces {
   async join(seed: () => void): Promise<"seeded" | "joined"> {
     let seeded = false;
     // A process that loses the race to seed finds, on its retry, the store seeded by the winner.
-    await this.run([this.mock], () => void (seeded = this.mock.version === 0 && (seed(), true)), true);
+    await this.run(
+      [this.mock],
+      () => {
+        if (this.mock.version !== 0) return;
+        seed();
+        // Written whole: the root clock and the counters too, which later processes take from it.
+        this.mock.whole = seeded = true;
+      },
+      true,
+    );
     await this.sync(this.workspaceUnits());
     return seeded ? "seeded" : "joined";
   }
@@ -98,8 +107,9 @@ export class SharedWorkspaces extends Workspaces {
     if (due.some((id) => !this.get(id))) await this.sync([this.mock]);
     for (const id of due) {
       const workspace = this.get(id);
-      if (!workspace) await this.link.setDue(id, undefined);
-      else await this.runDue?.(workspace);
+      if (workspace) await this.runDue?.(workspace);
+      // What is due next, as this process now reads it: unless a write came in between, which set it itself.
+      await this.link.setDue(id, workspace ? this.unitOf(workspace).version : 0, workspace ? this.dueOf(workspace) : undefined);
     }
   }
 
@@ -198,6 +208,7 @@ export class SharedWorkspaces extends Workspaces {
       throw error;
     }
     const touched = units.filter((u) => u.before!.size > 0 || u.whole || u.dropped);
+    for (const unit of units) if (!touched.includes(unit)) unit.before = undefined;
     // Units born in this work (a new workspace) are written whole too.
     for (const w of this.list()) if (!units.includes(this.unitOf(w)) && this.unitOf(w).whole) touched.push(this.unitOf(w));
     for (const unit of units) this.stopRecording(unit);
