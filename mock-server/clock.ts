@@ -5,6 +5,8 @@
  * clock, and every workspace a fork of it with its own scheduled work, so parallel tests each move
  * their own workspace's time (calls, batch runs, webhook retries) and nobody else's.
  */
+import { heapPop, heapPush } from "./store/heap.js";
+
 export type ClockMode = "real" | "virtual";
 
 export interface ClockOptions {
@@ -137,39 +139,4 @@ export class Clock {
       this.arm();
     }
   }
-}
-
-function before(a: Task, b: Task): boolean {
-  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
-}
-
-function heapPush(heap: Task[], task: Task): void {
-  heap.push(task);
-  let i = heap.length - 1;
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    if (!before(heap[i], heap[parent])) break;
-    [heap[i], heap[parent]] = [heap[parent], heap[i]];
-    i = parent;
-  }
-}
-
-function heapPop(heap: Task[]): Task | undefined {
-  const top = heap[0];
-  const last = heap.pop();
-  if (heap.length > 0 && last) {
-    heap[0] = last;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && before(heap[l], heap[m])) m = l;
-      if (r < heap.length && before(heap[r], heap[m])) m = r;
-      if (m === i) break;
-      [heap[i], heap[m]] = [heap[m], heap[i]];
-      i = m;
-    }
-  }
-  return top;
 }

@@ -4,6 +4,8 @@
  * shared by several processes (store/shared/) holds it like any record, and whichever process finds
  * a task due runs it, once. One task per subject: scheduling it again replaces it.
  */
+import { heapPop, heapPush } from "./heap.js";
+
 export type TaskKind = "call" | "testRun" | "chatEnd" | "delivery";
 
 export interface Task {
@@ -88,37 +90,5 @@ export class Tasks {
       this.heap = [];
       for (const live of this.byId.values()) heapPush(this.heap, live);
     }
-  }
-}
-
-function before(a: Task, b: Task): boolean {
-  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
-}
-
-function heapPush(heap: Task[], task: Task): void {
-  heap.push(task);
-  let i = heap.length - 1;
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    if (!before(heap[i], heap[parent])) break;
-    [heap[i], heap[parent]] = [heap[parent], heap[i]];
-    i = parent;
-  }
-}
-
-function heapPop(heap: Task[]): void {
-  const last = heap.pop();
-  if (heap.length === 0 || !last) return;
-  heap[0] = last;
-  let i = 0;
-  for (;;) {
-    const l = 2 * i + 1;
-    const r = l + 1;
-    let m = i;
-    if (l < heap.length && before(heap[l], heap[m])) m = l;
-    if (r < heap.length && before(heap[r], heap[m])) m = r;
-    if (m === i) break;
-    [heap[i], heap[m]] = [heap[m], heap[i]];
-    i = m;
   }
 }
