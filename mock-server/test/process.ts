@@ -57,8 +57,9 @@ export async function spawnMock(args: string[] = []): Promise<MockProcess> {
       reject(new Error(`mock did not start within ${STARTUP_LIMIT_MS} ms:\n${out()}\n${err()}`));
     }, STARTUP_LIMIT_MS);
     const look = () => {
-      // The URL and the key are printed on two lines, which may come in two chunks.
-      const found = /listening on (http:\/\/[^\s]+)\/v1\n.*API key/.exec(out());
+      // The URL and the key are printed on two lines, which may come in two chunks; with --workers N
+      // the first line ends with "(N worker processes)".
+      const found = /listening on (http:\/\/[^\s]+)\/v1(?: \(\d+ worker processes\))?\n.*API key/.exec(out());
       if (found) {
         clearTimeout(timer);
         child.stdout!.off("data", look);
