@@ -55,9 +55,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     ...appOptions
   } = options;
   const log = appOptions.log ?? DEFAULT_MOCK_OPTIONS.log;
-  const shared = store ? new RedisLink(store, log) : undefined;
   // Unreachable at start: the caller gets one line (npm start exits 2 with it), not a mock that answers 500.
-  await shared?.connect();
+  const shared = store ? await RedisLink.open(store, log) : undefined;
   const mock = createMock({ sha256: nodeSha256, docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }), ...appOptions, shared, clock: typeof clock === "string" ? { mode: clock } : clock });
   try {
     await mock.joined;

@@ -15,8 +15,7 @@ export const isWorker = () => cluster.isWorker;
 export const isFirstWorker = () => !cluster.isWorker || cluster.worker?.id === 1;
 
 export async function runWorkers(count: number, store: string, onStopRequest: (stop: (why: string) => void) => void): Promise<void> {
-  const probe = new RedisLink(store, () => undefined);
-  await probe.connect();
+  const probe = await RedisLink.open(store, () => undefined);
   await probe.close();
   let stopping = false;
   const live = new Set<Worker>();

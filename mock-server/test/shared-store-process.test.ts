@@ -118,12 +118,12 @@ describe("a store that goes away", () => {
     expectErrorBody(write.body, 500, "/v1/integrations");
     expect(a.child.exitCode).toBeNull();
 
-    // The same port, an empty store (redis-server here keeps nothing): A reconnects on its own and
-    // answers again, without 500; what it had is gone with the store.
+    // The same port, an empty store (redis-server here keeps nothing): A reconnects on its own, seeds the
+    // store again as at start, and answers as a fresh mock; what it had is gone with the store.
     await redis.restart();
     await until("A to answer its control plane again", async () => (await send(a, "GET", "/__mock/health")).status === 200);
-    expect((await send(a, "GET", "/__mock/workspaces")).status).toBe(200);
-    expect((await send(a, "GET", "/v1/agents?size=1")).status).not.toBe(500);
+    expect((await send(a, "GET", "/__mock/workspaces")).body.map((w: { workspaceId: string }) => w.workspaceId)).toEqual(["default"]);
+    expect((await send(a, "GET", "/v1/agents?size=1")).status).toBe(200);
     expect((await send(a, "GET", `/v1/integrations/${created.body.integrationId}`)).status).not.toBe(200);
     expect(a.child.exitCode).toBeNull();
   });

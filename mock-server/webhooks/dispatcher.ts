@@ -24,8 +24,9 @@ export interface DispatcherOptions {
   backoffSeconds: number;
   log: (line: string) => void;
   /**
-   * A shared store only: how long (clock ms) an attempt under way holds its delivery. A process that
-   * dies while sending leaves the delivery's task due after it, and another process attempts again.
+   * A shared store only: how long an attempt under way holds its delivery, in clock time and in wall
+   * time both (a clock advanced past it must not cut an attempt short). A process that dies while
+   * sending leaves the delivery's task due after it, and another process attempts again.
    */
   leaseMs?: number;
 }
@@ -108,6 +109,12 @@ export class WebhookDispatcher {
   step(workspace: Workspace, task: Task): Promise<void> | undefined {
     const delivery = workspace.outbox.get(task.ref);
     if (!delivery || delivery.status !== "pending") return undefined;
+    // A lease whose attempt may still be under way (its wall-clock deadline is ahead: an advance of a
+    // virtual or fast clock overtook it) is held on, not attempted a second time.
+    if (task.expect && Date.now() < Number(task.expect)) {
+      workspace.tasks.schedule({ ...task, at: workspace.clock.nowMs() + this.options.leaseMs! });
+      return undefined;
+    }
     this.lease(workspace, delivery.deliveryId, task.secret ?? "");
     const claim = { deliveryId: delivery.deliveryId, secret: task.secret ?? "", attemptsBefore: delivery.attempts.length };
     return new Promise<void>((resolve) =>
@@ -141,7 +148,8 @@ export class WebhookDispatcher {
 
   private lease(workspace: Workspace, deliveryId: string, secret: string): void {
     if (this.options.leaseMs === undefined) return;
-    workspace.tasks.schedule({ kind: "delivery", ref: deliveryId, at: workspace.clock.nowMs() + this.options.leaseMs, secret });
+    const until = String(Date.now() + this.options.leaseMs);
+    workspace.tasks.schedule({ kind: "delivery", ref: deliveryId, at: workspace.clock.nowMs() + this.options.leaseMs, secret, expect: until });
   }
 
   private push(workspace: Workspace, delivery: Delivery): void {

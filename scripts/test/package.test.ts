@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./consumer", import.meta.url));
 const APP_TOOLS = ["msw", "vitest", "jsdom", "typescript", "esbuild", "@types/node"];
 /** What a user's app must never get from the kit: dev tools, a TypeScript loader, the optional Express. */
-const NEVER_INSTALLED = ["tsx", "typescript", "esbuild", "express", "vitest", "@redocly/cli", "dredd", "yaml"];
+const NEVER_INSTALLED = ["tsx", "typescript", "esbuild", "express", "ioredis", "vitest", "@redocly/cli", "dredd", "yaml"];
 
 interface Run {
   code: number;

@@ -10,7 +10,7 @@
  * and `journal:seq`. Several keys are written at once only inside one script, so a write is whole or
  * absent, whatever happens to the process that sent it.
  */
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { ApiError } from "../../core/errors.js";
 
 const PREFIX = "apm:";
@@ -127,6 +127,18 @@ interface Scripts {
 
 const unitKeys = (unit: string) => [`${PREFIX}${unit}:m`, `${PREFIX}${unit}:h`, `${PREFIX}${unit}:z`];
 
+/**
+ * ioredis is an optional peer of the kit (like express): loaded only when a store is asked for, so an
+ * install that never uses --store does not carry it.
+ */
+async function loadClient(): Promise<typeof Redis> {
+  try {
+    return (await import("ioredis")).Redis;
+  } catch {
+    throw new Error("--store needs the ioredis package: npm install ioredis");
+  }
+}
+
 export class RedisLink {
   private readonly redis: Redis & Scripts;
   /** Round trips made, for `npm run bench` (Redis round trips per operation). */
@@ -134,16 +146,24 @@ export class RedisLink {
   private lastError = "";
   private connected = false;
 
-  constructor(
+  /** A link connected to `url`, or a rejection with one line saying why (the mock then exits 2). */
+  static async open(url: string, log: (line: string) => void): Promise<RedisLink> {
+    const link = new RedisLink(url, log, await loadClient());
+    await link.connect();
+    return link;
+  }
+
+  private constructor(
     readonly url: string,
     private readonly log: (line: string) => void,
+    Client: typeof Redis,
   ) {
-    this.redis = new Redis(url, {
+    this.redis = new Client(url, {
       lazyConnect: true,
       // While Redis is away a command fails at once (a 500 for its request) instead of waiting in a queue.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: 5_000,
+      commandTimeout: 2_000,
       connectTimeout: 3_000,
       retryStrategy: (times) => Math.min(50 * times, 1_000),
     }) as Redis & Scripts;
@@ -163,8 +183,7 @@ export class RedisLink {
     });
   }
 
-  /** Connects, or rejects with one line saying why (the mock then exits 2). */
-  async connect(): Promise<void> {
+  private async connect(): Promise<void> {
     try {
       await this.redis.connect();
       await this.redis.ping();

@@ -45,6 +45,8 @@ export class SharedWorkspaces extends Workspaces {
   private readonly mock: Unit;
   private faults: FaultRules | undefined;
   private poller: ReturnType<typeof setInterval> | undefined;
+  /** How join seeded: a store found empty later (Redis restarted without its data) is seeded again. */
+  private seedEmpty: (() => void) | undefined;
   /** Runs the due tasks of a workspace (the scheduler's runNext), set by createMock. */
   runDue: ((workspace: Workspace) => Promise<void>) | undefined;
 
@@ -71,6 +73,7 @@ export class SharedWorkspaces extends Workspaces {
    * reads what is there. Both race safely: the seeding is written only if the store is still empty.
    */
   async join(seed: () => void): Promise<"seeded" | "joined"> {
+    this.seedEmpty = seed;
     let seeded = false;
     // A process that loses the race to seed finds, on its retry, the store seeded by the winner.
     await this.run(
@@ -85,6 +88,11 @@ export class SharedWorkspaces extends Workspaces {
     );
     await this.sync(this.workspaceUnits());
     return seeded ? "seeded" : "joined";
+  }
+
+  /** The store lost everything (a Redis restarted empty): seeded again, as the first process did. */
+  private async reseedIfEmptied(): Promise<void> {
+    if (this.mock.version === 0 && this.seedEmpty) await this.join(this.seedEmpty);
   }
 
   /** Real-time clocks: look for due work every POLL_MS. */
@@ -127,6 +135,7 @@ export class SharedWorkspaces extends Workspaces {
   private async authenticateFresh(apiKey: string): Promise<Workspace | undefined> {
     const guess = await super.authenticate(apiKey);
     await this.sync(guess ? [this.mock, this.unitOf(guess)] : [this.mock]);
+    await this.reseedIfEmptied();
     const found = await super.authenticate(apiKey);
     // A key this process had not seen yet: its workspace is read now.
     if (found && found !== guess) await this.sync([this.unitOf(found)]);
@@ -143,6 +152,7 @@ export class SharedWorkspaces extends Workspaces {
 
   override async control<T>(work: () => T | Promise<T>, own = false): Promise<T> {
     await this.sync([this.mock]);
+    await this.reseedIfEmptied();
     await this.sync(this.workspaceUnits());
     if (own) return work();
     const units = [this.mock, ...this.workspaceUnits()];
