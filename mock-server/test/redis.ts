@@ -66,7 +66,7 @@ function killOnExit(child: ChildProcess): void {
 }
 
 /** A port free on 127.0.0.1 right now: the kernel's pick for a listener on port 0, closed again. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once("error", reject);

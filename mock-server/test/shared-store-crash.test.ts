@@ -3,31 +3,12 @@
  * there and none is there in part, and the work it had scheduled (test runs completing, calls moving
  * on, QA issues) is done by the process left, each piece exactly once.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { spawnMock, type MockProcess } from "./process.js";
-import { startRedis, type RedisServer } from "./redis.js";
+import { describe, expect, it } from "vitest";
+import type { MockProcess } from "./process.js";
+import { mockOn, onCleanup, redisForTest, stopAfterEach, until, type Reply } from "./shared-store-support.js";
 
-interface Reply {
-  status: number;
-  body: any;
-}
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-});
-
-async function redisForTest(): Promise<RedisServer> {
-  const redis = await startRedis();
-  cleanups.push(() => redis.stop());
-  return redis;
-}
-
-async function mockOn(redis: RedisServer, ...args: string[]): Promise<MockProcess> {
-  const mock = await spawnMock(["--store", redis.url, "--log-format", "off", ...args]);
-  cleanups.push(() => mock.stop("SIGKILL"));
-  return mock;
-}
+stopAfterEach();
 
 async function send(mock: MockProcess, method: string, path: string, body?: unknown, key = mock.apiKey): Promise<Reply> {
   const headers: Record<string, string> = { "X-API-Key": key };
@@ -37,15 +18,6 @@ async function send(mock: MockProcess, method: string, path: string, body?: unkn
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, limitMs = 25_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const found = await check();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** An empty workspace made through `mock`, with one agent and test cases of `attempts` attempts each. */
 async function workspaceWithTestCases(mock: MockProcess, attempts: number[]) {

@@ -6,33 +6,17 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectErrorBody } from "./harness.js";
-import { runMockToExit, spawnMock, type MockProcess } from "./process.js";
-import { startRedis, type RedisServer } from "./redis.js";
+import { runMockToExit, type MockProcess } from "./process.js";
+import { freePort, type RedisServer } from "./redis.js";
+import { mockOn, onCleanup, redisForTest, stopAfterEach, until, type Reply } from "./shared-store-support.js";
 
-interface Reply {
-  status: number;
-  body: any;
-}
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-});
+stopAfterEach();
 
-async function redisForTest(): Promise<RedisServer> {
-  const redis = await startRedis();
-  cleanups.push(() => redis.stop());
-  return redis;
-}
-
-async function mockOn(redis: RedisServer, ...args: string[]): Promise<MockProcess> {
-  const mock = await spawnMock(["--store", redis.url, "--clock", "virtual", "--log-format", "off", ...args]);
-  cleanups.push(() => mock.stop("SIGKILL"));
-  return mock;
-}
+/** A mock process on `redis` with a virtual clock. */
+const mockOnVirtual = (redis: RedisServer, ...args: string[]) => mockOn(redis, "--clock", "virtual", ...args);
 
 /** A request on a connection of its own (so node:cluster hands each to a worker in turn); generous deadline. */
 function send(mock: MockProcess, method: string, path: string, body?: unknown): Promise<Reply> {
@@ -52,27 +36,7 @@ function send(mock: MockProcess, method: string, path: string, body?: unknown): 
   });
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, limitMs = 20_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const found = await check().catch(() => undefined);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
-/** A port nothing listens on: the kernel's pick for a listener, closed again. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** pid -> [ppid, state, comm] from /proc/PID/stat (comm in parentheses may hold spaces). */
 function procStat(pid: number): { ppid: number; state: string; comm: string } | undefined {
@@ -104,7 +68,7 @@ const alive = (pid: number) => {
 describe("a store that goes away", () => {
   it("answers 500 with the reference error body while Redis is down, and answers again once it is back", async () => {
     const redis = await redisForTest();
-    const a = await mockOn(redis);
+    const a = await mockOnVirtual(redis);
     const created = await send(a, "POST", "/v1/integrations", { name: "before the outage" });
     expect(created.status).toBe(201);
 
@@ -130,13 +94,13 @@ describe("a store that goes away", () => {
 
   it("answers 500 while Redis does not answer (paused) and keeps every write once it does", { timeout: 60_000 }, async () => {
     const redis = await redisForTest();
-    const a = await mockOn(redis);
+    const a = await mockOnVirtual(redis);
     const created = await send(a, "POST", "/v1/integrations", { name: "before the pause" });
     expect(created.status).toBe(201);
 
     const pid = redis.pid;
     process.kill(pid, "SIGSTOP");
-    cleanups.push(async () => process.kill(pid, "SIGCONT"));
+    onCleanup(async () => process.kill(pid, "SIGCONT"));
     // Each store command gives up after its timeout (5 s): the requests fail, the mock does not hang.
     const [read, write] = await Promise.all([send(a, "GET", "/v1/agents?size=1"), send(a, "POST", "/v1/integrations", { name: "during the pause" })]);
     for (const [reply, path] of [[read, "/v1/agents"], [write, "/v1/integrations"]] as const) {
@@ -160,7 +124,7 @@ describe("a store that goes away", () => {
 
 describe("starting on a store", () => {
   it("exits 2 with one line naming the store when it cannot be reached, with or without --workers", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     for (const args of [["--store", `redis://127.0.0.1:${port}`], ["--workers", "2", "--store", `redis://127.0.0.1:${port}`]]) {
       const exit = await runMockToExit(args);
       expect(exit.code, args.join(" ")).toBe(2);
@@ -183,7 +147,7 @@ describe("starting on a store", () => {
 describe("--workers 2 --store", () => {
   it("serves one port from a primary and two workers, and SIGTERM to the primary stops them all with 0", async () => {
     const redis = await redisForTest();
-    const mock = await mockOn(redis, "--workers", "2");
+    const mock = await mockOnVirtual(redis, "--workers", "2");
     const primary = mock.child.pid!;
     // Both workers up (the first one printed the banner; the second may still be starting).
     const workers = await until("two workers", async () => {

@@ -8,33 +8,17 @@
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifyWebhookSignature } from "../webhooks/signature.js";
-import { spawnMock, type MockProcess } from "./process.js";
-import { startRedis, type RedisServer } from "./redis.js";
+import type { MockProcess } from "./process.js";
+import type { RedisServer } from "./redis.js";
+import { mockOn, onCleanup, redisForTest, stopAfterEach, until, type Reply } from "./shared-store-support.js";
 
-interface Reply {
-  status: number;
-  body: any;
-}
 
-/** What each test started, stopped after it in reverse order (mocks before their redis) whatever happened. */
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-});
+stopAfterEach();
 
-async function redisForTest(): Promise<RedisServer> {
-  const redis = await startRedis();
-  cleanups.push(() => redis.stop());
-  return redis;
-}
-
-async function mockOn(redis: RedisServer, ...args: string[]): Promise<MockProcess> {
-  const mock = await spawnMock(["--store", redis.url, "--clock", "virtual", "--log-format", "off", ...args]);
-  cleanups.push(() => mock.stop("SIGKILL"));
-  return mock;
-}
+/** A mock process on `redis` with a virtual clock. */
+const mockOnVirtual = (redis: RedisServer, ...args: string[]) => mockOn(redis, "--clock", "virtual", ...args);
 
 /** JSON requests to one mock process, with the key it printed unless told otherwise; `sent` counts them. */
 function clientOf(mock: MockProcess, counter = { sent: 0 }) {
@@ -54,15 +38,6 @@ function clientOf(mock: MockProcess, counter = { sent: 0 }) {
   };
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, limitMs = 20_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const found = await check();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The banner line that starts with `label` (the banner may still be coming when spawnMock resolves). */
 function bannerLine(mock: MockProcess, label: string): Promise<string> {
@@ -73,8 +48,8 @@ describe("two processes on one store", () => {
   it("see every write the other acknowledged on their very next request, and keep one journal", async () => {
     const redis = await redisForTest();
     const counter = { sent: 0 };
-    const a = await mockOn(redis);
-    const b = await mockOn(redis);
+    const a = await mockOnVirtual(redis);
+    const b = await mockOnVirtual(redis);
     const A = clientOf(a, counter);
     const B = clientOf(b, counter);
 
@@ -129,7 +104,7 @@ describe("two processes on one store", () => {
 
   it("the first seeds, a later one joins without reseeding, and a reset through either resets both", async () => {
     const redis = await redisForTest();
-    const a = await mockOn(redis);
+    const a = await mockOnVirtual(redis);
     const A = clientOf(a);
     expect(await bannerLine(a, "Shared store")).toMatch(/^ +Shared store: +redis:\/\/127\.0\.0\.1:\d+ \(seeded;/);
     const seededAgents = await A.get("/v1/agents?size=100");
@@ -141,7 +116,7 @@ describe("two processes on one store", () => {
     expect(workspacesBefore).not.toEqual(seededCounts);
 
     // Another seed and another key: they would make another mock, but B joins the one there.
-    const b = await mockOn(redis, "--seed", "7", "--api-key", "other-key");
+    const b = await mockOnVirtual(redis, "--seed", "7", "--api-key", "other-key");
     const B = clientOf(b);
     expect(await bannerLine(b, "Shared store")).toMatch(/^ +Shared store: +redis:\/\/127\.0\.0\.1:\d+ \(joined;/);
     expect(b.apiKey).toBe(a.apiKey);
@@ -182,12 +157,12 @@ describe("webhooks with two processes", () => {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    cleanups.push(() => new Promise((resolve) => (receiver.close(resolve), receiver.closeAllConnections())));
+    onCleanup(() => new Promise((resolve) => (receiver.close(resolve), receiver.closeAllConnections())));
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
     const redis = await redisForTest();
-    const a = await mockOn(redis);
-    const b = await mockOn(redis);
+    const a = await mockOnVirtual(redis);
+    const b = await mockOnVirtual(redis);
     const A = clientOf(a);
     const B = clientOf(b);
     const { workspaceId, apiKey } = (await A.post("/__mock/workspaces", { empty: true })).body;
