@@ -8,6 +8,7 @@ import { MSW_SCENARIOS } from "./msw.js";
 import { renderResults } from "./report.js";
 import { runBench } from "./run.js";
 import { CALL_QUERIES, RUN_QUERIES } from "./scale.js";
+import { STORE_SCENARIOS, STORE_TARGETS } from "./shared-store.js";
 
 const finite = (n: number | undefined) => typeof n === "number" && Number.isFinite(n);
 
@@ -44,8 +45,35 @@ describe("npm run bench -- --quick", () => {
     expect(r.uploads.statuses25).toEqual([201]);
     expect(r.uploads.oversizeStatus).toBe(413);
     expect(r.uploads.peakRss).toBeGreaterThan(0);
+    // The shared store: every target answered the load, its CPU figures were read (a tick of CPU time
+    // may or may not fall in ten requests, so they are numbers, perhaps 0), and a read costs at most 2
+    // round trips to Redis, a write 3 (one process, requests one after the other).
+    const store = r.sharedStore!;
+    expect(store.rows.map((row) => row.scenario)).toEqual(STORE_SCENARIOS);
+    for (const row of store.rows) {
+      for (const { id } of STORE_TARGETS) {
+        const cell = row.cells[id];
+        expect(cell.requests, `${row.scenario} ${id}`).toBeGreaterThan(0);
+        expect(cell.errors, `${row.scenario} ${id}: ${JSON.stringify(cell.unexpected)}`).toBe(0);
+        expect([cell.rps, cell.p50, cell.p99, cell.mockCpuMs].every(finite), `${row.scenario} ${id}`).toBe(true);
+        if (id !== "memory") expect([cell.redisCpuMs, cell.scriptCallsPerRequest].every(finite), `${row.scenario} ${id}`).toBe(true);
+      }
+      expect(row.cells.memory.mockProcesses).toBe(1);
+      expect(row.cells.redis.mockProcesses).toBe(1);
+      expect(row.cells.workers.mockProcesses).toBe(3);
+    }
+    expect(store.roundTrips.length).toBeGreaterThanOrEqual(4);
+    for (const t of store.roundTrips) {
+      expect(t.errors, t.operation).toBe(0);
+      // MONITOR's script calls and commandstats' agree.
+      expect((t.sentBy.evalsha ?? 0) + (t.sentBy.eval ?? 0), t.operation).toBe(t.scriptCalls);
+      expect(t.sent, t.operation).toBeGreaterThan(0);
+      expect(t.sent, t.operation).toBeLessThanOrEqual(t.kind === "read" ? 2 : 3);
+    }
+    expect(store.roundTrips.filter((t) => t.kind === "read").map((t) => t.operation)).toEqual(["GET /v1/calls?size=20", "GET /v1/calls/{callId}"]);
     // CPU ratios may read n/a here: ten requests can use less than one 10 ms tick of CPU time.
     const markdown = renderResults(r, "/nonexistent");
     expect(markdown).not.toMatch(/NaN|undefined/);
+    expect(markdown).toMatch(/## 6\. Shared store[\s\S]*\| GET \/v1\/calls\?size=20 \| 2\.00 \|[\s\S]*### Scaling/);
   }, 180_000);
 });

@@ -25,6 +25,8 @@ export interface LoadResult {
   p99: number;
   errors: number;
   requests: number;
+  /** Unexpected statuses answered, status -> count (absent when every answer was the expected one). */
+  unexpected?: Record<string, number>;
 }
 
 export interface LoadOptions {
@@ -42,28 +44,42 @@ export function percentile(sorted: Float64Array | number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-function cannon(url: string, r: BenchRequest, o: LoadOptions, durationSec: number, onLatency?: (ms: number, ok: boolean) => void) {
+function cannon(url: string, r: BenchRequest, o: LoadOptions, durationSec: number, onLatency?: (ms: number, status: number) => void) {
   const length = o.amount ? { amount: o.amount } : { duration: durationSec };
   return new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       { url: url + r.path, method: r.method, headers: r.headers, body: r.body, connections: o.connections, ...length, timeout: 10 },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
-    if (onLatency) instance.on("response", (_client, statusCode, _bytes, ms) => onLatency(ms, statusCode === r.expect));
+    if (onLatency) instance.on("response", (_client, statusCode, _bytes, ms) => onLatency(ms, statusCode));
   });
 }
 
+/**
+ * Read right before and right after the measured run (not the warm-up): the CPU time of other
+ * processes, a server's own counters. `stop` gets the number of responses measured.
+ */
+export interface Meter {
+  start(): void | Promise<void>;
+  stop(requests: number): void | Promise<void>;
+}
+
 /** A warm-up (not counted), then the measured run; `pid` is the server's, for its CPU time. */
-export async function measureLoad(url: string, r: BenchRequest, o: LoadOptions, pid?: number): Promise<LoadResult> {
+export async function measureLoad(url: string, r: BenchRequest, o: LoadOptions, pid?: number, meters: Meter[] = []): Promise<LoadResult> {
   if (o.warmupSec > 0) await cannon(url, r, o, o.warmupSec);
+  for (const meter of meters) await meter.start();
   const cpuBefore = cpuMsOf(pid);
   const latencies: number[] = [];
   let unexpected = 0;
-  const result = await cannon(url, r, o, o.durationSec, (ms, ok) => {
+  const statuses: Record<string, number> = {};
+  const result = await cannon(url, r, o, o.durationSec, (ms, status) => {
     latencies.push(ms);
-    if (!ok) unexpected++;
+    if (status === r.expect) return;
+    unexpected++;
+    statuses[status] = (statuses[status] ?? 0) + 1;
   });
   const cpuAfter = cpuMsOf(pid);
+  for (const meter of meters) await meter.stop(latencies.length);
   const sorted = Float64Array.from(latencies).sort();
   return {
     cpuUs: cpuBefore === undefined || cpuAfter === undefined || sorted.length === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / sorted.length,
@@ -72,6 +88,7 @@ export async function measureLoad(url: string, r: BenchRequest, o: LoadOptions, 
     p99: percentile(sorted, 99),
     errors: result.errors + result.timeouts + unexpected,
     requests: sorted.length,
+    ...(unexpected > 0 && { unexpected: statuses }),
   };
 }
 

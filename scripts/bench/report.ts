@@ -9,6 +9,7 @@ import type { LoadOptions, LoadResult } from "./load.js";
 import { MSW_BASE_URL, type MswRow } from "./msw.js";
 import { CALL_QUERIES, RUN_QUERIES, type ScaleRow } from "./scale.js";
 import type { InstalledFigures } from "./installed.js";
+import { formatSentBy, ROUND_TRIP_WARMUP, STORE_TARGETS, type SharedStoreFigures, type StoreCell } from "./shared-store.js";
 import { median, type StartFigures, type ToolingFigures } from "./tooling.js";
 import type { UploadFigures } from "./uploads.js";
 
@@ -27,6 +28,8 @@ export interface Results {
   installed: InstalledFigures;
   tooling: ToolingFigures;
   uploads: UploadFigures;
+  /** Part 6, the shared store (Redis); absent in figures saved before it was measured. */
+  sharedStore?: SharedStoreFigures;
   durationSec: number;
 }
 
@@ -174,6 +177,96 @@ function uploads(r: Results): string {
   ]);
 }
 
+const round = (n: number | undefined, digits: number) => (n !== undefined && Number.isFinite(n) ? Number(n.toFixed(digits)) : Number.NaN);
+const f3 = (n: number | undefined) => (n !== undefined && Number.isFinite(n) ? n.toFixed(3) : "n/a");
+const errorsOf = (c: StoreCell) => `${c.errors} of ${c.requests}${c.unexpected ? ` (statuses ${Object.entries(c.unexpected).map(([s, n]) => `${s}: ${n}`).join(", ")})` : ""}`;
+
+function storeLoad(s: SharedStoreFigures): string {
+  return table(
+    ["request", "target", "req/s", "p50 / p99 (ms)", "mock CPU ms per request (its processes)", "redis-server CPU ms per request", "script calls per request", "errors"],
+    s.rows.flatMap((row) =>
+      STORE_TARGETS.map(({ id, label }) => {
+        const c = row.cells[id];
+        const processes = c.mockProcesses > 1 ? `${f3(c.mockCpuMs)} (${c.mockProcesses}: ${c.mockCpuMsByProcess.map(f3).join(" + ")})` : f3(c.mockCpuMs);
+        return [row.scenario, label, f0(c.rps), `${f2(c.p50)} / ${f2(c.p99)}`, processes, f3(c.redisCpuMs), c.scriptCallsPerRequest === undefined ? "n/a" : f2(c.scriptCallsPerRequest), errorsOf(c)];
+      }),
+    ),
+  );
+}
+
+function storeRoundTrips(s: SharedStoreFigures): string {
+  return table(
+    ["operation", "round trips per request (commands the mock sent)", "by command", "EVALSHA + EVAL per request (commandstats)", "commands Redis executed per request (its scripts' included)", "errors"],
+    s.roundTrips.map((t) => [t.operation, f2(t.sent), formatSentBy(t.sentBy), f2(t.scriptCalls), f2(t.executed), `${t.errors} of ${t.requests}`]),
+  );
+}
+
+/** The scaling arithmetic for one request, from (b)'s figures (and (a)'s, (c)'s for comparison). */
+function scalingOf(row: SharedStoreFigures["rows"][number]): string {
+  const [a, b, c] = [row.cells.memory, row.cells.redis, row.cells.workers];
+  // Computed from the figures as printed (rounded), so the arithmetic shown checks out by hand.
+  const Z = round(b.redisCpuMs, 3);
+  const M = round(b.mockCpuMs, 3);
+  const ceiling = round(1000 / Z, 0);
+  const perCore = round(1000 / M, 0);
+  const lines = [
+    `- **${row.scenario}** (${row.kind}): one process on Redis (b) served ${f0(b.rps)} req/s at ${f3(M)} ms of mock CPU and ${f3(Z)} ms of`,
+    `  redis-server CPU per request (in memory, (a): ${f0(a.rps)} req/s at ${f3(a.mockCpuMs)} ms). Redis runs commands on one thread, so at ${f3(Z)} ms`,
+    `  per request it saturates one core at 1000 / ${f3(Z)} = **${f0(ceiling)} req/s**: the ceiling however many machines run the mock.`,
+    `  A mock process bound by its own CPU serves 1000 / ${f3(M)} = **${f0(perCore)} req/s per core**, so each additional core of mock (a`,
+    `  process per core, on as many machines as it takes) adds about ${f0(perCore)} req/s until ${f0(ceiling)} / ${f0(perCore)} = ${f2(ceiling / perCore)} cores' worth,`,
+    `  where Redis is full. Two workers on this machine (c) served ${f0(c.rps)} req/s (${ratio(c.rps, b.rps)} of (b)) at ${f3(c.mockCpuMs)} ms of mock CPU`,
+    `  and ${f3(c.redisCpuMs)} ms of Redis CPU per request.`,
+  ];
+  const [calls, one] = [round(c.scriptCallsPerRequest, 2), round(b.scriptCallsPerRequest, 2)];
+  if (row.kind === "write" && Number.isFinite(calls)) {
+    lines.push(
+      `  Every write here goes to one workspace, and a process runs the writes to one workspace one at a time, each over its commit's`,
+      `  round trip. With two processes each write took ${f2(calls)} script calls against ${f2(one)} for one: (${f2(calls)} - ${f2(one)}) / 2 = ${f2((calls - one) / 2)} commits per`,
+      `  request refused because the other process wrote first (each costs a refused commit and a re-read), and by (c)'s Redis CPU`,
+      `  Redis is full at 1000 / ${f3(c.redisCpuMs)} = ${f0(1000 / round(c.redisCpuMs, 3))} req/s: concurrent writers of one workspace scale worse than the arithmetic above.`,
+      `  The version check is per workspace, so writers of different workspaces do not refuse each other (not measured here).`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function sharedStore(r: Results): string {
+  const s = r.sharedStore;
+  if (!s) return "(not measured in this run)";
+  const accounting = (yes: boolean) => (yes ? "counts" : "does not count");
+  return `Three targets, each the compiled mock as \`npm start\` runs it (\`node dist/mock-server/main.js\`, \`NODE_ENV\` unset, so response
+validation is on) with \`--clock virtual --log-format off\`: (a) in memory, one process; (b) \`--store redis://127.0.0.1:PORT\`,
+one process, on a fresh redis-server (${s.redisVersion}, no persistence) started by the bench; (c) \`--store redis://... --workers 2\`
+(node:cluster: a primary handing connections to two workers) on another fresh redis-server. Same load as part 1
+(${r.load.connections} connections, ${measured(r.load)} per request and target, targets in turn). The mock's CPU time is read
+from /proc for its process and every descendant (for (c) the primary + both workers, listed in that order) and redis-server's
+from its own pid, over the measured run, each divided by the requests answered. Script calls per request: EVALSHA + EVAL by
+INFO commandstats over the run, the mock's round trips to Redis, retried commits included.
+
+**This machine has ${r.machine.cores} cores**: autocannon, the mock's processes and redis-server share them, so (c)'s two workers do not
+get a core each and its requests per second say little about what two machines would do; CPU time per request does.
+
+${storeLoad(s)}
+
+### Redis round trips per operation
+
+${s.roundTripRequests} requests of each operation one after the other (after ${ROUND_TRIP_WARMUP} not counted) to a one-process mock (b) on a fresh
+redis-server. Round trips are the commands the mock sent, seen with MONITOR, leaving out those its Lua scripts ran (source
+\`lua\`): on this Redis a command run by a script ${accounting(s.scriptCommandsCounted.commandstats)} in INFO commandstats under its own name and
+${accounting(s.scriptCommandsCounted.totalCommandsProcessed)} in total_commands_processed (checked by this run: one EVAL running one EXISTS)${s.scriptCommandsCounted.commandstats ? ", so neither counter alone tells\nwhat a client sent" : ""}. EVALSHA + EVAL by commandstats is the cross-check; the executed column sums commandstats, scripts' commands included.
+
+${storeRoundTrips(s)}
+
+### Scaling, from the figures above
+
+${s.rows.map(scalingOf).join("\n")}
+
+These ceilings take Redis's CPU time per request at this load (not saturated) as what a request costs it at saturation, and
+the mock's CPU time as what bounds a mock process; network latency between machines adds to each request's time, not to
+either CPU figure.`;
+}
+
 /**
  * Figures saved before (c) became the mock as `npm start` runs it: their (c+rv) (response validation on)
  * is today's (c) and their (c) (NODE_ENV=production) today's (c-prod).
@@ -265,6 +358,10 @@ ${startAndTooling(r)}
 ## 5. Uploads (E9)
 
 ${uploads(r)}
+
+## 6. Shared store (Redis, \`--store\`, \`--workers\`)
+
+${sharedStore(r)}
 
 ## Profiling: where the mock's CPU goes
 

@@ -15,6 +15,7 @@ import { measureInstalledBin } from "./installed.js";
 import { measureMswDoor } from "./msw.js";
 import { renderResults, type Results } from "./report.js";
 import { runScale } from "./scale.js";
+import { measureSharedStore } from "./shared-store.js";
 import { measureStarts, measureTooling } from "./tooling.js";
 import { measureUploads } from "./uploads.js";
 
@@ -32,6 +33,8 @@ export const FULL = {
   installedSamples: 10,
   warmStart: true,
   uploadSamples: 3,
+  /** Part 6: requests of each operation counted for Redis round trips. */
+  roundTripRequests: 100,
 };
 
 export const QUICK: typeof FULL = {
@@ -45,6 +48,7 @@ export const QUICK: typeof FULL = {
   installedSamples: 2,
   warmStart: false,
   uploadSamples: 1,
+  roundTripRequests: 5,
 };
 
 export async function runBench(argv: string[], log: (line: string) => void = console.log): Promise<Results> {
@@ -74,6 +78,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
   const installed = await step("4. the packed tarball installed in a fresh project: its bin's start and idle RSS", () => measureInstalledBin(plan.installedSamples));
   const tooling = await step("4. npm run generate, conformance against a local mock", () => measureTooling());
   const uploads = await step("5. uploads", () => measureUploads(plan.uploadSamples));
+  const sharedStore = await step("6. shared store: in memory, --store redis (1 process), --store redis --workers 2; Redis round trips per operation", () => measureSharedStore(plan.load, plan.roundTripRequests, log));
 
   const cpus = os.cpus();
   const results: Results = {
@@ -90,6 +95,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     installed,
     tooling,
     uploads,
+    sharedStore,
     durationSec: (performance.now() - started) / 1000,
   };
   const out = values.out ?? (quick ? undefined : here("RESULTS.md"));

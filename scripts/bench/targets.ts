@@ -26,16 +26,16 @@ export type MockConfig = "npm-start" | "production";
 /**
  * `nodeArgs`: flags for node itself before the entry (profile.ts adds --cpu-prof). `sources`: run the
  * TypeScript sources through tsx instead of the compiled dist/, for profile.ts, whose samples are
- * named by their source file.
+ * named by their source file. `args`: more flags for the mock (shared-store.ts: --store, --workers).
  */
-export async function startMockTarget(options: { config?: MockConfig; name?: string; nodeArgs?: string[]; sources?: boolean } = {}): Promise<Child> {
+export async function startMockTarget(options: { config?: MockConfig; name?: string; nodeArgs?: string[]; sources?: boolean; args?: string[] } = {}): Promise<Child> {
   const config = options.config ?? "npm-start";
   const port = await freePort();
   return startChild({
     name: options.name ?? (config === "production" ? "mock (NODE_ENV=production)" : "mock"),
     // The request log off (Prism runs with -v error too): a line per request on a pipe the bench reads
     // would measure the console and the bench's own reading, not the mock.
-    args: [...(options.nodeArgs ?? []), ...(options.sources ? [...TSX_EXEC_ARGV, "mock-server/main.ts"] : ["dist/mock-server/main.js"]), "--port", String(port), "--api-key", MOCK_API_KEY, "--log-format", "off"],
+    args: [...(options.nodeArgs ?? []), ...(options.sources ? [...TSX_EXEC_ARGV, "mock-server/main.ts"] : ["dist/mock-server/main.js"]), "--port", String(port), "--api-key", MOCK_API_KEY, "--log-format", "off", ...(options.args ?? [])],
     // Not inherited from the bench's own environment (vitest sets NODE_ENV=test).
     env: { NODE_ENV: config === "production" ? "production" : undefined },
     url: `http://127.0.0.1:${port}`,
