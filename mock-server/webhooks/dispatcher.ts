@@ -8,7 +8,7 @@
  * tests); the signature carries the wall-clock time of the attempt, so any receiver verifies it with
  * its own clock and the usual tolerance.
  */
-import type { Delivery, Workspace, Workspaces } from "../store/workspace.js";
+import type { Delivery, Workspace } from "../store/workspace.js";
 import type { WebhookEvent } from "../store/records.js";
 import type { Task } from "../store/tasks.js";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./sign.js";
