@@ -8,6 +8,7 @@
 import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { cleanup, CleanupCannotStart } from "./cleanup.js";
 import { fuzzRules } from "./fuzz/fuzz-rules.js";
 import { RunCannotStart, runSuite, selectRules, type RunOptions, type RunResult } from "./lib/runner.js";
 import { applyBaseline, loadBaseline, type Baseline } from "./report/baseline.js";
@@ -16,6 +17,7 @@ import { runFails } from "./report/group.js";
 import { htmlReport } from "./report/html.js";
 import { jsonReport } from "./report/json.js";
 import { junitCannotStart, junitReport } from "./report/junit.js";
+import { parseRateLimit } from "./transport/retry-after.js";
 
 const USAGE = `usage: agent-platform-conformance --base-url URL --api-key KEY [options]   (npm run conformance -- ... in the kit's repo)
   --level documented|assumed   what may fail the run (default: documented on a foreign target, assumed on the kit's mock)
@@ -30,6 +32,14 @@ const USAGE = `usage: agent-platform-conformance --base-url URL --api-key KEY [o
   --baseline FILE              known failures (JSON: {"knownFailures":[{"rule","pointer"?}]} or a --json report):
                                reported, not failing; entries that no longer fail are listed as stale
   --fuzz N --large-uploads     generated requests per operation | send the 25 MB upload to a foreign target
+Through gateways (Retry-After on 429 and 503 is always honoured; nothing the environment answers is judged):
+  --rate-limit auto|N/s|N/m    pace: auto (default) learns the limit from 429s; N/s or N/m fixes it
+  --concurrency N              requests in flight at most; read-only rules run N at a time (default 1)
+  --retries N                  resend a request after a transient failure up to N times (default 3)
+  --timeout S                  per request (default 30)        --max-wait S  total waiting on limits and backoff (default 300)
+  --fail-on-inconclusive       exit 1 when a rule got no real answer through the environment
+  --ledger FILE                the ledger file on a foreign target (default: in the OS temp dir, named by run id)
+agent-platform-conformance cleanup --ledger FILE --base-url URL --api-key KEY   put back what a killed run left
   --agent-id ID --test-case-id ID --qa-rule-id ID --qa-rule-id-to-delete ID --phone-number E164 --batch-id ID
 environment: CONFORMANCE_BASE_URL, CONFORMANCE_API_KEY, CONFORMANCE_SECOND_API_KEY`;
 
@@ -47,7 +57,33 @@ const OPTIONS = {
   fuzz: { type: "string" }, "large-uploads": { type: "boolean" },
   "agent-id": { type: "string" }, "test-case-id": { type: "string" }, "qa-rule-id": { type: "string" }, "qa-rule-id-to-delete": { type: "string" },
   "phone-number": { type: "string" }, "batch-id": { type: "string" }, quiet: { type: "boolean" }, help: { type: "boolean" },
+  "rate-limit": { type: "string" }, concurrency: { type: "string" }, retries: { type: "string" }, timeout: { type: "string" }, "max-wait": { type: "string" },
+  "fail-on-inconclusive": { type: "boolean" }, ledger: { type: "string" },
 } as const;
+
+/** The gateway options, read and checked: numbers where numbers belong. */
+function transportOptions(values: Values): { options: Partial<RunOptions> } | { problem: string } {
+  const rate = parseRateLimit(String(values["rate-limit"] ?? "auto"));
+  if (!rate) return { problem: `--rate-limit must be auto, N/s or N/m (e.g. 20/s, 600/m), not ${values["rate-limit"]}` };
+  const number = (name: string, min: number, integer: boolean): number | undefined | string => {
+    if (values[name] === undefined) return undefined;
+    const n = Number(values[name]);
+    return Number.isFinite(n) && n >= min && (!integer || Number.isInteger(n)) ? n : `--${name} must be ${integer ? "a whole number" : "a number"} of at least ${min}, not ${values[name]}`;
+  };
+  const concurrency = number("concurrency", 1, true);
+  const retries = number("retries", 0, true);
+  const timeout = number("timeout", 0.001, false);
+  const maxWait = number("max-wait", 0, false);
+  const problem = [concurrency, retries, timeout, maxWait].find((v) => typeof v === "string");
+  if (typeof problem === "string") return { problem };
+  return {
+    options: {
+      rateLimit: rate, concurrency: concurrency as number | undefined, retries: retries as number | undefined,
+      timeoutMs: timeout === undefined ? undefined : (timeout as number) * 1000, maxWaitMs: maxWait === undefined ? undefined : (maxWait as number) * 1000,
+      ledgerPath: values.ledger as string | undefined,
+    },
+  };
+}
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -83,6 +119,7 @@ function optionProblem(values: Values, baseUrl: string | undefined, apiKey: stri
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = defaultIo, extra: Partial<RunOptions> = {}): Promise<{ code: number; run?: RunResult }> {
+  if (argv[0] === "cleanup") return cleanupMain(argv.slice(1), env, io, extra);
   let values: Values;
   try {
     values = parseArgs({ args: argv, strict: true, options: OPTIONS }).values;
@@ -108,6 +145,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   };
   const problem = optionProblem(values, baseUrl, apiKey);
   if (problem) return cannotStart(problem);
+  const transport = transportOptions(values);
+  if ("problem" in transport) return cannotStart(transport.problem);
   let baseline: Baseline | undefined;
   try {
     baseline = typeof values.baseline === "string" ? loadBaseline(values.baseline) : undefined;
@@ -125,6 +164,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       phoneNumber: values["phone-number"] as string | undefined, batchId: values["batch-id"] as string | undefined,
       extraRules: fuzz > 0 ? fuzzRules(fuzz) : [],
       onStart: values.quiet ? undefined : (lines) => io.out(lines.join("\n")),
+      ...transport.options,
       ...extra,
     });
   } catch (error) {
@@ -133,10 +173,57 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
   if (baseline) applyBaseline(run, baseline);
   if (!values.quiet) io.out(consoleReport(run));
+  const verdict = { failOnInconclusive: Boolean(values["fail-on-inconclusive"]) };
   if (values.junit) writeFileSync(values.junit as string, junitReport(run));
-  if (values.json) writeFileSync(values.json as string, jsonReport(run));
-  if (values.html) writeFileSync(values.html as string, htmlReport(run));
-  return { code: runFails(run) ? 1 : 0, run };
+  if (values.json) writeFileSync(values.json as string, jsonReport(run, verdict));
+  if (values.html) writeFileSync(values.html as string, htmlReport(run, verdict));
+  return { code: runFails(run, verdict) ? 1 : 0, run };
+}
+
+const CLEANUP_USAGE = "usage: agent-platform-conformance cleanup --ledger FILE --base-url URL --api-key KEY [--insecure | --ca FILE] [--retries N] [--timeout S]";
+
+/** `cleanup`: puts back what a killed run left (cleanup.ts). */
+async function cleanupMain(argv: string[], env: NodeJS.ProcessEnv, io: CliIo, extra: Partial<RunOptions>): Promise<{ code: number }> {
+  let values: Values;
+  try {
+    values = parseArgs({ args: argv, strict: true, options: { ledger: OPTIONS.ledger, "base-url": OPTIONS["base-url"], "api-key": OPTIONS["api-key"], insecure: OPTIONS.insecure, ca: OPTIONS.ca, retries: OPTIONS.retries, timeout: OPTIONS.timeout, "rate-limit": OPTIONS["rate-limit"], help: OPTIONS.help } }).values;
+  } catch (error) {
+    return io.err(`conformance cleanup: bad options: ${(error as Error).message}\n${CLEANUP_USAGE}`), { code: 2 };
+  }
+  if (values.help) return io.out(CLEANUP_USAGE), { code: 0 };
+  const baseUrl = (values["base-url"] as string | undefined) ?? env.CONFORMANCE_BASE_URL;
+  const apiKey = (values["api-key"] as string | undefined) ?? env.CONFORMANCE_API_KEY;
+  const cannotStart = (line: string) => (io.err(`conformance cleanup: cannot start: ${line}`), { code: 2 });
+  if (typeof values.ledger !== "string") return cannotStart("no --ledger FILE (the run printed its path in its first lines)");
+  const problem = optionProblem(values, baseUrl, apiKey);
+  if (problem) return cannotStart(problem);
+  const transport = transportOptions(values);
+  if ("problem" in transport) return cannotStart(transport.problem);
+  try {
+    const result = await cleanup({
+      ledgerPath: values.ledger, baseUrl: baseUrl!, apiKey: apiKey!, ...transport.options, ...extra,
+      tls: values.insecure || values.ca ? { insecure: Boolean(values.insecure), caFile: values.ca as string | undefined } : undefined,
+    }, io.out);
+    return { code: result.code };
+  } catch (error) {
+    if (error instanceof CleanupCannotStart) return cannotStart(error.message);
+    throw error;
+  }
+}
+
+/** SIGINT and SIGTERM: the rule running puts back what it changed, reports are written, then exit 128 + signal. */
+function interruptible(): { signal: AbortSignal; exitCode(): number | undefined } {
+  const controller = new AbortController();
+  let code: number | undefined;
+  for (const [name, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
+    process.on(name, () => {
+      if (code !== undefined) process.exit(code);
+      code = 128 + number;
+      process.stderr.write(`conformance: ${name}: putting back what the current rule changed, then stopping (again to stop at once; the ledger file lists what is left)\n`);
+      controller.abort(new Error(name));
+    });
+  }
+  return { signal: controller.signal, exitCode: () => code };
 }
 
 /** Run as a program: directly, or through an installed bin, which is a symlink to this file. */
@@ -149,8 +236,9 @@ function invokedDirectly(): boolean {
 }
 
 if (invokedDirectly()) {
-  main(process.argv.slice(2)).then(
-    ({ code }) => process.exit(code),
+  const interruption = interruptible();
+  main(process.argv.slice(2), process.env, defaultIo, { signal: interruption.signal }).then(
+    ({ code }) => process.exit(interruption.exitCode() ?? code),
     (error) => {
       process.stderr.write(`conformance: cannot start: ${(error as Error).stack ?? error}\n`);
       process.exit(2);

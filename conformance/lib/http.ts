@@ -5,6 +5,10 @@
 import { readFileSync } from "node:fs";
 import { rootCertificates } from "node:tls";
 import { Agent, type Dispatcher } from "undici";
+import { TargetUnreachable, type Answer } from "../transport/answer-kind.js";
+import type { SendPolicy, Transport } from "../transport/transport.js";
+
+export { TargetUnreachable };
 
 export interface RequestSpec {
   method: string;
@@ -52,8 +56,6 @@ export interface Exchange {
   durationMs: number;
 }
 
-export class TargetUnreachable extends Error {}
-
 export interface TlsOptions {
   /** --insecure: accept any certificate (a self-signed staging one). */
   insecure?: boolean;
@@ -68,21 +70,66 @@ export interface Target {
   onExchange?: (exchange: Exchange) => void;
   timeoutMs?: number;
   tls?: TlsOptions;
+  /** Pacing and retries through the environment; defaults to the one the run set for the base URL. */
+  transport?: Transport;
 }
 
 /**
- * The run's TLS options per base URL: requests are sent from many places (fixtures, control-plane
- * clients) with the base URL alone, and a target behind HTTPS needs them for each one.
+ * The run's TLS options and transport per base URL: requests are sent from many places (fixtures,
+ * control-plane clients) with the base URL alone, and each needs the run's certificate trust, pace
+ * and retries.
  */
 const tlsByBaseUrl = new Map<string, TlsOptions>();
+const transportByBaseUrl = new Map<string, Transport>();
+const keyOf = (baseUrl: string) => baseUrl.replace(/\/+$/, "");
 
 export function useTls(baseUrl: string, tls: TlsOptions | undefined): void {
-  if (tls) tlsByBaseUrl.set(baseUrl.replace(/\/+$/, ""), tls);
-  else tlsByBaseUrl.delete(baseUrl.replace(/\/+$/, ""));
+  if (tls) tlsByBaseUrl.set(keyOf(baseUrl), tls);
+  else tlsByBaseUrl.delete(keyOf(baseUrl));
 }
 
 export function tlsOf(baseUrl: string): TlsOptions | undefined {
-  return tlsByBaseUrl.get(baseUrl.replace(/\/+$/, ""));
+  return tlsByBaseUrl.get(keyOf(baseUrl));
+}
+
+export function useTransport(baseUrl: string, transport: Transport | undefined): void {
+  if (transport) transportByBaseUrl.set(keyOf(baseUrl), transport);
+  else transportByBaseUrl.delete(keyOf(baseUrl));
+}
+
+export function transportOf(baseUrl: string): Transport | undefined {
+  return transportByBaseUrl.get(keyOf(baseUrl));
+}
+
+/**
+ * One request and its whole answer (status, headers, text, JSON), through the base URL's transport
+ * when the run set one (paced, retried through the environment), else sent once. Network failures
+ * are TargetUnreachable.
+ */
+export async function fetchAnswer(baseUrl: string, url: string, init: RequestInit, policy: Partial<SendPolicy> = {}): Promise<Answer> {
+  const transport = transportOf(baseUrl);
+  const method = (init.method ?? "GET").toUpperCase();
+  const once = async (): Promise<Answer> => {
+    let response: Response;
+    try {
+      response = await tlsFetch(url, { redirect: "manual", ...init, signal: AbortSignal.timeout(transport?.timeoutMs ?? 30_000) }, tlsOf(baseUrl));
+    } catch (error) {
+      throw new TargetUnreachable(`${method} ${url}: ${(error as Error).cause ?? (error as Error).message}`, { cause: error });
+    }
+    const text = await response.text().catch((error) => {
+      throw new TargetUnreachable(`${method} ${url}: the answer was cut short (${(error as Error).message})`, { cause: error });
+    });
+    return { status: response.status, headers: response.headers, text, json: parseJson(text) };
+  };
+  return transport ? transport.send({ method, describe: `${method} ${new URL(url).pathname}`, ...policy }, once) : once();
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text.length > 0 ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const dispatchers = new Map<string, Dispatcher>();
@@ -113,9 +160,10 @@ export function buildUrl(baseUrl: string, path: string, query?: RequestSpec["que
   return url.toString();
 }
 
-export async function send(target: Target, spec: RequestSpec): Promise<Exchange> {
+export async function send(target: Target, spec: RequestSpec, policy: Partial<SendPolicy> = {}): Promise<Exchange> {
   const url = buildUrl(target.baseUrl, spec.path, spec.query);
   const tls = target.tls ?? tlsOf(target.baseUrl);
+  const transport = target.transport ?? transportOf(target.baseUrl);
   const headers: Record<string, string> = { Accept: "application/json", ...spec.headers };
   const key = spec.key === undefined ? target.apiKey : spec.key;
   if (key !== null) headers["X-API-Key"] = key;
@@ -131,28 +179,27 @@ export async function send(target: Target, spec: RequestSpec): Promise<Exchange>
     body = bodyText = JSON.stringify(spec.body);
     headers["Content-Type"] ??= "application/json";
   }
-  const started = performance.now();
-  let response: Response;
-  try {
-    response = await tlsFetch(url, { method: spec.method, headers, body, redirect: "manual", signal: AbortSignal.timeout(target.timeoutMs ?? 30_000) }, tls);
-  } catch (error) {
-    throw new TargetUnreachable(`${spec.method} ${url}: ${(error as Error).cause ?? (error as Error).message}`);
-  }
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text.length > 0 ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  const exchange: Exchange = {
-    request: { method: spec.method, url, path: new URL(url).pathname, basePath: basePathOf(target.baseUrl), headers, bodyText, form, tls },
-    status: response.status,
-    headers: response.headers,
-    text,
-    json,
-    durationMs: performance.now() - started,
+  const timeoutMs = target.timeoutMs ?? transport?.timeoutMs ?? 30_000;
+  const once = async (): Promise<Exchange> => {
+    const started = performance.now();
+    let response: Response;
+    let text: string;
+    try {
+      response = await tlsFetch(url, { method: spec.method, headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) }, tls);
+      text = await response.text();
+    } catch (error) {
+      throw new TargetUnreachable(`${spec.method} ${url}: ${(error as Error).cause ?? (error as Error).message}`, { cause: error });
+    }
+    return {
+      request: { method: spec.method, url, path: new URL(url).pathname, basePath: basePathOf(target.baseUrl), headers, bodyText, form, tls },
+      status: response.status,
+      headers: response.headers,
+      text,
+      json: parseJson(text),
+      durationMs: performance.now() - started,
+    };
   };
+  const exchange = transport ? await transport.send({ method: spec.method, describe: `${spec.method} ${new URL(url).pathname}`, ...policy }, once) : await once();
   target.onExchange?.(exchange);
   return exchange;
 }

@@ -2,7 +2,9 @@
  * A rule is one named check of the reference (or of one of the spec's assumptions), tied to an
  * operation. Rules collect failures instead of throwing, so one run reports every broken invariant.
  */
-import { traceExchange } from "../fixtures/ledger.js";
+import type { Replay } from "../fixtures/ledger-file.js";
+import { announceChange, traceExchange, traceUnknownWrite } from "../fixtures/ledger.js";
+import { WriteOutcomeUnknown } from "../transport/transport.js";
 import type { Fixtures } from "../fixtures/types.js";
 import { clockIssues, leveledIssues, preview, stampedTimes } from "./conforms.js";
 import { curlLine, send, type Exchange, type RequestSpec, type Target } from "./http.js";
@@ -73,6 +75,15 @@ export interface Restoration {
   restore(): Promise<void>;
   /** Reads the record again: the fields still differing from before (empty when put back). */
   verify(): Promise<string[]>;
+  /** The same put-back as data, written to the ledger file before the change: what `cleanup` replays after a killed run. */
+  replay?: Replay;
+}
+
+/** How one run of a rule sends: the second run after a write whose fate was unknown judges what it gets. */
+export interface AttemptSettings {
+  rerun: boolean;
+  /** The run's interruption (SIGINT, SIGTERM): no new request waits once it fires. */
+  signal?: AbortSignal;
 }
 
 export class RuleContext {
@@ -86,7 +97,11 @@ export class RuleContext {
     readonly level: Level,
     readonly fixtures: Fixtures,
     private readonly coverage: CoverageSink,
+    private readonly settings: AttemptSettings = { rerun: false },
   ) {}
+
+  /** Set by the runner while it puts back what the rule changed: those writes are idempotent and go even when interrupted. */
+  puttingBack = false;
 
   get isAssumed(): boolean {
     return this.level === "assumed";
@@ -94,7 +109,13 @@ export class RuleContext {
 
   /** Sends a request of `operationId`; the response passes through expectConforms. */
   async call(operationId: string, request: RequestSpec): Promise<Exchange> {
-    const exchange = await send(this.target, request);
+    let exchange: Exchange;
+    try {
+      exchange = await send(this.target, request, this.puttingBack ? { idempotent: true } : { unknownWrite: this.settings.rerun ? "judge" : "rerun", signal: this.settings.signal });
+    } catch (error) {
+      if (error instanceof WriteOutcomeUnknown) traceUnknownWrite(this.fixtures, operationId, request, error.message);
+      throw error;
+    }
     this.exchanges.push(exchange);
     this.coverage.record(operationId, exchange);
     traceExchange(this.fixtures, operationId, exchange);
@@ -142,6 +163,7 @@ export class RuleContext {
 
   /** Registers a change to put back once the rule ends (foreign targets: nothing the run changed stays changed). */
   willRestore(restoration: Restoration): void {
+    if (restoration.replay) announceChange(this.fixtures, { kind: restoration.kind, id: restoration.id, note: `${restoration.fields.join(", ")} about to be changed by ${this.rule.id}` }, restoration.replay);
     this.restorations.push(restoration);
   }
 

@@ -4,17 +4,23 @@
  * rule walks them), puts back what each rule changed, and returns the results.
  */
 import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { detectTarget, type Detection, type TargetKind } from "../fixtures/control.js";
 import { discoverFixtures, type IdOptions } from "../fixtures/discover.js";
 import { mockFixtures } from "../fixtures/mock-fixtures.js";
+import { LedgerFile } from "../fixtures/ledger-file.js";
 import type { Fixtures } from "../fixtures/types.js";
 import { allRules } from "../operations/index.js";
-import { send, TargetUnreachable, useTls, type Exchange, type Target, type TlsOptions } from "./http.js";
-import { RuleContext, SkipRule, type Failure, type Rule } from "./rule.js";
+import type { EnvironmentReport } from "../transport/environment.js";
+import { Inconclusive, Transport, type TransportOptions } from "../transport/transport.js";
+import { send, TargetUnreachable, useTls, useTransport, type Exchange, type Target, type TlsOptions } from "./http.js";
+import { runRule, type RunEnv } from "./run-rule.js";
+import type { Failure, Rule } from "./rule.js";
 import type { Level } from "./schemas.js";
 import { operations } from "./spec.js";
 
-export interface RunOptions extends IdOptions {
+export interface RunOptions extends IdOptions, TransportOptions {
   baseUrl: string;
   apiKey: string;
   level?: Level;
@@ -32,6 +38,10 @@ export interface RunOptions extends IdOptions {
   /** Called once the target is known, before any rule: the first lines of a run. */
   onStart?: (lines: string[]) => void;
   onRuleDone?: (result: RuleResult) => void;
+  /** Where the ledger file goes on a foreign target (default: a file named by the run id in the OS temp dir). */
+  ledgerPath?: string;
+  /** SIGINT or SIGTERM: no rule starts after it fires; the one running puts back what it changed. */
+  signal?: AbortSignal;
 }
 
 export interface RuleResult {
@@ -41,8 +51,11 @@ export interface RuleResult {
   level: Level;
   readOnly: boolean;
   description: string;
-  /** errored: the rule itself crashed (an answer it could not read); failed: the target broke a rule. */
-  outcome: "passed" | "failed" | "skipped" | "errored";
+  /**
+   * errored: the rule itself crashed (an answer it could not read); failed: the target broke a rule;
+   * inconclusive: no real answer came through the environment (rate limits, gateway pages, resets) after retries.
+   */
+  outcome: "passed" | "failed" | "skipped" | "errored" | "inconclusive";
   reason?: string;
   /** The crash, for errored rules. */
   error?: string;
@@ -70,6 +83,12 @@ export interface RunResult {
   notCovered: string[];
   /** Baseline entries that matched no failure of this run (report/baseline.ts). */
   staleBaseline?: string[];
+  /** What the environment between the suite and the API did (rate limits, waits, retries, latency). */
+  environment: EnvironmentReport;
+  /** The ledger file this run appended to (foreign targets the run may change). */
+  ledgerFile?: string;
+  /** Set when SIGINT or SIGTERM stopped the run before its last rule. */
+  interrupted?: string;
 }
 
 export class RunCannotStart extends Error {}
@@ -108,6 +127,17 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const problem = setupProblem(options);
   if (problem) throw new RunCannotStart(problem);
+  // Every request of the run to this base URL, fixtures and control plane included, goes through it.
+  const transport = new Transport(options);
+  useTransport(baseUrl, transport);
+  try {
+    return await runWith(options, baseUrl, transport, started);
+  } finally {
+    useTransport(baseUrl, undefined);
+  }
+}
+
+async function runWith(options: RunOptions, baseUrl: string, transport: Transport, started: number): Promise<RunResult> {
   const runId = `conformance-${new Date().toISOString().slice(0, 10)}-${randomBytes(3).toString("hex")}`;
   const readOnly = options.readOnly ?? false;
   const rules = selectRules(options);
@@ -115,7 +145,6 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   let detection: Detection;
   let fixtures: Fixtures;
   let apiKey = options.apiKey;
-  // Every request of the run to this base URL, fixtures and control plane included, uses these TLS options.
   useTls(baseUrl, options.tls);
   try {
     detection = await detectTarget(baseUrl, options.target);
@@ -132,16 +161,23 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
     if (options.secondApiKey) fixtures.secondKey = { apiKey: options.secondApiKey };
   } catch (error) {
     if (error instanceof RunCannotStart) throw error;
-    if (error instanceof TargetUnreachable || (error as Error).name === "TimeoutError" || (error as Error).message === "fetch failed") {
+    if (error instanceof Inconclusive) throw new RunCannotStart(`the target gave no real answer while the run was being set up: ${error.message}`);
+    if (error instanceof TargetUnreachable) throw new RunCannotStart(`target unreachable: ${baseUrl} (${error.message})`);
+    if ((error as Error).name === "TimeoutError" || (error as Error).message === "fetch failed") {
       throw new RunCannotStart(`target unreachable: ${baseUrl} (${(error as Error).cause ?? (error as Error).message})`);
     }
     throw new RunCannotStart(`could not set up fixtures: ${(error as Error).message}`);
   }
+  fixtures.baseUrl = baseUrl;
+  // The ledger goes to disk as the run goes, so a killed run leaves a list `cleanup` can undo.
+  if (detection.kind === "foreign" && !readOnly) fixtures.ledgerFile = new LedgerFile(options.ledgerPath ?? join(tmpdir(), "agent-platform-conformance", `${runId}.ledger.jsonl`));
   const level: Level = options.level ?? (detection.kind === "mock" ? "assumed" : "documented");
   options.onStart?.([
     `Target ${baseUrl}: ${detection.kind === "mock" ? "the kit's mock" : "a foreign deployment"} (${detection.reason})`,
     `Level ${level}${options.level ? "" : " (the default for this target)"}${readOnly ? ", read-only" : ""}; ${rules.length} rules; run ${runId}`,
+    `Pace ${transport.pacer.setting.kind === "auto" ? "auto (learnt from 429s)" : `${transport.pacer.currentPace}/s`}, concurrency ${options.concurrency ?? 1}, retries ${options.retries ?? 3}, timeout ${(transport.timeoutMs / 1000).toFixed(0)} s`,
     ...(detection.kind === "mock" && !readOnly ? [`Fixtures in a workspace of the run's own, ${fixtures.control?.workspaceId}; only its clock moves`] : []),
+    ...(fixtures.ledgerFile ? [`Ledger ${fixtures.ledgerFile.path} (written as the run goes; after a killed run: agent-platform-conformance cleanup --ledger ${fixtures.ledgerFile.path} --base-url ${baseUrl} --api-key "$KEY")`] : []),
   ]);
   fixtures.largeUploads = options.largeUploads;
   const target: Target = { baseUrl, apiKey, onExchange: options.onExchange, tls: options.tls };
@@ -155,69 +191,40 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
       (timings[op] ??= []).push(exchange.durationMs);
     },
   };
-
-  const results: RuleResult[] = [];
-  for (const rule of rules) {
-    const result = await runRule(rule, { target, level, readOnly, fixtures, sink });
-    results.push(result);
-    options.onRuleDone?.(result);
-  }
+  const env: RunEnv = { target, level, readOnly, fixtures, sink, stats: transport.stats, signal: options.signal };
+  const results = await runAll(rules, env, options.concurrency ?? 1, options.onRuleDone);
   await fixtures.cleanup();
+  const inconclusive = results.filter((r) => r.outcome === "inconclusive").map((r) => r.id);
   return {
     baseUrl, level, isMock: detection.kind === "mock", target: detection, readOnly, runId, startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started, results, coverage, timings, ledger: fixtures.ledger, notCovered: fixtures.notCovered,
+    environment: transport.report(inconclusive), ledgerFile: fixtures.ledgerFile?.path,
+    ...(options.signal?.aborted ? { interrupted: String(options.signal.reason?.message ?? options.signal.reason) } : {}),
   };
 }
 
-interface RunEnv {
-  target: Target;
-  level: Level;
-  readOnly: boolean;
-  fixtures: Fixtures;
-  sink: { record(op: string, exchange: Exchange): void };
-}
-
-async function runRule(rule: Rule, env: RunEnv): Promise<RuleResult> {
-  const base = { id: rule.id, group: rule.group, operationId: rule.operationId, level: rule.level, readOnly: rule.readOnly, description: rule.description, failures: [] as Failure[] };
-  if (rule.level === "assumed" && env.level === "documented") return { ...base, outcome: "skipped", reason: "rests on an x-assumption (run with --level assumed)", durationMs: 0 };
-  if (env.readOnly && !rule.readOnly) return { ...base, outcome: "skipped", reason: "changes state (--read-only)", durationMs: 0 };
-  const t = new RuleContext(rule, env.target, env.level, env.fixtures, env.sink);
-  const started = performance.now();
-  let reason: string | undefined;
-  let crash: string | undefined;
-  try {
-    await rule.run(t);
-  } catch (error) {
-    if (error instanceof SkipRule) reason = error.message;
-    else if (error instanceof TargetUnreachable) t.expect(false, { pointer: "", expected: "an answer", actual: error.message, message: "target stopped answering" });
-    else crash = (error as Error).stack ?? String(error);
+/**
+ * Rules in order; a stretch of read-only rules runs `concurrency` at a time (they change nothing, so
+ * no list moves under another), a rule that writes runs alone. Results keep the rules' order.
+ */
+async function runAll(rules: Rule[], env: RunEnv, concurrency: number, onDone?: (r: RuleResult) => void): Promise<RuleResult[]> {
+  const results: RuleResult[] = [];
+  for (let i = 0; i < rules.length && !env.signal?.aborted; ) {
+    let end = i + 1;
+    if (concurrency > 1 && rules[i].readOnly) while (end < rules.length && rules[end].readOnly) end++;
+    const stretch = rules.slice(i, end);
+    const done: RuleResult[] = new Array(stretch.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < stretch.length && !env.signal?.aborted) {
+        const k = next++;
+        done[k] = await runRule(stretch[k], env);
+        onDone?.(done[k]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, stretch.length) }, worker));
+    results.push(...done.filter(Boolean));
+    i = end;
   }
-  await putBack(t, env.fixtures);
-  const durationMs = performance.now() - started;
-  if (crash !== undefined) return { ...base, outcome: "errored", error: crash, failures: t.failures, durationMs };
-  if (t.failures.length > 0) return { ...base, outcome: "failed", failures: t.failures, durationMs, reason };
-  if (reason !== undefined) {
-    env.fixtures.notCovered.push(`${rule.id}: ${reason}`);
-    return { ...base, outcome: "skipped", reason, durationMs };
-  }
-  return { ...base, outcome: "passed", durationMs };
-}
-
-/** Puts back what the rule changed, latest first, reads each record again, and writes the ledger. */
-async function putBack(t: RuleContext, fixtures: Fixtures): Promise<void> {
-  for (const change of [...t.restorations].reverse()) {
-    let differing: string[];
-    try {
-      await change.restore();
-      differing = await change.verify();
-    } catch (error) {
-      differing = [`(could not put back: ${(error as Error).message})`];
-    }
-    const restored = differing.length === 0;
-    fixtures.ledger.push({
-      kind: change.kind, id: change.id, state: restored ? "restored" : "not-restored",
-      note: restored ? `${change.fields.join(", ")} changed by ${t.rule.id}, put back and read back unchanged` : `${change.fields.join(", ")} changed by ${t.rule.id}; still differs after putting back: ${differing.join(", ")}`,
-    });
-    t.expect(restored, { pointer: "", expected: `${change.kind} ${change.id} as before the rule`, actual: `differs in ${differing.join(", ")}`, message: "a change the run made could not be put back: the target keeps it" });
-  }
+  return results;
 }

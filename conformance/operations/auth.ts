@@ -5,7 +5,8 @@
  */
 import { request as rawRequest } from "undici";
 import { operations } from "../lib/spec.js";
-import { buildUrl, dispatcherFor, type RequestSpec } from "../lib/http.js";
+import { buildUrl, dispatcherFor, TargetUnreachable, transportOf, type RequestSpec } from "../lib/http.js";
+import type { Answer } from "../transport/answer-kind.js";
 import { defineRules, type RuleContext, type RuleSpec } from "../lib/rule.js";
 import { sampleRequest } from "./samples.js";
 
@@ -66,12 +67,32 @@ const SURROUNDED: [string, (key: string) => string][] = [
  */
 async function statusWithRawKey(t: RuleContext, spec: RequestSpec, rawKey: string): Promise<number | undefined> {
   const dispatcher = dispatcherFor(t.target.tls);
+  const url = buildUrl(t.target.baseUrl, spec.path, spec.query);
+  const once = async (): Promise<Answer> => {
+    try {
+      const response = await rawRequest(url, { method: spec.method as "GET", headers: { accept: "application/json", "x-api-key": rawKey }, ...(dispatcher ? { dispatcher } : {}), headersTimeout: t.target.timeoutMs ?? 30_000 });
+      const text = await response.body.text();
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : String(value));
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.statusCode, headers, text, json };
+    } catch (error) {
+      throw new TargetUnreachable(`${spec.method} ${url}: ${(error as Error).message}`, { cause: error });
+    }
+  };
+  // Paced and retried like every request of the run (a 429 here is the gateway's, not an answer to the key).
+  const transport = t.target.transport ?? transportOf(t.target.baseUrl);
   try {
-    const response = await rawRequest(buildUrl(t.target.baseUrl, spec.path, spec.query), { method: spec.method as "GET", headers: { accept: "application/json", "x-api-key": rawKey }, ...(dispatcher ? { dispatcher } : {}), headersTimeout: t.target.timeoutMs ?? 30_000 });
-    await response.body.dump();
-    return response.statusCode;
-  } catch {
-    return undefined;
+    const answer = transport ? await transport.send({ method: spec.method, describe: `${spec.method} ${spec.path}`, passNetworkErrors: true }, once) : await once();
+    return answer.status;
+  } catch (error) {
+    if (error instanceof TargetUnreachable) return undefined;
+    throw error;
   }
 }
 

@@ -30,9 +30,11 @@ async function patchable(t: RuleContext, fields: string[]): Promise<Record<strin
   if (t.fixtures.isMock) return before;
   const unrestorable = fields.filter((f) => typeof before[f] !== "string");
   if (unrestorable.length > 0) return t.skip(`would change ${unrestorable.join(", ")} of ${number}, which E15 cannot put back (${unrestorable.map((f) => `${f} is ${JSON.stringify(before[f] ?? null)}`).join(", ")}; E15 takes strings only)`);
+  const body = Object.fromEntries(fields.map((f) => [BODY_FIELD[f], before[f]]));
   t.willRestore({
     kind: "phone number", id: number, fields,
-    restore: async () => void (await t.call("updatePhoneNumber", { method: "PATCH", path: pathOf(number), body: Object.fromEntries(fields.map((f) => [BODY_FIELD[f], before[f]])) })),
+    replay: { operationId: "updatePhoneNumber", method: "PATCH", path: pathOf(number), body, expect: Object.fromEntries(fields.map((f) => [f, before[f]])) },
+    restore: async () => void (await t.call("updatePhoneNumber", { method: "PATCH", path: pathOf(number), body })),
     verify: async () => {
       const after = await findNumber(t, number);
       return after ? fields.filter((f) => after[f] !== before[f]).map((f) => `${f} ${JSON.stringify(after[f])} (was ${JSON.stringify(before[f])})`) : ["the number is no longer listed"];

@@ -89,7 +89,9 @@ export function describeEntry(entry: BaselineEntry): string {
 /**
  * Marks failed rules whose every finding a baseline entry covers as `known`; one uncovered finding keeps
  * the rule failing. Entries matching no finding of a rule that ran to the end (passed or failed) are
- * stale and listed in `run.staleBaseline`; entries of rules that did not run (--only, skipped) or crashed are not.
+ * stale and listed in `run.staleBaseline`; entries of rules that did not run (--only, skipped), crashed, or
+ * were inconclusive (no real answer through the environment: they did not finish) are not. An inconclusive
+ * rule matches no entry either.
  */
 export function applyBaseline(run: RunResult, baseline: Baseline): void {
   const used = new Set<BaselineEntry>();
@@ -104,6 +106,7 @@ export function applyBaseline(run: RunResult, baseline: Baseline): void {
     }
     if (r.outcome === "failed") r.known = covered;
   }
+  // Only a rule that ran to its end says an entry no longer fails (not skipped, errored or inconclusive ones).
   const finished = new Set(run.results.filter((r) => r.outcome === "passed" || r.outcome === "failed").map((r) => r.id));
   run.staleBaseline = baseline.entries
     .filter((e) => !used.has(e) && finished.has(e.rule))

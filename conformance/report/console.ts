@@ -1,11 +1,14 @@
 /**
- * The human report on a terminal: no line per passing rule. What failed, grouped by cause (each cause
- * once, with an example and one repro line), crashes, known failures, skips by reason, the ledger, what
- * was not covered, a table by operation, and the summary line last.
+ * The human report on a terminal: no line per passing rule. An interrupted run says so first; then what
+ * failed, grouped by cause (each cause once, with an example and one repro line), crashes, known failures,
+ * skips by reason, inconclusive rules by reason, the ledger (and its file), what was not covered, the
+ * environment (rate limits, waits, retries, latency) and its one-line summary, a table by operation, and
+ * the summary line last.
  */
 import type { RunResult } from "../lib/runner.js";
 import { coverageRows, describeCell } from "./coverage.js";
-import { countingFailures, countOutcomes, crashLines, groupFailures, groupSkipped, levelLabel, notCoveredBeyondSkips, operationRows } from "./group.js";
+import { environmentRows } from "./environment.js";
+import { countingFailures, countOutcomes, crashLines, groupFailures, groupInconclusive, groupSkipped, ledgerAlarms, levelLabel, notCoveredBeyondSkips, operationRows, sortLedger } from "./group.js";
 
 /** At most this many rule ids on one line; the rest are counted. */
 const RULES_SHOWN = 4;
@@ -15,10 +18,13 @@ const VALUE_MAX = 300;
 const cut = (s: string, max = VALUE_MAX) => (s.length > max ? `${s.slice(0, max)}... (${s.length - max} more characters)` : s);
 const list = (ids: string[], shown = RULES_SHOWN) => `${ids.slice(0, shown).join(", ")}${ids.length > shown ? `, ... (+${ids.length - shown} more)` : ""}`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** Ledger states a person must act on, in capitals; the others as they are. */
+const LOUD: Partial<Record<RunResult["ledger"][number]["state"], string>> = { "not-restored": "NOT RESTORED", "maybe-left": "MAYBE LEFT", "maybe-removed": "MAYBE REMOVED", changing: "CHANGING" };
 
+/** `40 passed, 0 failed (0 known), 0 errored, 2 inconclusive, 12 skipped in 3.1 s`; `N inconclusive` only when there are any. */
 export function summaryLine(run: RunResult): string {
   const c = countOutcomes(run.results);
-  return `${c.passed} passed, ${c.failed} failed (${c.known} known), ${c.errored} errored, ${c.skipped} skipped in ${(run.durationMs / 1000).toFixed(1)} s`;
+  return `${c.passed} passed, ${c.failed} failed (${c.known} known), ${c.errored} errored, ${c.inconclusive > 0 ? `${c.inconclusive} inconclusive, ` : ""}${c.skipped} skipped in ${(run.durationMs / 1000).toFixed(1)} s`;
 }
 
 export function consoleReport(run: RunResult): string {
@@ -29,6 +35,9 @@ export function consoleReport(run: RunResult): string {
   lines.push(`  Target: ${kind === "mock" ? "the kit's mock" : "a foreign deployment"} (${run.target?.reason ?? "no reason recorded"})`);
   lines.push(`  Level:  ${run.level}${run.readOnly ? ", read-only (only GET requests)" : ""}`);
   lines.push(`  Run:    ${run.runId}, started ${run.startedAt}, ${plural(c.total, "rule")}`);
+  if (run.interrupted) {
+    lines.push("", `!!! INTERRUPTED (${run.interrupted}): the run stopped before its last rule; ${plural(c.total, "rule")} reported, the rest did not run !!!`);
+  }
 
   const groups = groupFailures(countingFailures(run));
   if (groups.length > 0) {
@@ -74,14 +83,20 @@ export function consoleReport(run: RunResult): string {
     for (const s of skipped) lines.push(`  ${String(s.rules.length).padStart(3)}  ${s.reason}: ${list(s.rules, 4)}`);
   }
 
-  if (run.ledger.length > 0) {
-    const order = { "not-restored": 0, left: 1, removed: 2, restored: 3 } as const;
-    const notRestored = run.ledger.filter((e) => e.state === "not-restored").length;
+  const inconclusive = groupInconclusive(run.results);
+  if (inconclusive.length > 0) {
+    lines.push("", `Inconclusive: ${plural(c.inconclusive, "rule")} got no real answer through the environment after retries (neither passed nor failed), by reason:`);
+    for (const s of inconclusive) lines.push(`  ${String(s.rules.length).padStart(3)}  ${s.reason}: ${list(s.rules, 4)}`);
+  }
+
+  if (run.ledger.length > 0 || run.ledgerFile) {
+    const { notRestored, uncertain } = ledgerAlarms(run.ledger);
     lines.push("", `Ledger (what the run did to the target that outlives it):`);
+    if (run.ledgerFile) lines.push(`  File: ${run.ledgerFile} (agent-platform-conformance cleanup --ledger ${run.ledgerFile} undoes what is left)`);
     if (notRestored > 0) lines.push(`  !!! ${plural(notRestored, "change")} could NOT be put back: the target keeps ${notRestored === 1 ? "it" : "them"}; fix by hand !!!`);
-    for (const e of [...run.ledger].sort((a, b) => order[a.state] - order[b.state])) {
-      lines.push(`  ${e.state === "not-restored" ? "NOT RESTORED" : e.state.padEnd(12)} ${e.kind} ${e.id}: ${e.note}`);
-    }
+    if (uncertain > 0) lines.push(`  !!! ${plural(uncertain, "write")} the run could not confirm (the environment swallowed the answer): the target MAY keep ${uncertain === 1 ? "it" : "them"}; check by hand !!!`);
+    if (run.ledger.length === 0) lines.push("  nothing: the run left nothing on the target");
+    for (const e of sortLedger(run.ledger)) lines.push(`  ${(LOUD[e.state] ?? e.state).padEnd(12)} ${e.kind} ${e.id}: ${e.note}`);
   }
 
   const notCovered = notCoveredBeyondSkips(run);
@@ -90,10 +105,20 @@ export function consoleReport(run: RunResult): string {
     for (const n of notCovered) lines.push(`  ${n}`);
   }
 
+  if (run.environment) {
+    lines.push("", "Environment (what stood between the suite and the API):");
+    const rows = environmentRows(run.environment);
+    const width = Math.max(...rows.map(([label]) => label.length));
+    for (const [label, value] of rows) lines.push(`  ${label.padEnd(width)}  ${value}`);
+    lines.push("", `Environment: ${run.environment.summary}`);
+  }
+
+  // The inconclusive column only when a rule was: a run that met no trouble reads as before.
+  const withInconclusive = c.inconclusive > 0;
   lines.push("", "By operation (statuses seen: * documented and exercised, . documented not exercised, ! undocumented status seen):");
   const cells = new Map(coverageRows(run).map((r) => [r.operationId, r.statuses.map(describeCell).join(" ")]));
-  const rows = operationRows(run).map((r) => [r.operationId, String(r.counts.passed), r.counts.known > 0 ? `${r.counts.failed} (${r.counts.known}k)` : String(r.counts.failed), String(r.counts.errored), String(r.counts.skipped), cells.get(r.operationId) ?? ""]);
-  const header = ["operation", "passed", "failed", "errored", "skipped", "statuses seen"];
+  const rows = operationRows(run).map((r) => [r.operationId, String(r.counts.passed), r.counts.known > 0 ? `${r.counts.failed} (${r.counts.known}k)` : String(r.counts.failed), String(r.counts.errored), ...(withInconclusive ? [String(r.counts.inconclusive)] : []), String(r.counts.skipped), cells.get(r.operationId) ?? ""]);
+  const header = ["operation", "passed", "failed", "errored", ...(withInconclusive ? ["inconclusive"] : []), "skipped", "statuses seen"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => `  ${r.map((v, i) => (i === 0 || i === r.length - 1 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join("  ")}`.trimEnd();
   lines.push(fmt(header), fmt(widths.map((w) => "-".repeat(w))), ...rows.map(fmt));

@@ -92,11 +92,24 @@ export interface SkipGroup {
   rules: string[];
 }
 
-export function groupSkipped(results: RuleResult[]): SkipGroup[] {
+/** Rules of one outcome grouped by their reason, the largest group first. */
+function groupByReason(results: RuleResult[], outcome: RuleResult["outcome"]): SkipGroup[] {
   const groups = new Map<string, string[]>();
-  for (const r of results) if (r.outcome === "skipped") groups.set(r.reason ?? "(no reason given)", [...(groups.get(r.reason ?? "(no reason given)") ?? []), r.id]);
+  for (const r of results) if (r.outcome === outcome) groups.set(r.reason ?? "(no reason given)", [...(groups.get(r.reason ?? "(no reason given)") ?? []), r.id]);
   return [...groups].map(([reason, rules]) => ({ reason, rules })).sort((a, b) => b.rules.length - a.rules.length || a.reason.localeCompare(b.reason));
 }
+
+export function groupSkipped(results: RuleResult[]): SkipGroup[] {
+  return groupByReason(results, "skipped");
+}
+
+/** Inconclusive rules (no real answer through the environment) by reason, the prefix every reason shares taken out. */
+export function groupInconclusive(results: RuleResult[]): SkipGroup[] {
+  return groupByReason(results, "inconclusive").map((g) => ({ ...g, reason: g.reason.replace(INCONCLUSIVE_PREFIX, "") || g.reason }));
+}
+
+/** What run-rule.ts puts before the reason of every inconclusive rule; the heading says it once. */
+const INCONCLUSIVE_PREFIX = /^no real answer through the environment: /;
 
 /**
  * The run's "not covered" list without the entries a skipped rule already says (`<rule>: <reason>`):
@@ -114,11 +127,13 @@ export interface Counts {
   known: number;
   errored: number;
   skipped: number;
+  /** No real answer came through the environment: neither passed nor failed, and not a finding. */
+  inconclusive: number;
   total: number;
 }
 
 export function countOutcomes(results: RuleResult[]): Counts {
-  const c: Counts = { passed: 0, failed: 0, known: 0, errored: 0, skipped: 0, total: results.length };
+  const c: Counts = { passed: 0, failed: 0, known: 0, errored: 0, skipped: 0, inconclusive: 0, total: results.length };
   for (const r of results) {
     c[r.outcome]++;
     if (r.outcome === "failed" && r.known) c.known++;
@@ -168,9 +183,37 @@ export function timingRows(run: Pick<RunResult, "timings">): TimingRow[] {
     .sort((a, b) => a.operationId.localeCompare(b.operationId));
 }
 
-/** True when the run fails: a rule crashed, or failed without a baseline knowing it. */
-export function runFails(run: Pick<RunResult, "results">): boolean {
-  return run.results.some((r) => r.outcome === "errored" || (r.outcome === "failed" && !r.known));
+export interface VerdictOptions {
+  /** `--fail-on-inconclusive`: a rule the environment kept from an answer fails the run too. */
+  failOnInconclusive?: boolean;
+}
+
+/**
+ * True when the run fails: a rule crashed, or failed without a baseline knowing it; an inconclusive
+ * rule only with `failOnInconclusive`.
+ */
+export function runFails(run: Pick<RunResult, "results">, options: VerdictOptions = {}): boolean {
+  return run.results.some((r) => r.outcome === "errored" || (r.outcome === "failed" && !r.known) || (r.outcome === "inconclusive" && options.failOnInconclusive === true));
+}
+
+type LedgerEntry = RunResult["ledger"][number];
+
+/**
+ * The ledger, loudest first: changes that could not be put back, writes whose answer the environment
+ * swallowed (the target may or may not keep them), changes caught halfway, then what was left, removed, restored.
+ */
+const LEDGER_ORDER: Record<LedgerEntry["state"], number> = { "not-restored": 0, "maybe-left": 1, "maybe-removed": 2, changing: 3, left: 4, removed: 5, restored: 6 };
+
+export function sortLedger(ledger: LedgerEntry[]): LedgerEntry[] {
+  return [...ledger].sort((a, b) => (LEDGER_ORDER[a.state] ?? 7) - (LEDGER_ORDER[b.state] ?? 7));
+}
+
+/** Entries a person must look at: not put back, or not known whether the target keeps them. */
+export function ledgerAlarms(ledger: LedgerEntry[]): { notRestored: number; uncertain: number } {
+  return {
+    notRestored: ledger.filter((e) => e.state === "not-restored").length,
+    uncertain: ledger.filter((e) => e.state === "maybe-left" || e.state === "maybe-removed" || e.state === "changing").length,
+  };
 }
 
 /** `documented`, `assumed`, or `documented 49, assumed 39` for a group mixing both. */

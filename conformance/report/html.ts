@@ -1,13 +1,15 @@
 /**
  * One self-contained HTML page a person reads at a glance: the verdict, the operation x rule matrix,
  * status coverage, failures grouped by cause (the console's grouping, report/group.ts) with a repro line
- * each, response times, the ledger. Inline CSS, no script, no external asset: it opens from a CI
- * artifact or a mail attachment as it is. Everything that comes from the target is escaped.
+ * each, response times, the environment (rate limits, waits, retries, latency), inconclusive rules,
+ * the ledger. Inline CSS, no script, no external asset: it opens from a CI artifact or a mail
+ * attachment as it is. Everything that comes from the target is escaped.
  */
 import type { RuleResult, RunResult } from "../lib/runner.js";
 import type { Failure } from "../lib/rule.js";
 import { coverageRows } from "./coverage.js";
-import { countingFailures, countOutcomes, crashLines, groupFailures, groupSkipped, levelLabel, notCoveredBeyondSkips, operationRows, runFails, timingRows, type FailureGroup } from "./group.js";
+import { environmentRows } from "./environment.js";
+import { countingFailures, countOutcomes, crashLines, groupFailures, groupInconclusive, groupSkipped, ledgerAlarms, levelLabel, notCoveredBeyondSkips, operationRows, runFails, sortLedger, timingRows, type FailureGroup, type VerdictOptions } from "./group.js";
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function escapeHtml(value: unknown): string {
@@ -20,7 +22,7 @@ export function escapeHtml(value: unknown): string {
 }
 const e = escapeHtml;
 
-const MARK: Record<RuleResult["outcome"] | "known", string> = { passed: "✓", failed: "✗", errored: "!", skipped: "–", known: "K" };
+const MARK: Record<RuleResult["outcome"] | "known", string> = { passed: "✓", failed: "✗", errored: "!", skipped: "–", inconclusive: "?", known: "K" };
 
 function ms(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
@@ -38,7 +40,8 @@ function outcomeClass(r: RuleResult): string {
 function ruleTitle(r: RuleResult): string {
   const what = r.outcome === "failed" ? (r.known ? "known failure (baseline)" : `failed: ${r.failures.length} finding${r.failures.length === 1 ? "" : "s"}, first: ${r.failures[0]?.message ?? ""}`)
     : r.outcome === "errored" ? `crashed: ${crashLines(r.error)[0]}`
-    : r.outcome === "skipped" ? `skipped: ${r.reason ?? ""}` : "passed";
+    : r.outcome === "skipped" ? `skipped: ${r.reason ?? ""}`
+    : r.outcome === "inconclusive" ? `inconclusive: ${r.reason ?? ""}` : "passed";
   return `${r.id} [${r.level}] - ${what}\n${r.description}`;
 }
 
@@ -63,32 +66,36 @@ function section(id: string, title: string, body: string, note = ""): string {
   return `<section id="${id}"><h2>${title}</h2>${note ? `<p class="note">${note}</p>` : ""}${body}</section>`;
 }
 
-export function htmlReport(run: RunResult): string {
+/** The page; `options.failOnInconclusive` (--fail-on-inconclusive) makes an inconclusive rule turn the verdict to FAIL, as it does the exit code. */
+export function htmlReport(run: RunResult, options: VerdictOptions = {}): string {
   const c = countOutcomes(run.results);
-  const fails = runFails(run);
+  const fails = runFails(run, options);
   const kind = run.target?.kind ?? (run.isMock ? "mock" : "foreign");
   const groups = groupFailures(countingFailures(run));
   const firstCause = new Map<string, string>();
   for (const g of groups) for (const id of g.rules) if (!firstCause.has(id)) firstCause.set(id, g.anchor);
   const verdict = fails ? "FAIL" : "PASS";
+  const inconclusiveNote = c.inconclusive > 0 ? `${c.inconclusive} inconclusive` : "";
   const verdictNote = fails
-    ? [c.failed - c.known > 0 ? `${c.failed - c.known} rule${c.failed - c.known === 1 ? "" : "s"} failed` : "", c.errored > 0 ? `${c.errored} crashed` : ""].filter(Boolean).join(", ")
-    : c.known > 0 ? `nothing failed beyond ${c.known} known failure${c.known === 1 ? "" : "s"} (baseline)` : "nothing failed";
+    ? [c.failed - c.known > 0 ? `${c.failed - c.known} rule${c.failed - c.known === 1 ? "" : "s"} failed` : "", c.errored > 0 ? `${c.errored} crashed` : "", inconclusiveNote].filter(Boolean).join(", ")
+    : [c.known > 0 ? `nothing failed beyond ${c.known} known failure${c.known === 1 ? "" : "s"} (baseline)` : "nothing failed", inconclusiveNote ? `${inconclusiveNote} (no real answer through the environment)` : ""].filter(Boolean).join("; ");
 
   const ops = operationRows(run);
-  const opTable = `<table class="ops"><thead><tr><th>operation</th><th>request</th><th class="n">passed</th><th class="n">failed</th><th class="n">errored</th><th class="n">skipped</th><th>rules (one mark each, hover for the rule)</th></tr></thead><tbody>
+  // The inconclusive column only when a rule was: a run that met no trouble reads as before.
+  const withInc = c.inconclusive > 0;
+  const opTable = `<table class="ops"><thead><tr><th>operation</th><th>request</th><th class="n">passed</th><th class="n">failed</th><th class="n">errored</th>${withInc ? `<th class="n">inconclusive</th>` : ""}<th class="n">skipped</th><th>rules (one mark each, hover for the rule)</th></tr></thead><tbody>
 ${ops.map((r) => {
     const marks = r.rules.map((rule) => {
       const cls = outcomeClass(rule);
-      const anchor = rule.outcome === "failed" || rule.outcome === "errored" ? (rule.outcome === "errored" ? "#crashes" : rule.known ? "#known" : `#${firstCause.get(rule.id) ?? "causes"}`) : undefined;
+      const anchor = rule.outcome === "failed" || rule.outcome === "errored" ? (rule.outcome === "errored" ? "#crashes" : rule.known ? "#known" : `#${firstCause.get(rule.id) ?? "causes"}`) : rule.outcome === "inconclusive" ? "#inconclusive" : undefined;
       const inner = MARK[cls as keyof typeof MARK];
       return anchor ? `<a class="m ${cls}" href="${anchor}" title="${e(ruleTitle(rule))}">${inner}</a>` : `<span class="m ${cls}" title="${e(ruleTitle(rule))}">${inner}</span>`;
     }).join("");
     const bad = r.counts.failed - r.counts.known + r.counts.errored > 0;
-    return `<tr class="${bad ? "bad" : r.rules.length === 0 ? "none" : ""}"><td><code>${e(r.operationId)}</code></td><td class="req">${r.method ? `${e(r.method)} ${e(r.path)}` : ""}</td><td class="n">${r.counts.passed || ""}</td><td class="n ${r.counts.failed ? "f" : ""}">${r.counts.failed ? `${r.counts.failed}${r.counts.known ? ` <span class="muted">(${r.counts.known} known)</span>` : ""}` : ""}</td><td class="n ${r.counts.errored ? "x" : ""}">${r.counts.errored || ""}</td><td class="n">${r.counts.skipped || ""}</td><td class="marks">${marks || `<span class="muted">no rule ran</span>`}</td></tr>`;
+    return `<tr class="${bad ? "bad" : r.rules.length === 0 ? "none" : ""}"><td><code>${e(r.operationId)}</code></td><td class="req">${r.method ? `${e(r.method)} ${e(r.path)}` : ""}</td><td class="n">${r.counts.passed || ""}</td><td class="n ${r.counts.failed ? "f" : ""}">${r.counts.failed ? `${r.counts.failed}${r.counts.known ? ` <span class="muted">(${r.counts.known} known)</span>` : ""}` : ""}</td><td class="n ${r.counts.errored ? "x" : ""}">${r.counts.errored || ""}</td>${withInc ? `<td class="n ${r.counts.inconclusive ? "i" : ""}">${r.counts.inconclusive || ""}</td>` : ""}<td class="n">${r.counts.skipped || ""}</td><td class="marks">${marks || `<span class="muted">no rule ran</span>`}</td></tr>`;
   }).join("\n")}
-</tbody><tfoot><tr><td colspan="2">all operations</td><td class="n">${c.passed}</td><td class="n">${c.failed}</td><td class="n">${c.errored}</td><td class="n">${c.skipped}</td><td>${c.total} rules</td></tr></tfoot></table>
-<p class="legend"><span class="m passed">${MARK.passed}</span> passed <span class="m failed">${MARK.failed}</span> failed <span class="m known">${MARK.known}</span> known failure (baseline) <span class="m errored">${MARK.errored}</span> crashed <span class="m skipped">${MARK.skipped}</span> skipped</p>`;
+</tbody><tfoot><tr><td colspan="2">all operations</td><td class="n">${c.passed}</td><td class="n">${c.failed}</td><td class="n">${c.errored}</td>${withInc ? `<td class="n">${c.inconclusive}</td>` : ""}<td class="n">${c.skipped}</td><td>${c.total} rules</td></tr></tfoot></table>
+<p class="legend"><span class="m passed">${MARK.passed}</span> passed <span class="m failed">${MARK.failed}</span> failed <span class="m known">${MARK.known}</span> known failure (baseline) <span class="m errored">${MARK.errored}</span> crashed <span class="m inconclusive">${MARK.inconclusive}</span> inconclusive (no real answer through the environment) <span class="m skipped">${MARK.skipped}</span> skipped</p>`;
 
   const coverage = coverageRows(run);
   const statuses = [...new Set(coverage.flatMap((r) => r.statuses.map((s) => s.status)))].sort();
@@ -115,9 +122,18 @@ ${timings.map((t) => `<tr><td><code>${e(t.operationId)}</code></td><td class="n"
   const crashed = run.results.filter((r) => r.outcome === "errored");
   const known = run.results.filter((r) => r.outcome === "failed" && r.known);
   const skipped = groupSkipped(run.results);
-  const order = { "not-restored": 0, left: 1, removed: 2, restored: 3 } as const;
-  const ledger = [...run.ledger].sort((a, b) => order[a.state] - order[b.state]);
-  const notRestored = ledger.filter((l) => l.state === "not-restored").length;
+  const inconclusive = groupInconclusive(run.results);
+  const ledger = sortLedger(run.ledger);
+  const { notRestored, uncertain } = ledgerAlarms(ledger);
+  const ledgerAlarm = [
+    notRestored > 0 ? `<p class="alarm">${notRestored} change${notRestored === 1 ? "" : "s"} could NOT be put back: the target keeps ${notRestored === 1 ? "it" : "them"}. Fix by hand.</p>` : "",
+    uncertain > 0 ? `<p class="alarm">${uncertain} write${uncertain === 1 ? "" : "s"} the run could not confirm (the environment swallowed the answer): the target MAY keep ${uncertain === 1 ? "it" : "them"}. Check by hand.</p>` : "",
+  ].join("");
+  const ledgerFile = run.ledgerFile ? `<p>Ledger file: <code>${e(run.ledgerFile)}</code> <span class="muted">(<code>agent-platform-conformance cleanup --ledger ${e(run.ledgerFile)}</code> undoes what is left)</span></p>` : "";
+  const env = run.environment;
+  const envBody = env
+    ? `<p class="env-summary">${e(env.summary)}</p><table class="env"><tbody>${environmentRows(env).map(([label, value]) => `<tr><th>${e(label)}</th><td>${e(value)}</td></tr>`).join("\n")}</tbody></table>`
+    : "";
   const notCovered = notCoveredBeyondSkips(run);
   const findings = groups.reduce((s, g) => s + g.count, 0);
 
@@ -137,14 +153,18 @@ ${timings.map((t) => `<tr><td><code>${e(t.operationId)}</code></td><td class="n"
       : "",
     section("coverage", "Status coverage", covTable),
     section("times", "Response times", timeTable, "Every response of the run, per operation (nearest-rank percentiles)."),
+    env ? section("environment", "Environment", envBody, "What stood between the suite and the API: rate limits and the waits they cost, the pace the run settled on, requests sent again and why, gateway pages, network failures, answers that changed when asked again, and the API's own response times.") : "",
+    inconclusive.length > 0
+      ? section("inconclusive", `Inconclusive <span class="sub">${c.inconclusive}</span>`, `<table class="skips inc"><tbody>${inconclusive.map((s) => `<tr><td class="n">${s.rules.length}</td><td>${e(s.reason)}<div class="rules">${s.rules.map((id) => `<code>${e(id)}</code>`).join(" ")}</div></td></tr>`).join("\n")}</tbody></table>`, `No real answer came through the environment after retries (rate limits, gateway pages, resets): neither passed nor failed, ${options.failOnInconclusive ? "and they fail the run (--fail-on-inconclusive)" : "and they do not fail the run"}.`)
+      : "",
     skipped.length > 0
       ? section("skipped", `Skipped <span class="sub">${c.skipped}</span>`, `<table class="skips"><tbody>${skipped.map((s) => `<tr><td class="n">${s.rules.length}</td><td>${e(s.reason)}<div class="rules">${s.rules.map((id) => `<code>${e(id)}</code>`).join(" ")}</div></td></tr>`).join("\n")}</tbody></table>`)
       : "",
-    section("ledger", `Ledger <span class="sub">${ledger.length}</span>`, ledger.length === 0 ? `<p class="muted">The run left nothing on the target.</p>` : `${notRestored > 0 ? `<p class="alarm">${notRestored} change${notRestored === 1 ? "" : "s"} could NOT be put back: the target keeps ${notRestored === 1 ? "it" : "them"}. Fix by hand.</p>` : ""}<table class="ledger"><thead><tr><th>state</th><th>kind</th><th>id</th><th>note</th></tr></thead><tbody>${ledger.map((l) => `<tr class="${e(l.state)}"><td><span class="state ${e(l.state)}">${e(l.state)}</span></td><td>${e(l.kind)}</td><td><code>${e(l.id)}</code></td><td>${e(l.note)}</td></tr>`).join("\n")}</tbody></table>`, "What the run did to the target that outlives it."),
+    section("ledger", `Ledger <span class="sub">${ledger.length}</span>`, ledgerFile + (ledger.length === 0 ? `<p class="muted">The run left nothing on the target.</p>` : `${ledgerAlarm}<table class="ledger"><thead><tr><th>state</th><th>kind</th><th>id</th><th>note</th></tr></thead><tbody>${ledger.map((l) => `<tr class="${e(l.state)}"><td><span class="state ${e(l.state)}">${e(l.state)}</span></td><td>${e(l.kind)}</td><td><code>${e(l.id)}</code></td><td>${e(l.note)}</td></tr>`).join("\n")}</tbody></table>`), "What the run did to the target that outlives it."),
     notCovered.length > 0 ? section("not-covered", `Not covered <span class="sub">${notCovered.length}</span>`, `<ul>${notCovered.map((n) => `<li>${e(n)}</li>`).join("")}</ul>`) : "",
   ].filter(Boolean);
 
-  const nav = [["operations", "operations"], ["causes", "failures"], ["crashes", "crashes"], ["known", "known"], ["stale", "stale"], ["coverage", "coverage"], ["times", "response times"], ["skipped", "skipped"], ["ledger", "ledger"], ["not-covered", "not covered"]]
+  const nav = [["operations", "operations"], ["causes", "failures"], ["crashes", "crashes"], ["known", "known"], ["stale", "stale"], ["coverage", "coverage"], ["times", "response times"], ["environment", "environment"], ["inconclusive", "inconclusive"], ["skipped", "skipped"], ["ledger", "ledger"], ["not-covered", "not covered"]]
     .filter(([id]) => parts.some((p) => p.startsWith(`<section id="${id}"`)))
     .map(([id, label]) => `<a href="#${id}">${label}</a>`).join(" ");
 
@@ -160,12 +180,14 @@ ${timings.map((t) => `<tr><td><code>${e(t.operationId)}</code></td><td class="n"
 <header class="verdict ${fails ? "fail" : "pass"}">
 <div class="word" data-verdict="${verdict}">${verdict}</div>
 <div class="what"><div class="note">${e(verdictNote)}</div>
-<div class="counts"><span class="k passed">${c.passed} passed</span><span class="k failed">${c.failed} failed${c.known ? ` (${c.known} known)` : ""}</span><span class="k errored">${c.errored} errored</span><span class="k skipped">${c.skipped} skipped</span></div></div>
+<div class="counts"><span class="k passed">${c.passed} passed</span><span class="k failed">${c.failed} failed${c.known ? ` (${c.known} known)` : ""}</span><span class="k errored">${c.errored} errored</span>${c.inconclusive > 0 ? `<span class="k inconclusive">${c.inconclusive} inconclusive</span>` : ""}<span class="k skipped">${c.skipped} skipped</span></div></div>
 </header>
+${run.interrupted ? `<p class="alarm interrupted">INTERRUPTED (${e(run.interrupted)}): the run stopped before its last rule; ${c.total} rule${c.total === 1 ? "" : "s"} reported, the rest did not run.</p>` : ""}
 <dl class="meta">
 <dt>Target</dt><dd><code>${e(run.baseUrl)}</code>: ${kind === "mock" ? "the kit's mock" : "a foreign deployment"} <span class="muted">(${e(run.target?.reason ?? "")})</span></dd>
 <dt>Level</dt><dd><b>${e(run.level)}</b>${run.readOnly ? ", read-only (GET requests only)" : ""}</dd>
 <dt>Run</dt><dd><code>${e(run.runId)}</code>, started <time datetime="${e(run.startedAt)}">${e(run.startedAt.replace("T", " ").replace(/\.\d+Z$/, " UTC").replace(/Z$/, " UTC"))}</time>, took ${duration(run.durationMs)}, ${c.total} rules</dd>
+${env ? `<dt>Environment</dt><dd>${e(env.summary)} <a href="#environment">details</a></dd>` : ""}
 </dl>
 <nav>${nav}</nav>
 <main>
@@ -178,7 +200,7 @@ ${parts.join("\n")}
 }
 
 const CSS = `
-:root{--pass:#1a7f37;--fail:#cf222e;--err:#8250df;--skip:#8c959f;--known:#9a6700;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa}
+:root{--pass:#1a7f37;--fail:#cf222e;--err:#8250df;--skip:#8c959f;--known:#9a6700;--inc:#0e7490;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
 code,pre,.val{font-family:ui-monospace,SFMono-Regular,"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12.5px}
@@ -189,7 +211,7 @@ header.verdict.fail{background:var(--fail)}
 .what .note{font-size:20px;font-weight:600}
 .counts{margin-top:8px;display:flex;gap:8px;flex-wrap:wrap}
 .counts .k{background:rgba(255,255,255,.92);color:var(--fg);border-radius:12px;padding:2px 10px;font-weight:600}
-.counts .k.passed{color:var(--pass)}.counts .k.failed{color:var(--fail)}.counts .k.errored{color:var(--err)}.counts .k.skipped{color:var(--muted)}
+.counts .k.passed{color:var(--pass)}.counts .k.failed{color:var(--fail)}.counts .k.errored{color:var(--err)}.counts .k.skipped{color:var(--muted)}.counts .k.inconclusive{color:var(--inc)}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0;padding:14px 32px;background:var(--soft);border-bottom:1px solid var(--line)}
 dl.meta dt{font-weight:600;color:var(--muted)}dl.meta dd{margin:0}
 nav{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid var(--line);padding:8px 32px}
@@ -208,10 +230,10 @@ tfoot td{font-weight:600;border-top:2px solid var(--line)}
 table.ops td.req{color:var(--muted);font-family:ui-monospace,monospace;font-size:12px;white-space:nowrap}
 table.ops tr.bad td:first-child{box-shadow:inset 4px 0 var(--fail)}
 table.ops tr.none td{color:var(--muted)}
-td.f{color:var(--fail);font-weight:700}td.x{color:var(--err);font-weight:700}
+td.f{color:var(--fail);font-weight:700}td.x{color:var(--err);font-weight:700}td.i{color:var(--inc);font-weight:700}
 .marks{line-height:22px}
 .m{display:inline-block;width:20px;height:20px;margin:1px;border-radius:4px;text-align:center;font-size:12px;line-height:20px;font-weight:700;color:#fff;text-decoration:none;vertical-align:middle}
-.m.passed{background:var(--pass)}.m.failed{background:var(--fail)}.m.errored{background:var(--err)}.m.skipped{background:#d8dee4;color:#57606a}.m.known{background:var(--known)}
+.m.passed{background:var(--pass)}.m.failed{background:var(--fail)}.m.errored{background:var(--err)}.m.skipped{background:#d8dee4;color:#57606a}.m.known{background:var(--known)}.m.inconclusive{background:var(--inc)}
 a.m:hover{outline:2px solid #0969da}
 .legend{color:var(--muted);font-size:12.5px}.legend .m,.legend .c{margin-left:10px}
 table.cov td.c{text-align:center;min-width:42px;font-variant-numeric:tabular-nums}
@@ -241,7 +263,13 @@ table.findings tr.repro-row td{border-bottom:1px solid var(--line);padding-top:0
 table.findings td.val{max-width:420px}
 table.skips td{border-bottom:1px solid var(--line)}div.rules{margin-top:2px;font-size:12px}
 table.ledger tr.not-restored td{background:#ffebe9}
-.state{font-weight:600;font-size:12px}.state.not-restored{color:var(--fail);text-transform:uppercase}.state.left{color:var(--known)}.state.removed{color:var(--muted)}.state.restored{color:var(--pass)}
+table.ledger tr.maybe-left td,table.ledger tr.maybe-removed td,table.ledger tr.changing td{background:#fff8c5}
+.state{font-weight:600;font-size:12px}.state.not-restored{color:var(--fail);text-transform:uppercase}
+.state.maybe-left,.state.maybe-removed,.state.changing{color:#9a3412;text-transform:uppercase}.state.left{color:var(--known)}.state.removed{color:var(--muted)}.state.restored{color:var(--pass)}
 p.alarm{background:var(--fail);color:#fff;font-weight:700;padding:8px 12px;border-radius:6px}
+p.alarm.interrupted{margin:0;border-radius:0;padding:10px 32px;font-size:16px}
+p.env-summary{font-weight:600;margin:4px 0 8px}
+table.env th{background:none;color:var(--muted);font-size:13px;padding-right:16px}
+table.skips.inc td.n{color:var(--inc);font-weight:700}
 footer{padding:16px 32px;color:var(--muted);font-size:12px;border-top:1px solid var(--line)}
 `;

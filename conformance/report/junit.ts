@@ -1,10 +1,13 @@
 /**
  * JUnit XML for CI: one testsuite per resource group, one testcase per rule, at most one <failure> per
  * testcase (its text holds every finding). A crashed rule is an <error type="crash">; a known failure
- * (baseline) is <skipped> with its findings in <system-out>, so CI stays green for it.
+ * (baseline) is <skipped> with its findings in <system-out>, so CI stays green for it; an inconclusive
+ * rule (no real answer through the environment) is <skipped message="inconclusive: ...">, JUnit having
+ * no such state. Every suite's <properties> carry the run and its environment (`environment.*`).
  */
 import type { RuleResult, RunResult } from "../lib/runner.js";
 import type { Failure } from "../lib/rule.js";
+import { environmentProperties } from "./environment.js";
 import { countOutcomes } from "./group.js";
 
 /** Everything XML 1.0 does not allow (C0 controls but tab, CR, LF; lone surrogates; U+FFFE, U+FFFF). */
@@ -49,6 +52,8 @@ function testcase(r: RuleResult, indent: string): string[] {
       return [`${open}/>`];
     case "skipped":
       return [`${open}>`, `${inner}<skipped message="${xmlAttr(r.reason ?? "skipped")}"/>`, `${indent}</testcase>`];
+    case "inconclusive":
+      return [`${open}>`, `${inner}<skipped message="${xmlAttr(`inconclusive: ${r.reason ?? "no real answer through the environment"}`)}"/>`, `${indent}</testcase>`];
     case "errored": {
       const first = (r.error ?? "crashed").split("\n")[0];
       const text = [r.error ?? "(no stack)", ...(r.failures.length > 0 ? ["", `Findings before the crash:`, findingsText(r.failures)] : [])].join("\n");
@@ -72,7 +77,7 @@ function testcase(r: RuleResult, indent: string): string[] {
 }
 
 function attrs(c: ReturnType<typeof countOutcomes>): string {
-  return `tests="${c.total}" failures="${c.failed - c.known}" errors="${c.errored}" skipped="${c.skipped + c.known}"`;
+  return `tests="${c.total}" failures="${c.failed - c.known}" errors="${c.errored}" skipped="${c.skipped + c.known + c.inconclusive}"`;
 }
 
 export function junitReport(run: RunResult): string {
@@ -85,6 +90,9 @@ export function junitReport(run: RunResult): string {
     ["target.reason", run.target?.reason ?? ""],
     ["baseUrl", run.baseUrl],
     ["readOnly", String(run.readOnly)],
+    ...(run.interrupted ? [["interrupted", run.interrupted] as [string, string]] : []),
+    ...(run.ledgerFile ? [["ledgerFile", run.ledgerFile] as [string, string]] : []),
+    ...(run.environment ? environmentProperties(run.environment) : []),
   ];
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',

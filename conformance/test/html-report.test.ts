@@ -1,9 +1,9 @@
 /**
  * The HTML report of a real failing run (the suite against the kit's mock behind a proxy that breaks
  * some answers, one of them with markup in a body), opened from a file in headless Chromium: no request
- * leaves the page, no script runs, the verdict, the counts, a failure cause with its repro and the
- * response-time table are there. A full-page screenshot is written to a temp directory
- * (REPORT_SCREENSHOTS=DIR to choose it) and its path printed, for a person to look at.
+ * leaves the page, no script runs, the verdict, the counts, a failure cause with its repro, the
+ * response-time table and the environment section are there. A full-page screenshot is written to a
+ * temp directory (REPORT_SCREENSHOTS=DIR to choose it) and its path printed, for a person to look at.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -104,6 +104,12 @@ describe.skipIf(reason !== "")(`HTML report in headless Chromium${reason ? ` (sk
     // Status coverage and the ledger are there.
     expect(await page.locator("table.cov tbody tr").count()).toBeGreaterThan(10);
     expect(await page.locator("#ledger").isVisible()).toBe(true);
+    // The environment: its one-line summary (also in the header) and a row per figure.
+    expect(run.environment.requests).toBeGreaterThan(0);
+    expect(await page.locator("#environment").isVisible()).toBe(true);
+    expect(await page.locator("#environment p.env-summary").textContent()).toBe(run.environment.summary);
+    expect(await page.locator("#environment table.env th").allTextContents()).toEqual(["requests", "rate limited", "pace", "retries", "gateway errors", "network errors", "flaky answers", "latency"]);
+    expect(await page.locator("dl.meta").textContent()).toContain(run.environment.summary);
 
     const shot = join(shots, "conformance-report.png");
     await page.screenshot({ path: shot, fullPage: true });

@@ -2,6 +2,8 @@
  * The reports on synthetic runs: JUnit well-formed with one <failure> per failing testcase, crashes as
  * <error>, known failures skipped; baselines (known, partial, stale, --only'd rules, bad files); the
  * console grouping failures by cause and staying short; the HTML page self-contained and escaped.
+ * Runs through a gateway: inconclusive rules (counted, not failing unless asked) and the environment
+ * section in every report.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -11,12 +13,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { RuleResult, RunResult } from "../lib/runner.js";
 import type { Failure } from "../lib/rule.js";
 import { applyBaseline, baselineFile, loadBaseline, type Baseline } from "../report/baseline.js";
-import { runFails } from "../report/group.js";
+import { countingFailures, countOutcomes, runFails } from "../report/group.js";
 import { consoleReport } from "../report/console.js";
 import { groupFailures, messagePattern, percentile, pointerPattern, timingRows } from "../report/group.js";
 import { htmlReport } from "../report/html.js";
 import { jsonReport } from "../report/json.js";
 import { junitCannotStart, junitReport } from "../report/junit.js";
+import { EnvironmentStats, type EnvironmentReport } from "../transport/environment.js";
 
 const { JSDOM } = createRequire(import.meta.url)("jsdom") as { JSDOM: new (text: string, options: { contentType: string }) => { window: { document: Document } } };
 
@@ -55,8 +58,49 @@ function makeRun(results: RuleResult[], over: Partial<RunResult> = {}): RunResul
       { kind: "integration", id: "int-1", note: "created by E2; the reference has no way to delete an integration", state: "left" },
       { kind: "phone number", id: "+14155550123", note: "friendlyName changed by updatePhoneNumber.by-e164; still differs", state: "not-restored" },
     ],
-    notCovered: ["getQaRule.known: no QA rule id known (pass --qa-rule-id)", "no QA rule id (pass --qa-rule-id): E12 not covered"], ...over,
+    notCovered: ["getQaRule.known: no QA rule id known (pass --qa-rule-id)", "no QA rule id (pass --qa-rule-id): E12 not covered"],
+    environment: new EnvironmentStats().report(undefined, "auto", []), ...over,
   };
+}
+
+/**
+ * A run through a busy gateway: 262 answers 429 at about 20/s, 31 s waited, 8 502s and 3 504s, one reset,
+ * one flaky answer, 100 timed answers of the API (1..100 ms).
+ */
+function busyEnvironment(inconclusive: string[]): EnvironmentReport {
+  const stats = new EnvironmentStats();
+  for (let i = 0; i < 262; i++) stats.attempt("rate-limited", 429, 2), stats.retry("rateLimited");
+  for (let i = 0; i < 11; i++) stats.attempt("gateway", i < 8 ? 502 : 504, 30), stats.retry("gateway");
+  stats.attempt("reset", undefined, undefined);
+  stats.retry("network");
+  for (let i = 1; i <= 100; i++) stats.attempt("api", 200, i);
+  stats.flaky.push({ request: "POST /v1/agents", first: 500, then: 201 });
+  stats.waited(0, 31_000);
+  return stats.report(20, "auto", inconclusive);
+}
+
+const LOST_CALLS = "no real answer through the environment: GET /v1/calls: no answer from the API after 4 attempts (met 502 (not the API's answer), 429, 429, 502 (not the API's answer))";
+const LOST_AGENTS = "no real answer through the environment: GET /v1/agents: no answer from the API after 4 attempts (met reset, reset, reset, reset)";
+
+/** Three inconclusive rules (two for one reason), a pass, a skip, and a ledger with writes the gateway swallowed. */
+function gatewayRun(over: Partial<RunResult> = {}): RunResult {
+  const results = [
+    result("listCalls.total-pages", "passed"),
+    result("listCalls.walk", "inconclusive", { reason: LOST_CALLS }),
+    result("listCalls.by-status", "inconclusive", { reason: LOST_CALLS }),
+    result("listAgents.walk", "inconclusive", { reason: LOST_AGENTS }),
+    result("getQaRule.known", "skipped", { reason: "no QA rule id known (pass --qa-rule-id)" }),
+  ];
+  return makeRun(results, {
+    environment: busyEnvironment(["listCalls.walk", "listCalls.by-status", "listAgents.walk"]),
+    ledgerFile: "/tmp/agent-platform-conformance/conformance-2026-01-02-abcdef.ledger.jsonl",
+    ledger: [
+      { kind: "agent", id: "ag_9f8e7d6c5b", note: "created by E2; removed", state: "removed" },
+      { kind: "agent", id: "(unknown id)", note: "POST /v1/agents met 502 after forwarding: the agent may exist", state: "maybe-left" },
+      { kind: "webhook", id: "wh_1a2b3c4d5e", note: "DELETE met a reset: the webhook may still exist", state: "maybe-removed" },
+    ],
+    ...over,
+  });
 }
 
 /** A run with one of each outcome, a failure carrying markup and characters XML does not allow. */
@@ -134,7 +178,10 @@ describe("junit", () => {
     for (const s of suites) {
       expect(s.getAttribute("timestamp")).toBe(run.startedAt);
       const props = Object.fromEntries(Array.from(s.getElementsByTagName("property")).map((p) => [p.getAttribute("name"), p.getAttribute("value")]));
-      expect(props).toEqual({ level: "documented", runId: run.runId, "target.kind": "foreign", "target.reason": "GET /__mock/health answered 404", baseUrl: BASE, readOnly: "false" });
+      // The run's own properties, then the environment's (tested with a busy gateway below).
+      const own = Object.fromEntries(Object.entries(props).filter(([name]) => !name!.startsWith("environment.")));
+      expect(own).toEqual({ level: "documented", runId: run.runId, "target.kind": "foreign", "target.reason": "GET /__mock/health answered 404", baseUrl: BASE, readOnly: "false" });
+      expect(props["environment.summary"]).toBe(run.environment.summary);
     }
     expect(doc.documentElement.getElementsByTagName("properties")).toHaveLength(suites.length);
     expect(Array.from(doc.documentElement.children).every((c) => c.tagName === "testsuite")).toBe(true);
@@ -392,5 +439,201 @@ describe("html", () => {
     const html = htmlReport(known);
     expect(html).toContain(`data-verdict="PASS"`);
     expect(html).toContain("nothing failed beyond 1 known failure (baseline)");
+  });
+});
+
+describe("through a gateway: inconclusive rules and the environment", () => {
+  it("counts inconclusive rules; they are not findings and fail the run only with failOnInconclusive", () => {
+    const run = gatewayRun();
+    expect(countOutcomes(run.results)).toEqual({ passed: 1, failed: 0, known: 0, errored: 0, skipped: 1, inconclusive: 3, total: 5 });
+    expect(countingFailures(run)).toEqual([]);
+    expect(runFails(run)).toBe(false);
+    expect(runFails(run, {})).toBe(false);
+    expect(runFails(run, { failOnInconclusive: false })).toBe(false);
+    expect(runFails(run, { failOnInconclusive: true })).toBe(true);
+    // Without an inconclusive rule the option changes nothing.
+    const clean = makeRun([result("listCalls.total-pages", "passed")]);
+    expect(runFails(clean, { failOnInconclusive: true })).toBe(false);
+    // A real failure still fails whatever the option.
+    const failing = gatewayRun({ results: [...gatewayRun().results, result("listCalls.size", "failed", { failures: [failure()] })] });
+    expect(runFails(failing)).toBe(true);
+  });
+
+  it("baseline: an inconclusive rule neither matches an entry nor makes it stale", () => {
+    const run = gatewayRun();
+    applyBaseline(run, { file: "b", entries: [{ rule: "listCalls.walk", pointer: "/totalCount" }, { rule: "listAgents.walk" }, { rule: "listCalls.total-pages", pointer: "/x" }] });
+    expect(run.results.some((r) => r.known)).toBe(false);
+    expect(run.staleBaseline).toEqual(["listCalls.total-pages /x (no longer fails)"]);
+    expect(runFails(run)).toBe(false);
+  });
+
+  it("JUnit: an inconclusive rule is <skipped message=\"inconclusive: ...\">, counted as skipped; the environment is in every suite's properties", () => {
+    const run = gatewayRun();
+    const doc = parseXml(junitReport(run));
+    const byName = new Map(Array.from(doc.getElementsByTagName("testcase")).map((c) => [c.getAttribute("name")!.replace(/ \[.*\]$/, ""), c]));
+    for (const [id, reason] of [["listCalls.walk", LOST_CALLS], ["listAgents.walk", LOST_AGENTS]]) {
+      const skipped = byName.get(id)!.getElementsByTagName("skipped");
+      expect(skipped).toHaveLength(1);
+      expect(skipped[0].getAttribute("message")).toBe(`inconclusive: ${reason}`);
+      expect(byName.get(id)!.getElementsByTagName("failure")).toHaveLength(0);
+      expect(byName.get(id)!.getElementsByTagName("error")).toHaveLength(0);
+    }
+    // 3 inconclusive + 1 skipped; nothing failed.
+    expect(doc.documentElement.getAttribute("skipped")).toBe("4");
+    expect(doc.documentElement.getAttribute("failures")).toBe("0");
+    const suites = Array.from(doc.getElementsByTagName("testsuite"));
+    for (const el of suites) expect(Number(el.getAttribute("skipped"))).toBe(Array.from(el.getElementsByTagName("testcase")).filter((c) => c.getElementsByTagName("skipped").length > 0).length);
+    for (const s of suites) {
+      const props = Object.fromEntries(Array.from(s.getElementsByTagName("property")).map((p) => [p.getAttribute("name"), p.getAttribute("value")]));
+      expect(props).toMatchObject({
+        "environment.requests": "374",
+        "environment.rateLimited": "262",
+        "environment.waitedSeconds": "31",
+        "environment.pace": "20",
+        "environment.paceMode": "auto",
+        "environment.retries.rateLimited": "262",
+        "environment.retries.gateway": "11",
+        "environment.retries.network": "1",
+        "environment.retries.timeout": "0",
+        "environment.gatewayErrors.502": "8",
+        "environment.gatewayErrors.504": "3",
+        "environment.networkErrors.reset": "1",
+        "environment.flaky": "1",
+        "environment.inconclusive": "3",
+        "environment.latency.p50": "50",
+        "environment.latency.p95": "95",
+        "environment.latency.p99": "99",
+        "environment.summary": run.environment.summary,
+        ledgerFile: run.ledgerFile,
+      });
+    }
+    expect(run.environment.summary).toMatch(/^target rate-limited 262 requests at about 20\/s; waited 31 s; 11 gateway errors and 1 network error retried; .*3 inconclusive$/);
+    // A quiet run: no pace, no latency, so those properties are left out rather than written as "null".
+    const quiet = parseXml(junitReport(makeRun([result("listCalls.total-pages", "passed")])));
+    const names = Array.from(quiet.getElementsByTagName("testsuite")[0].getElementsByTagName("property")).map((p) => p.getAttribute("name"));
+    expect(names).toContain("environment.requests");
+    expect(names).not.toContain("environment.pace");
+    expect(names).not.toContain("environment.latency.p50");
+  });
+
+  it("console: inconclusive rules by reason, the Environment block and its summary line, the ledger's uncertain writes and file, an interruption first", () => {
+    const run = gatewayRun({ interrupted: "SIGINT" });
+    const out = consoleReport(run);
+    const lines = out.split("\n");
+    // The interruption, loud, right after the header.
+    const interrupted = lines.findIndex((l) => l.startsWith("!!! INTERRUPTED (SIGINT)"));
+    expect(interrupted).toBeGreaterThan(0);
+    expect(interrupted).toBeLessThan(7);
+    // Inconclusive rules apart from the skipped ones, grouped by reason.
+    expect(out).toMatch(/\nInconclusive: 3 rules got no real answer through the environment[^\n]*\n {4}2 {2}GET \/v1\/calls: no answer from the API after 4 attempts \(met 502[^\n]*: listCalls\.walk, listCalls\.by-status\n {4}1 {2}GET \/v1\/agents: [^\n]*: listAgents\.walk\n/);
+    expect(out).toMatch(/\nSkipped: 1 rule, by reason:\n {4}1 {2}no QA rule id known/);
+    // The Environment block.
+    const env = lines.findIndex((l) => l.startsWith("Environment (what stood between the suite and the API)"));
+    expect(env).toBeGreaterThan(0);
+    const block = lines.slice(env + 1, env + 9).join("\n");
+    expect(block).toMatch(/^ {2}requests +374 sent/m);
+    expect(block).toMatch(/^ {2}rate limited +262 answered 429; waited 31 s$/m);
+    expect(block).toMatch(/^ {2}pace +20 req\/s \(auto: learnt from the target's 429s\)$/m);
+    expect(block).toMatch(/^ {2}retries +rate limited \(429\) x262, gateway page x11, network x1$/m);
+    expect(block).toMatch(/^ {2}gateway errors +502 x8, 504 x3$/m);
+    expect(block).toMatch(/^ {2}network errors +reset x1$/m);
+    expect(block).toMatch(/^ {2}flaky answers +POST \/v1\/agents: 500, then 201$/m);
+    expect(block).toMatch(/^ {2}latency +p50 50 ms, p95 95 ms, p99 99 ms$/m);
+    // The one-line summary after it, before the table and the count line.
+    const summary = lines.indexOf(`Environment: ${run.environment.summary}`);
+    const table = lines.findIndex((l) => /^\s+operation\s+passed\s+failed\s+errored\s+inconclusive\s+skipped\s+statuses seen$/.test(l));
+    expect(summary).toBeGreaterThan(env);
+    expect(table).toBeGreaterThan(summary);
+    expect(lines.find((l) => l.startsWith("  listCalls "))).toMatch(/^ {2}listCalls +1 +0 +0 +2 +0 +200\* /);
+    expect(lines.find((l) => l.startsWith("  listAgents "))).toMatch(/^ {2}listAgents +0 +0 +0 +1 +0 /);
+    expect(lines.at(-1)).toBe("1 passed, 0 failed (0 known), 0 errored, 3 inconclusive, 1 skipped in 4.3 s");
+    // The ledger: file path, writes the gateway swallowed loud and first, the rest after.
+    expect(out).toContain(`  File: ${run.ledgerFile} `);
+    expect(out).toContain("!!! 2 writes the run could not confirm");
+    const ledger = lines.filter((l) => /^ {2}(MAYBE LEFT|MAYBE REMOVED|removed) /.test(l));
+    expect(ledger).toHaveLength(3);
+    expect(ledger[0]).toMatch(/^ {2}MAYBE LEFT {3}agent \(unknown id\): /);
+    expect(ledger[1]).toMatch(/^ {2}MAYBE REMOVED webhook wh_1a2b3c4d5e: /);
+    expect(ledger[2]).toMatch(/^ {2}removed {6}agent ag_9f8e7d6c5b: /);
+    // A run without an inconclusive rule keeps the old table and count line, and still shows its environment.
+    const quiet = consoleReport(makeRun([result("listCalls.total-pages", "passed")], { ledger: [] }));
+    expect(quiet).toContain("\nEnvironment: no rate limit met; waited 0 s; 0 gateway errors retried; 0 inconclusive\n");
+    expect(quiet).toMatch(/^\s+operation\s+passed\s+failed\s+errored\s+skipped\s+statuses seen$/m);
+    expect(quiet).not.toContain("Inconclusive");
+    expect(quiet).not.toContain("INTERRUPTED");
+    expect(quiet.split("\n").at(-1)).toBe("1 passed, 0 failed (0 known), 0 errored, 0 skipped in 4.3 s");
+  });
+
+  it("JSON: the environment with the DESIGN names, summary.inconclusive, the verdict by runFails", () => {
+    const run = gatewayRun();
+    const doc = JSON.parse(jsonReport(run));
+    expect(Object.keys(doc.environment)).toEqual(expect.arrayContaining(["requests", "rateLimited", "waitedSeconds", "pace", "retries", "gatewayErrors", "flaky", "latency"]));
+    expect(doc.environment).toMatchObject({
+      requests: 374, rateLimited: 262, waitedSeconds: 31, pace: 20, paceMode: "auto",
+      retries: { rateLimited: 262, unavailable: 0, gateway: 11, network: 1, timeout: 0, api5xx: 0 },
+      gatewayErrors: { "502": 8, "504": 3 }, networkErrors: { reset: 1 },
+      flaky: [{ request: "POST /v1/agents", first: 500, then: 201 }],
+      inconclusive: ["listCalls.walk", "listCalls.by-status", "listAgents.walk"],
+      latency: { p50: 50, p95: 95, p99: 99 },
+      summary: run.environment.summary,
+    });
+    expect(doc.summary).toEqual({ verdict: "pass", passed: 1, failed: 0, known: 0, errored: 0, skipped: 1, inconclusive: 3, total: 5 });
+    expect(doc.ledgerFile).toBe(run.ledgerFile);
+    expect(doc.results.filter((r: RuleResult) => r.outcome === "inconclusive").map((r: RuleResult) => r.reason)).toEqual([LOST_CALLS, LOST_CALLS, LOST_AGENTS]);
+    expect(JSON.parse(jsonReport(run, { failOnInconclusive: true })).summary.verdict).toBe("fail");
+    // Read back as a baseline, an inconclusive rule is no known failure.
+    const file = join(dir, "gateway-report.json");
+    writeFileSync(file, jsonReport(run));
+    expect(loadBaseline(file).entries).toEqual([]);
+  });
+
+  it("HTML: the environment section, an inconclusive mark per such rule, their reasons; still self-contained", () => {
+    const run = gatewayRun({ interrupted: "SIGTERM" });
+    run.environment.flaky.push({ request: `GET /v1/x<script>`, first: 500, then: 200 });
+    const html = htmlReport(run);
+    expect(html).not.toMatch(/<script|<link|@import|url\(/i);
+    expect(html).toContain("GET /v1/x&lt;script&gt;: 500, then 200");
+    const doc = new JSDOM(html, { contentType: "text/html" }).window.document;
+    expect(doc.querySelector("[data-verdict]")!.textContent).toBe("PASS");
+    // Environment: the summary line and a row per figure.
+    const env = doc.querySelector("section#environment")!;
+    expect(env).not.toBeNull();
+    expect(env.querySelector("p.env-summary")!.textContent).toBe(run.environment.summary);
+    const rows = Object.fromEntries(Array.from(env.querySelectorAll("table.env tr")).map((tr) => [tr.querySelector("th")!.textContent, tr.querySelector("td")!.textContent]));
+    expect(rows).toMatchObject({
+      requests: "374 sent, retries included",
+      "rate limited": "262 answered 429; waited 31 s",
+      "gateway errors": "502 x8, 504 x3",
+      latency: "p50 50 ms, p95 95 ms, p99 99 ms",
+    });
+    expect(rows.pace).toContain("20 req/s (auto");
+    expect(doc.querySelector("dl.meta")!.textContent).toContain(run.environment.summary);
+    expect(doc.querySelector('nav a[href="#environment"]')).not.toBeNull();
+    // One "?" mark per inconclusive rule, linking to their list, the reason in its title.
+    const marks = Array.from(doc.querySelectorAll("table.ops .m.inconclusive"));
+    expect(marks).toHaveLength(3);
+    expect(marks.every((m) => m.textContent === "?" && m.getAttribute("href") === "#inconclusive")).toBe(true);
+    expect(marks.find((m) => m.getAttribute("title")!.startsWith("listCalls.walk "))!.getAttribute("title")).toContain(`inconclusive: ${LOST_CALLS}`);
+    expect(html).toMatch(/\.m\.inconclusive\{background:var\(--inc\)\}/);
+    // The list by reason.
+    const list = doc.querySelector("section#inconclusive")!;
+    expect(Array.from(list.querySelectorAll("tr")).map((tr) => tr.textContent)).toEqual([
+      `2${LOST_CALLS.replace("no real answer through the environment: ", "")}listCalls.walk listCalls.by-status`,
+      `1${LOST_AGENTS.replace("no real answer through the environment: ", "")}listAgents.walk`,
+    ]);
+    // Counts, the ops table's column, the interruption and the ledger's uncertain writes.
+    expect(Array.from(doc.querySelectorAll(".counts .k")).map((k) => k.textContent)).toEqual(["1 passed", "0 failed", "0 errored", "3 inconclusive", "1 skipped"]);
+    expect(Array.from(doc.querySelectorAll("table.ops tfoot td")).map((td) => td.textContent)).toEqual(["all operations", "1", "0", "0", "3", "1", "5 rules"]);
+    expect(doc.querySelector("p.alarm.interrupted")!.textContent).toContain("INTERRUPTED (SIGTERM)");
+    expect(doc.querySelector("#ledger")!.textContent).toContain("could not confirm");
+    expect(doc.querySelector("#ledger")!.textContent).toContain(run.ledgerFile);
+    expect(Array.from(doc.querySelectorAll("table.ledger tbody tr")).map((tr) => tr.className)).toEqual(["maybe-left", "maybe-removed", "removed"]);
+    // --fail-on-inconclusive turns the verdict as it turns the exit code.
+    expect(htmlReport(run, { failOnInconclusive: true })).toContain(`data-verdict="FAIL"`);
+    // A run with no inconclusive rule keeps its four counts.
+    const quiet = new JSDOM(htmlReport(makeRun([result("listCalls.total-pages", "passed")])), { contentType: "text/html" }).window.document;
+    expect(quiet.querySelectorAll(".counts .k")).toHaveLength(4);
+    expect(quiet.querySelector("section#inconclusive")).toBeNull();
+    expect(quiet.querySelector("section#environment p.env-summary")!.textContent).toBe("no rate limit met; waited 0 s; 0 gateway errors retried; 0 inconclusive");
   });
 });

@@ -1,0 +1,78 @@
+/**
+ * agent-platform-conformance cleanup --ledger FILE --base-url URL --api-key KEY
+ *
+ * Undoes what a run stopped before its end (kill -9, a lost CI runner) left on a foreign target: every
+ * field the ledger file says was `changing` and never `restored` is put back with the request written
+ * there before the change, and read back from the answer. Each put-back is appended to the same file
+ * as `restored` (by cleanup), so a second cleanup finds nothing to do and changes nothing more.
+ * Records the run created are listed: the reference has no operation that deletes them.
+ * Exit 0: everything that could be put back is; 1: something could not be; 2: cannot start.
+ */
+import { existsSync } from "node:fs";
+import { LedgerFile, latestByItem, readLedger, type LedgerRecord } from "./fixtures/ledger-file.js";
+import { send, useTls, useTransport, type TlsOptions } from "./lib/http.js";
+import { Inconclusive, Transport, type TransportOptions } from "./transport/transport.js";
+
+export interface CleanupOptions extends TransportOptions {
+  ledgerPath: string;
+  baseUrl: string;
+  apiKey: string;
+  tls?: TlsOptions;
+}
+
+export interface CleanupResult {
+  code: number;
+  restored: LedgerRecord[];
+  failed: { record: LedgerRecord; why: string }[];
+  left: LedgerRecord[];
+}
+
+export class CleanupCannotStart extends Error {}
+
+export async function cleanup(options: CleanupOptions, out: (line: string) => void): Promise<CleanupResult> {
+  if (!existsSync(options.ledgerPath)) throw new CleanupCannotStart(`--ledger ${options.ledgerPath} does not exist`);
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const records = readLedger(options.ledgerPath);
+  const elsewhere = [...new Set(records.map((r) => r.baseUrl).filter((url) => url && url !== baseUrl))];
+  if (elsewhere.length > 0) throw new CleanupCannotStart(`the ledger was written for ${elsewhere.join(", ")}, not ${baseUrl}: give that --base-url`);
+  const items = latestByItem(records);
+  const pending = items.filter((r) => (r.state === "changing" || r.state === "not-restored") && r.replay);
+  const left = items.filter((r) => r.state === "left" || r.state === "maybe-left" || r.state === "maybe-removed");
+  const ledger = new LedgerFile(options.ledgerPath);
+  const transport = new Transport(options);
+  useTransport(baseUrl, transport);
+  useTls(baseUrl, options.tls);
+  const result: CleanupResult = { code: 0, restored: [], failed: [], left };
+  try {
+    for (const record of pending) {
+      const why = await putBack(baseUrl, options.apiKey, record);
+      const settled: LedgerRecord = { ...record, at: new Date().toISOString(), state: why ? "not-restored" : "restored", note: why ?? `put back by cleanup (${Object.keys(record.replay!.expect).join(", ")})`, by: "cleanup", replay: undefined };
+      ledger.append(settled);
+      if (why) result.failed.push({ record, why });
+      else result.restored.push(record);
+      out(`${why ? "NOT RESTORED" : "restored"} ${record.kind} ${record.id}${why ? `: ${why}` : ""}`);
+    }
+  } finally {
+    useTransport(baseUrl, undefined);
+  }
+  if (pending.length === 0) out("nothing to put back: every change in the ledger was put back");
+  for (const record of left) out(`left on the target: ${record.kind} ${record.id} (${record.note})`);
+  out(`${result.restored.length} put back, ${result.failed.length} could not be, ${left.length} record${left.length === 1 ? "" : "s"} the reference cannot delete`);
+  result.code = result.failed.length > 0 ? 1 : 0;
+  return result;
+}
+
+/** Sends the put-back and checks the answer holds the old values; the reason when it does not. */
+async function putBack(baseUrl: string, apiKey: string, record: LedgerRecord): Promise<string | undefined> {
+  const { method, path, body, expect } = record.replay!;
+  try {
+    const exchange = await send({ baseUrl, apiKey }, { method, path, body }, { idempotent: true });
+    if (exchange.status !== 200) return `${method} ${path} answered ${exchange.status}`;
+    const answer = (exchange.json ?? {}) as Record<string, unknown>;
+    const differing = Object.entries(expect).filter(([field, value]) => answer[field] !== value);
+    return differing.length === 0 ? undefined : `still differs in ${differing.map(([f, v]) => `${f} ${JSON.stringify(answer[f])} (was ${JSON.stringify(v)})`).join(", ")}`;
+  } catch (error) {
+    if (error instanceof Inconclusive) return `no real answer through the environment (${error.message})`;
+    throw error;
+  }
+}
