@@ -4,7 +4,7 @@
  */
 import type { Replay } from "../fixtures/ledger-file.js";
 import { announceChange, traceExchange, traceUnknownWrite } from "../fixtures/ledger.js";
-import { WriteOutcomeUnknown } from "../transport/transport.js";
+import { Inconclusive, WriteOutcomeUnknown } from "../transport/transport.js";
 import type { Fixtures } from "../fixtures/types.js";
 import { clockIssues, leveledIssues, preview, stampedTimes } from "./conforms.js";
 import { curlLine, send, type Exchange, type RequestSpec, type Target } from "./http.js";
@@ -81,6 +81,7 @@ export interface Restoration {
 
 /** How one run of a rule sends: the second run after a write whose fate was unknown judges what it gets. */
 export interface AttemptSettings {
+  /** Judge what the API answers to a write, whatever it is: the rule already ran again once (or more) for a write whose fate was unknown. */
   rerun: boolean;
   /** The run's interruption (SIGINT, SIGTERM): no new request waits once it fires. */
   signal?: AbortSignal;
@@ -111,7 +112,9 @@ export class RuleContext {
   async call(operationId: string, request: RequestSpec): Promise<Exchange> {
     let exchange: Exchange;
     try {
-      exchange = await send(this.target, request, this.puttingBack ? { idempotent: true } : { unknownWrite: this.settings.rerun ? "judge" : "rerun", signal: this.settings.signal });
+      // Putting a field back, or a write sent without a key the target issued, changes nothing more if sent twice.
+      const harmless = this.puttingBack || this.withoutValidKey(request);
+      exchange = await send(this.target, request, { idempotent: harmless, unknownWrite: this.settings.rerun ? "judge" : "rerun", signal: this.puttingBack ? undefined : this.settings.signal });
     } catch (error) {
       if (error instanceof WriteOutcomeUnknown) traceUnknownWrite(this.fixtures, operationId, request, error.message);
       throw error;
@@ -127,6 +130,21 @@ export class RuleContext {
     // A check of a documented rule is never stronger than the rule: an assumed rule's findings are assumed.
     for (const issue of issues) this.failures.push({ rule: this.rule.id, operationId, ...issue, level: this.rule.level === "assumed" ? "assumed" : issue.level, curl: curlLine(exchange) });
     return exchange;
+  }
+
+  /** This run of the rule follows one whose write met an answer that did not say whether it was processed. */
+  get isRerun(): boolean {
+    return this.settings.rerun;
+  }
+
+  /** Ends the rule as inconclusive: what it needs to judge cannot be known through the environment. */
+  inconclusive(reason: string): never {
+    throw new Inconclusive(reason);
+  }
+
+  /** No key, or a key that is neither the run's nor the second one: by section 5 the request cannot take effect. */
+  private withoutValidKey(request: RequestSpec): boolean {
+    return request.key === null || (request.key !== undefined && request.key !== this.target.apiKey && request.key !== this.fixtures.secondKey?.apiKey);
   }
 
   /** Records a failure unless `ok`; returns ok so callers can stop early. */

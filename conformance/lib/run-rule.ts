@@ -2,8 +2,8 @@
  * One rule, run to an outcome: passed, failed, skipped, errored (the rule itself crashed), or
  * inconclusive (no real answer came through the environment). What the rule changed is put back
  * whatever happens. A write whose answer the environment swallowed (a gateway page after forwarding,
- * a reset, a timeout, an API 5xx) is not sent again: the rule runs once more from the start, with fresh
- * records of its own, and what the first run may have created is in the ledger.
+ * a reset, a timeout, an API 5xx) is not sent again: the rule runs again from the start (up to --retries
+ * times), with fresh records of its own, and what the lost write may have created is in the ledger.
  */
 import { record } from "../fixtures/ledger.js";
 import type { Fixtures } from "../fixtures/types.js";
@@ -20,6 +20,8 @@ export interface RunEnv {
   readOnly: boolean;
   fixtures: Fixtures;
   sink: CoverageSink;
+  /** How many times a rule may start over after a write whose fate was unknown (--retries). */
+  reruns: number;
   /** Where answers that changed on a rerun are counted. */
   stats?: EnvironmentStats;
   signal?: AbortSignal;
@@ -39,15 +41,14 @@ export async function runRule(rule: Rule, env: RunEnv): Promise<RuleResult> {
   if (env.readOnly && !rule.readOnly) return { ...base, outcome: "skipped", reason: "changes state (--read-only)", durationMs: 0 };
   const started = performance.now();
   let attempt = await attemptRule(rule, env, false);
-  const lost = attempt.unknownWrite;
-  if (lost) {
-    // A delete cannot be run again: its record may be gone. Anything else starts over with records of its own.
-    if (attempt.t.failures.length > 0 || /^DELETE /.test(lost.message)) attempt.inconclusive ??= lost.message;
-    else {
-      attempt = await attemptRule(rule, env, true);
-      noteFlaky(lost, attempt, env);
-    }
+  // A write the environment swallowed is never sent again: the rule starts over, up to --retries times.
+  const lost: WriteOutcomeUnknown[] = [];
+  while (attempt.unknownWrite && attempt.t.failures.length === 0 && lost.length < env.reruns) {
+    lost.push(attempt.unknownWrite);
+    attempt = await attemptRule(rule, env, true);
+    noteFlaky(lost[lost.length - 1], attempt, env);
   }
+  if (attempt.unknownWrite) attempt.inconclusive ??= attempt.unknownWrite.message;
   const durationMs = performance.now() - started;
   const { t } = attempt;
   const reason = attempt.skip ?? attempt.inconclusive;
@@ -58,7 +59,7 @@ export async function runRule(rule: Rule, env: RunEnv): Promise<RuleResult> {
     env.fixtures.notCovered.push(`${rule.id}: ${reason}`);
     return { ...base, outcome: "skipped", reason, durationMs };
   }
-  return { ...base, outcome: "passed", durationMs, ...(lost ? { reason: `ran again from the start: ${lost.message}` } : {}) };
+  return { ...base, outcome: "passed", durationMs, ...(lost.length > 0 ? { reason: `ran again from the start: ${lost.map((l) => l.message).join("; ")}` } : {}) };
 }
 
 async function attemptRule(rule: Rule, env: RunEnv, rerun: boolean): Promise<Attempt> {
@@ -68,8 +69,8 @@ async function attemptRule(rule: Rule, env: RunEnv, rerun: boolean): Promise<Att
     await rule.run(t);
   } catch (error) {
     if (error instanceof SkipRule) attempt.skip = error.message;
-    else if (error instanceof WriteOutcomeUnknown && !rerun) attempt.unknownWrite = error;
-    else if (error instanceof Inconclusive || error instanceof WriteOutcomeUnknown) attempt.inconclusive = error.message;
+    else if (error instanceof WriteOutcomeUnknown) attempt.unknownWrite = error;
+    else if (error instanceof Inconclusive) attempt.inconclusive = error.message;
     else if (env.signal?.aborted) attempt.inconclusive = `the run was interrupted (${String(env.signal.reason?.message ?? env.signal.reason)})`;
     else if (error instanceof TargetUnreachable) t.expect(false, { pointer: "", expected: "an answer", actual: error.message, message: "target stopped answering" });
     else attempt.crash = (error as Error).stack ?? String(error);

@@ -191,7 +191,7 @@ async function runWith(options: RunOptions, baseUrl: string, transport: Transpor
       (timings[op] ??= []).push(exchange.durationMs);
     },
   };
-  const env: RunEnv = { target, level, readOnly, fixtures, sink, stats: transport.stats, signal: options.signal };
+  const env: RunEnv = { target, level, readOnly, fixtures, sink, reruns: options.retries ?? 3, stats: transport.stats, signal: options.signal };
   const results = await runAll(rules, env, options.concurrency ?? 1, options.onRuleDone);
   await fixtures.cleanup();
   const inconclusive = results.filter((r) => r.outcome === "inconclusive").map((r) => r.id);

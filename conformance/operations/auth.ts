@@ -68,9 +68,11 @@ const SURROUNDED: [string, (key: string) => string][] = [
 async function statusWithRawKey(t: RuleContext, spec: RequestSpec, rawKey: string): Promise<number | undefined> {
   const dispatcher = dispatcherFor(t.target.tls);
   const url = buildUrl(t.target.baseUrl, spec.path, spec.query);
+  const transport = t.target.transport ?? transportOf(t.target.baseUrl);
+  const timeoutMs = t.target.timeoutMs ?? transport?.timeoutMs ?? 30_000;
   const once = async (): Promise<Answer> => {
     try {
-      const response = await rawRequest(url, { method: spec.method as "GET", headers: { accept: "application/json", "x-api-key": rawKey }, ...(dispatcher ? { dispatcher } : {}), headersTimeout: t.target.timeoutMs ?? 30_000 });
+      const response = await rawRequest(url, { method: spec.method as "GET", headers: { accept: "application/json", "x-api-key": rawKey }, ...(dispatcher ? { dispatcher } : {}), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
       const text = await response.body.text();
       const headers = new Headers();
       for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : String(value));
@@ -86,7 +88,6 @@ async function statusWithRawKey(t: RuleContext, spec: RequestSpec, rawKey: strin
     }
   };
   // Paced and retried like every request of the run (a 429 here is the gateway's, not an answer to the key).
-  const transport = t.target.transport ?? transportOf(t.target.baseUrl);
   try {
     const answer = transport ? await transport.send({ method: spec.method, describe: `${spec.method} ${spec.path}`, passNetworkErrors: true }, once) : await once();
     return answer.status;

@@ -12,7 +12,7 @@
  * So at each 429 the pace becomes 95 % of what was accepted since the last one over the time since
  * (at the first: since the start, over the time until the announced wait ends, which is right for a
  * fixed window, whose wait runs to the window's end). That figure can only be low, and the pace that
- * met the 429 was too high: while no 429 comes the pace creeps up by 15 % every 3 s, never above 95 %
+ * met the 429 was too high: while no 429 comes the pace creeps up by 25 % every 2 s, never above 95 %
  * of the pace that met the last 429. The two close in on the limit, and it is rarely met again.
  */
 export type PaceSetting = { kind: "auto" } | { kind: "fixed"; perSecond: number };
@@ -20,8 +20,8 @@ export type PaceSetting = { kind: "auto" } | { kind: "fixed"; perSecond: number 
 /** Below this the pace goes no lower: a target that limits harder is waited for through Retry-After. */
 const MIN_PACE = 0.2;
 const MARGIN = 0.95;
-const PROBE_EVERY_MS = 3000;
-const PROBE_STEP = 1.15;
+const PROBE_EVERY_MS = 2000;
+const PROBE_STEP = 1.25;
 
 export class Pacer {
   /** Requests per second; Infinity while unpaced. */

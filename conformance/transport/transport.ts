@@ -7,8 +7,8 @@
  * - gateway pages and network failures: reads are sent again after a jittered backoff; a write is sent
  *   again only when it provably never reached the service (refused, reset before a byte was written),
  *   otherwise the caller hears it (WriteOutcomeUnknown) and runs its rule again from fresh fixtures;
- * - a 5xx with the 2.2 body is the API's own answer: a read is sent once more and the second answer is
- *   judged (reported as flaky when it differs).
+ * - a 5xx with the 2.2 body is the API's own answer: a read is sent once more, a write's rule starts
+ *   over once, and the second answer is judged (reported as flaky when it differs).
  * When the budgets run out the caller gets Inconclusive: there was no real answer to judge.
  */
 import { answerKind, networkKind, provablyUnprocessed, TargetUnreachable, type Answer, type AnswerKind, type NetworkKind } from "./answer-kind.js";
@@ -48,9 +48,8 @@ export interface SendPolicy {
   /** For messages: `GET /v1/calls`. */
   describe: string;
   /**
-   * What a write whose fate is unknown does: `rerun` (default) throws WriteOutcomeUnknown for the
-   * rule to run again; `judge` (the rerun itself) hands back an API 5xx to be judged, and gives up
-   * (Inconclusive) on anything else.
+   * A write whose fate is unknown throws WriteOutcomeUnknown for the rule to start over; with `judge`
+   * (a rule that already started over) an API 5xx is handed back to be judged instead.
    */
   unknownWrite?: "rerun" | "judge";
   /** A refused connection is thrown through at once (a caller that knows fetch reaches the target another way). */
@@ -143,9 +142,7 @@ export class Transport {
         continue;
       }
       if (write && !provablyUnprocessed(kind)) {
-        const what = `${policy.describe} met ${met[met.length - 1]}: it may or may not have been processed`;
-        if (policy.unknownWrite === "judge") throw new Inconclusive(what);
-        throw new WriteOutcomeUnknown(what, kind, answer?.status);
+        throw new WriteOutcomeUnknown(`${policy.describe} met ${met[met.length - 1]}: it may or may not have been processed`, kind, answer?.status);
       }
       retriesLeft--;
       const wait = this.backoff(sent + 1);

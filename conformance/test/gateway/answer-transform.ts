@@ -7,7 +7,7 @@ export interface Answer {
   body: Buffer;
 }
 
-/** The undocumented fields added to every JSON object answer (top level and each object item of `data`). */
+/** The undocumented fields added to JSON object answers: `servedBy` to every object (top level and items of `data`), `_trace` to list envelopes. */
 export const EXTRA_FIELD_NAMES = ["_trace", "servedBy"] as const;
 
 /** The undocumented headers added to every answer (`x-request-id` only when the service sent none). */
@@ -25,9 +25,14 @@ export function addExtras(answer: Answer, id: string): Answer {
     try {
       const parsed: unknown = JSON.parse(body.toString("utf8"));
       if (isObject(parsed)) {
-        const fields = { _trace: id, servedBy: "edge-1" };
-        Object.assign(parsed, fields);
-        if (Array.isArray(parsed.data)) for (const item of parsed.data) if (isObject(item)) Object.assign(item, fields);
+        // A record keeps the same extra field on every answer (E10 and E11 must still agree); a list's
+        // envelope, which is no record, also carries the answer's own trace id.
+        const stable = { servedBy: "edge-1" };
+        Object.assign(parsed, stable);
+        if (Array.isArray(parsed.data)) {
+          parsed._trace = id;
+          for (const item of parsed.data) if (isObject(item)) Object.assign(item, stable);
+        }
         body = Buffer.from(JSON.stringify(parsed));
       }
     } catch {

@@ -1,0 +1,147 @@
+/**
+ * The suite through a gateway of our own (gateway/gateway.ts) in front of the kit's mock, taken for a
+ * foreign deployment: rate limits in every form, the gateway's own error pages, resets and timeouts are
+ * the environment, never a finding; a write that reached the service before the gateway failed is in
+ * the ledger and not made twice outside it; the same correct target gets the same verdict on every run
+ * whatever the noise; a real fault under that noise fails only its own rules.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../cli.js";
+import type { RunResult } from "../lib/runner.js";
+import { startGateway, type Gateway, type GatewayOptions } from "./gateway/gateway.js";
+import { hasMock, NO_MOCK, startKitMock, type Running } from "./support.js";
+
+/** A realistic gateway: a rate limit, 1 % error pages, 1 % resets, latency, gzip, undocumented fields. */
+const MIX: Omit<GatewayOptions, "upstream"> = {
+  rateLimit: { perSecond: 150, burst: 40, retryAfter: "seconds" },
+  gatewayErrors: { probability: 0.01 },
+  resets: { probability: 0.01 },
+  latency: { minMs: 0, maxMs: 4 },
+  compress: "gzip",
+  extraFields: true,
+};
+
+/** E10 with its totalCount off by one: a real fault of the service, played behind the gateway. */
+const TOTAL_OFF_BY_ONE: GatewayOptions["rewrite"] = (req, res) => {
+  if (req.method !== "GET" || req.path !== "/v1/calls" || res.status !== 200) return undefined;
+  const body = JSON.parse(res.body.toString("utf8"));
+  return { ...res, body: Buffer.from(JSON.stringify({ ...body, totalCount: body.totalCount + 1 })) };
+};
+
+const outcomes = (run: RunResult) => Object.fromEntries(run.results.map((r) => [r.id, r.outcome]));
+const failed = (run: RunResult) => run.results.filter((r) => r.outcome === "failed" || r.outcome === "errored").map((r) => r.id);
+const inconclusive = (run: RunResult) => run.results.filter((r) => r.outcome === "inconclusive").map((r) => `${r.id}: ${r.reason}`);
+
+describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skipped: ${NO_MOCK})`}`, () => {
+  let mock: Running;
+  let dir: string;
+  beforeAll(async () => {
+    mock = await startKitMock({ clock: "real" });
+    dir = mkdtempSync(join(tmpdir(), "gateway-runs-"));
+  });
+  afterAll(async () => {
+    await mock?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** One run through a fresh gateway with `options`; the gateway is closed after, its stats kept. */
+  async function through(options: Omit<GatewayOptions, "upstream">, args: string[] = []): Promise<{ code: number; run: RunResult; gateway: ReturnType<Gateway["stats"]>; out: string[] }> {
+    const gateway = await startGateway({ upstream: mock.url, ...options });
+    const out: string[] = [];
+    try {
+      const { code, run } = await main(
+        ["--base-url", gateway.url, "--api-key", mock.apiKey, "--target", "foreign", "--ledger", join(dir, `${Math.random()}.jsonl`), ...args],
+        {}, { out: (t) => out.push(t), err: (t) => out.push(t) }, { backoffBaseMs: 20 },
+      );
+      return { code, run: run!, gateway: gateway.stats(), out };
+    } finally {
+      await gateway.close();
+    }
+  }
+
+  describe.each([
+    ["delta-seconds and an HTML page", "seconds", "html"],
+    ["an HTTP-date and the API's own error body", "http-date", "api-json"],
+    ["no Retry-After", "none", "html"],
+  ] as const)("a rate limit announcing its wait with %s", (_label, retryAfter, body) => {
+    it("is waited out, never judged, and nothing is sent while an announced wait runs", async () => {
+      {
+        const { code, run, gateway } = await through({ rateLimit: { perSecond: 60, burst: 20, retryAfter, body } }, ["--only", "/\\/(listCalls|createIntegration)\\./"]);
+        expect(failed(run), body).toEqual([]);
+        expect(inconclusive(run)).toEqual([]);
+        expect(code).toBe(0);
+        expect(gateway.rateLimited).toBeGreaterThan(0);
+        expect(run.environment.rateLimited).toBe(gateway.rateLimited);
+        expect(run.environment.requests).toBe(gateway.received);
+        if (retryAfter !== "none") expect(gateway.early).toBe(0);
+        // The pace learnt keeps the 429s to a few percent of the requests.
+        expect(gateway.rateLimited / gateway.received).toBeLessThan(0.1);
+      }
+    }, 120_000);
+  });
+
+  it("waits out the gateway's own HTML 502, 503 and 504 pages, and counts them", async () => {
+    const { code, run, gateway } = await through({ gatewayErrors: { probability: 0.05 }, seed: 5 });
+    expect(failed(run)).toEqual([]);
+    expect(inconclusive(run)).toEqual([]);
+    expect(code).toBe(0);
+    const pages = Object.values(gateway.gatewayErrors).reduce((a, b) => a + b, 0);
+    expect(pages).toBeGreaterThan(10);
+    expect(run.environment.gatewayErrors).toEqual(gateway.gatewayErrors);
+  }, 120_000);
+
+  it("sends again after connection resets and per-request timeouts", async () => {
+    const { code, run, gateway } = await through({ resets: { probability: 0.03 }, hangs: { probability: 0.01 }, seed: 9 }, ["--timeout", "0.5"]);
+    expect(failed(run)).toEqual([]);
+    expect(inconclusive(run)).toEqual([]);
+    expect(code).toBe(0);
+    expect(gateway.resets).toBeGreaterThan(5);
+    expect(gateway.hangs).toBeGreaterThan(0);
+    expect(run.environment.networkErrors.timeout).toBe(gateway.hangs);
+  }, 120_000);
+
+  it("never makes twice, outside the ledger, what a write made before the gateway failed", async () => {
+    const before = await records("integrations");
+    const { code, run, gateway } = await through({ failAfterForward: { match: (r) => r.method === "POST" && r.path === "/v1/integrations", times: 2 } }, ["--only", "createIntegration."]);
+    expect(gateway.failedAfterForward).toBe(2);
+    expect(failed(run)).toEqual([]);
+    expect(code).toBe(0);
+    const made = (await records("integrations")).filter((i) => !before.some((b) => b.integrationId === i.integrationId));
+    // Each one is in the ledger: by its id when its answer came back, by what it was made from when the gateway swallowed it.
+    const lost = run.ledger.filter((e) => e.state === "maybe-left");
+    expect(lost).toHaveLength(2);
+    for (const integration of made) {
+      const listed = run.ledger.some((e) => e.id === integration.integrationId || (e.state === "maybe-left" && e.id.includes(JSON.stringify(integration.name))));
+      expect(listed, `integration ${integration.integrationId} "${integration.name}" is in the ledger`).toBe(true);
+    }
+    expect(made.length).toBe(run.ledger.filter((e) => e.kind === "integration").length);
+  }, 120_000);
+
+  it("gives a correct target the same verdict on every run through a realistic mix, and a real fault fails only its own rules", async () => {
+    const runs = [];
+    for (const seed of [1, 2, 3]) runs.push(await through({ ...MIX, seed }, ["--timeout", "2"]));
+    for (const { code, run } of runs) {
+      expect(failed(run)).toEqual([]);
+      expect(inconclusive(run)).toEqual([]);
+      expect(code).toBe(0);
+    }
+    expect(outcomes(runs[1].run)).toEqual(outcomes(runs[0].run));
+    expect(outcomes(runs[2].run)).toEqual(outcomes(runs[0].run));
+    expect(runs.reduce((n, r) => n + r.gateway.rateLimited + r.gateway.resets + Object.values(r.gateway.gatewayErrors).reduce((a, b) => a + b, 0), 0)).toBeGreaterThan(10);
+
+    const alone = await through({ rewrite: TOTAL_OFF_BY_ONE });
+    const mixed = await through({ ...MIX, seed: 4, rewrite: TOTAL_OFF_BY_ONE }, ["--timeout", "2"]);
+    expect(failed(alone.run).length).toBeGreaterThan(0);
+    expect(failed(alone.run).every((id) => id.startsWith("listCalls.") || id.startsWith("getCall."))).toBe(true);
+    expect(failed(mixed.run)).toEqual(failed(alone.run));
+    expect(mixed.code).toBe(1);
+  }, 300_000);
+
+  async function records(collection: string): Promise<Record<string, any>[]> {
+    return (await fetch(`${mock.url}/__mock/workspaces/default/${collection}`)).json();
+  }
+});
+
