@@ -32,6 +32,7 @@ const USAGE = `usage: agent-platform-conformance --base-url URL --api-key KEY [o
   --baseline FILE              known failures (JSON: {"knownFailures":[{"rule","pointer"?}]} or a --json report):
                                reported, not failing; entries that no longer fail are listed as stale
   --fuzz N --large-uploads     generated requests per operation | send the 25 MB upload to a foreign target
+  --agent-id ID --test-case-id ID --qa-rule-id ID --qa-rule-id-to-delete ID --phone-number E164 --batch-id ID
 Through gateways (Retry-After on 429 and 503 is always honoured; nothing the environment answers is judged):
   --rate-limit auto|N/s|N/m    pace: auto (default) learns the limit from 429s; N/s or N/m fixes it
   --concurrency N              requests in flight at most; read-only rules run N at a time (default 1)
@@ -40,7 +41,6 @@ Through gateways (Retry-After on 429 and 503 is always honoured; nothing the env
   --fail-on-inconclusive       exit 1 when a rule got no real answer through the environment
   --ledger FILE                the ledger file on a foreign target (default: in the OS temp dir, named by run id)
 agent-platform-conformance cleanup --ledger FILE --base-url URL --api-key KEY   put back what a killed run left
-  --agent-id ID --test-case-id ID --qa-rule-id ID --qa-rule-id-to-delete ID --phone-number E164 --batch-id ID
 environment: CONFORMANCE_BASE_URL, CONFORMANCE_API_KEY, CONFORMANCE_SECOND_API_KEY`;
 
 export interface CliIo {

@@ -5,7 +5,7 @@
  * the ledger and not made twice outside it; the same correct target gets the same verdict on every run
  * whatever the noise; a real fault under that noise fails only its own rules.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -139,6 +139,38 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
     expect(failed(mixed.run)).toEqual(failed(alone.run));
     expect(mixed.code).toBe(1);
   }, 300_000);
+
+  it("calls a rule inconclusive when the gateway never lets its operation through: exit 0, or 1 with --fail-on-inconclusive", async () => {
+    const page = Buffer.from("<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>");
+    const blocked: GatewayOptions["rewrite"] = (req, res) => (req.path === "/v1/webhooks" ? { status: 502, headers: { "content-type": "text/html" }, body: page } : undefined);
+    const junit = join(dir, "inconclusive.xml");
+    const plain = await through({ rewrite: blocked }, ["--only", "listWebhooks.", "--retries", "1", "--junit", junit]);
+    const ran = plain.run.results.filter((r) => r.outcome !== "skipped");
+    expect(ran.length).toBeGreaterThan(3);
+    expect(ran.every((r) => r.outcome === "inconclusive" && /no real answer through the environment: GET \/v1\/webhooks/.test(r.reason ?? ""))).toBe(true);
+    expect(plain.code).toBe(0);
+    expect(plain.run.environment.inconclusive).toEqual(ran.map((r) => r.id));
+    expect(readFileSync(junit, "utf8")).toMatch(/<skipped message="inconclusive: no real answer through the environment/);
+    expect(plain.out.join("\n")).toMatch(new RegExp(`${ran.length} inconclusive`));
+    const strict = await through({ rewrite: blocked }, ["--only", "listWebhooks.", "--retries", "1", "--fail-on-inconclusive"]);
+    expect(strict.code).toBe(1);
+  }, 60_000);
+
+  it("runs read-only rules N at a time with --concurrency, to the same verdicts", async () => {
+    const slow = { latency: { minMs: 5, maxMs: 15 } };
+    const one = await through(slow, ["--only", "/\\/list/"]);
+    const four = await through(slow, ["--only", "/\\/list/", "--concurrency", "4"]);
+    expect(failed(four.run)).toEqual([]);
+    expect(outcomes(four.run)).toEqual(outcomes(one.run));
+    expect(four.run.results.map((r) => r.id)).toEqual(one.run.results.map((r) => r.id));
+  }, 120_000);
+
+  it.each([["--rate-limit", "fast"], ["--rate-limit", "0/s"], ["--concurrency", "0"], ["--retries", "-1"], ["--timeout", "soon"]])("refuses %s %s with one line (exit 2)", async (option, value) => {
+    const err: string[] = [];
+    const { code } = await main(["--base-url", mock.url, "--api-key", mock.apiKey, `${option}=${value}`], {}, { out: () => {}, err: (t) => err.push(t) });
+    expect(code).toBe(2);
+    expect(err).toEqual([expect.stringMatching(new RegExp(`^conformance: cannot start: ${option} must be`))]);
+  });
 
   async function records(collection: string): Promise<Record<string, any>[]> {
     return (await fetch(`${mock.url}/__mock/workspaces/default/${collection}`)).json();
