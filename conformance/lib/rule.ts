@@ -3,7 +3,7 @@
  * operation. Rules collect failures instead of throwing, so one run reports every broken invariant.
  */
 import type { Replay } from "../fixtures/ledger-file.js";
-import { announceChange, traceExchange, traceUnknownWrite } from "../fixtures/ledger.js";
+import { announceChange, lookUpLostBatch, traceExchange, traceUnknownWrite } from "../fixtures/ledger.js";
 import { Inconclusive, WriteOutcomeUnknown } from "../transport/transport.js";
 import type { Fixtures } from "../fixtures/types.js";
 import { clockIssues, leveledIssues, preview, stampedTimes } from "./conforms.js";
@@ -111,12 +111,16 @@ export class RuleContext {
   /** Sends a request of `operationId`; the response passes through expectConforms. */
   async call(operationId: string, request: RequestSpec): Promise<Exchange> {
     let exchange: Exchange;
+    const sentAt = Date.now();
     try {
       // Putting a field back, or a write sent without a key the target issued, changes nothing more if sent twice.
       const harmless = this.puttingBack || this.withoutValidKey(request);
       exchange = await send(this.target, request, { idempotent: harmless, unknownWrite: this.settings.rerun ? "judge" : "rerun", signal: this.puttingBack ? undefined : this.settings.signal });
     } catch (error) {
-      if (error instanceof WriteOutcomeUnknown) traceUnknownWrite(this.fixtures, operationId, request, error.message);
+      if (error instanceof WriteOutcomeUnknown) {
+        const found = operationId === "createBatchRun" && (await lookUpLostBatch(this.fixtures, this.target, request, sentAt));
+        if (!found) traceUnknownWrite(this.fixtures, operationId, request, error.message);
+      }
       throw error;
     }
     this.exchanges.push(exchange);

@@ -120,6 +120,22 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
     expect(made.length).toBe(run.ledger.filter((e) => e.kind === "integration").length);
   }, 120_000);
 
+  it("finds a batch run whose creation answer the gateway swallowed, through its test runs", async () => {
+    const before = await records("batchRuns");
+    const testCase = (await records("testCases"))[0];
+    const ids = ["--agent-id", testCase.agent.agentId, "--test-case-id", testCase.testCaseId];
+    const { code, run, gateway } = await through({ failAfterForward: { match: (r) => r.method === "POST" && r.path === "/v1/batch-runs", times: 1 } }, ["--only", "createBatchRun.created", ...ids]);
+    expect(run.results.map((r) => r.outcome)).toEqual(["passed"]);
+    expect(gateway.failedAfterForward).toBe(1);
+    expect(code).toBe(0);
+    const made = (await records("batchRuns")).filter((b) => !before.some((x) => x.batchId === b.batchId)).map((b) => b.batchId);
+    expect(made.length).toBeGreaterThanOrEqual(2);
+    const lost = run.ledger.filter((e) => e.kind === "batch run" && e.state === "maybe-left");
+    expect(lost).toHaveLength(1);
+    expect(made).toContain(lost[0].id);
+    expect(made.every((id) => run.ledger.some((e) => e.id === id))).toBe(true);
+  }, 60_000);
+
   it("gives a correct target the same verdict on every run through a realistic mix, and a real fault fails only its own rules", async () => {
     const runs = [];
     for (const seed of [1, 2, 3]) runs.push(await through({ ...MIX, seed }, ["--timeout", "2"]));
