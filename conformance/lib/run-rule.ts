@@ -10,9 +10,29 @@ import type { Fixtures } from "../fixtures/types.js";
 import type { EnvironmentStats } from "../transport/environment.js";
 import { Inconclusive, WriteOutcomeUnknown } from "../transport/transport.js";
 import { TargetUnreachable, type Target } from "./http.js";
-import { RuleContext, SkipRule, type CoverageSink, type Rule } from "./rule.js";
-import type { RuleResult } from "./runner.js";
+import { RuleContext, SkipRule, type CoverageSink, type Failure, type Rule } from "./rule.js";
 import type { Level } from "./schemas.js";
+
+export interface RuleResult {
+  id: string;
+  group: string;
+  operationId: string;
+  level: Level;
+  readOnly: boolean;
+  description: string;
+  /**
+   * errored: the rule itself crashed (an answer it could not read); failed: the target broke a rule;
+   * inconclusive: no real answer came through the environment (rate limits, gateway pages, resets) after retries.
+   */
+  outcome: "passed" | "failed" | "skipped" | "errored" | "inconclusive";
+  reason?: string;
+  /** The crash, for errored rules. */
+  error?: string;
+  failures: Failure[];
+  durationMs: number;
+  /** Set by a baseline (report/baseline.ts): a known failure, reported but not failing the run. */
+  known?: boolean;
+}
 
 export interface RunEnv {
   target: Target;

@@ -15,7 +15,9 @@ import { allRules } from "../operations/index.js";
 import type { EnvironmentReport } from "../transport/environment.js";
 import { Inconclusive, Transport, type TransportOptions } from "../transport/transport.js";
 import { send, TargetUnreachable, useTls, useTransport, type Exchange, type Target, type TlsOptions } from "./http.js";
-import { runRule, type RunEnv } from "./run-rule.js";
+import { runRule, type RuleResult, type RunEnv } from "./run-rule.js";
+
+export type { RuleResult };
 import type { Failure, Rule } from "./rule.js";
 import type { Level } from "./schemas.js";
 import { operations } from "./spec.js";
@@ -44,26 +46,6 @@ export interface RunOptions extends IdOptions, TransportOptions {
   signal?: AbortSignal;
 }
 
-export interface RuleResult {
-  id: string;
-  group: string;
-  operationId: string;
-  level: Level;
-  readOnly: boolean;
-  description: string;
-  /**
-   * errored: the rule itself crashed (an answer it could not read); failed: the target broke a rule;
-   * inconclusive: no real answer came through the environment (rate limits, gateway pages, resets) after retries.
-   */
-  outcome: "passed" | "failed" | "skipped" | "errored" | "inconclusive";
-  reason?: string;
-  /** The crash, for errored rules. */
-  error?: string;
-  failures: Failure[];
-  durationMs: number;
-  /** Set by a baseline (report/baseline.ts): a known failure, reported but not failing the run. */
-  known?: boolean;
-}
 
 export interface RunResult {
   baseUrl: string;

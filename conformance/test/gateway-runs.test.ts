@@ -48,12 +48,12 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
   });
 
   /** One run through a fresh gateway with `options`; the gateway is closed after, its stats kept. */
-  async function through(options: Omit<GatewayOptions, "upstream">, args: string[] = []): Promise<{ code: number; run: RunResult; gateway: ReturnType<Gateway["stats"]>; out: string[] }> {
-    const gateway = await startGateway({ upstream: mock.url, ...options });
+  async function through(options: Omit<GatewayOptions, "upstream">, args: string[] = [], target: Running = mock): Promise<{ code: number; run: RunResult; gateway: ReturnType<Gateway["stats"]>; out: string[] }> {
+    const gateway = await startGateway({ upstream: target.url, ...options });
     const out: string[] = [];
     try {
       const { code, run } = await main(
-        ["--base-url", gateway.url, "--api-key", mock.apiKey, "--target", "foreign", "--ledger", join(dir, `${Math.random()}.jsonl`), ...args],
+        ["--base-url", gateway.url, "--api-key", target.apiKey, "--target", "foreign", "--ledger", join(dir, `${Math.random()}.jsonl`), ...args],
         {}, { out: (t) => out.push(t), err: (t) => out.push(t) }, { backoffBaseMs: 20 },
       );
       return { code, run: run!, gateway: gateway.stats(), out };
@@ -134,6 +134,33 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
     expect(lost).toHaveLength(1);
     expect(made).toContain(lost[0].id);
     expect(made.every((id) => run.ledger.some((e) => e.id === id))).toBe(true);
+  }, 60_000);
+
+  it("does not take calls moving on during the status filter walks for a finding: the check starts over, and is inconclusive if they move again", async () => {
+    // A mock of its own: the calls this test starts must not move under the other tests' runs.
+    const live = await startKitMock({ clock: "real" });
+    try {
+      // Right after the last page of the in_progress walk, the calls in progress end (an hour passes) and
+      // two new ones start: the ended walk then counts calls the in_progress walk counted already.
+      const moves = (rounds: number): GatewayOptions["rewrite"] => {
+        let moved = 0;
+        const control = (path: string, body: unknown) => fetch(`${live.url}/__mock${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        return async (req, res) => {
+          if (moved >= rounds || req.query.get("status") !== "in_progress" || JSON.parse(res.body.toString("utf8")).hasNext !== false) return undefined;
+          moved++;
+          await control("/clock/advance", { seconds: 3600, workspaceId: "default" });
+          for (let i = 0; i < 2; i++) await control("/workspaces/default/calls", { status: "in_progress" });
+          return undefined;
+        };
+      };
+      const once = await through({ rewrite: moves(1) }, ["--only", "listCalls.status-filter"], live);
+      expect(once.run.results.map((r) => r.outcome)).toEqual(["passed"]);
+      const twice = await through({ rewrite: moves(2) }, ["--only", "listCalls.status-filter"], live);
+      expect(twice.run.results.map((r) => [r.outcome, r.reason])).toEqual([["inconclusive", expect.stringMatching(/calls changed state while the five filters were walked/)]]);
+      expect(twice.code).toBe(0);
+    } finally {
+      await live.close();
+    }
   }, 60_000);
 
   it("gives a correct target the same verdict on every run through a realistic mix, and a real fault fails only its own rules", async () => {

@@ -7,13 +7,14 @@
  * - the concurrency: at most N requests in flight.
  *
  * How `auto` learns. A 429 says the limiter is empty at that moment. Between two such moments a
- * limiter lets through at most its rate: a token bucket refills `rate x time` tokens (fewer reach us
- * when the suite paused and the bucket overflowed), a fixed window lets `limit` through per window.
- * So at each 429 the pace becomes 95 % of what was accepted since the last one over the time since
- * (at the first: since the start, over the time until the announced wait ends, which is right for a
- * fixed window, whose wait runs to the window's end). That figure can only be low, and the pace that
- * met the 429 was too high: while no 429 comes the pace creeps up by 25 % every 2 s, never above 95 %
- * of the pace that met the last 429. The two close in on the limit, and it is rarely met again.
+ * limiter lets through its rate: a token bucket refills `rate x time` tokens (a few are lost when the
+ * bucket overflowed during a wait), a fixed window lets `limit` through per window. So at each 429 the
+ * pace becomes 95 % of what was accepted since the last one over the time since, and never more than
+ * 95 % of the pace that met it. The first 429 has no earlier one: its figure is what was accepted since
+ * the start over the time until the announced wait ends, which is exact for a fixed window (its wait
+ * runs to the window's end) and low for a token bucket whose burst is small against the wait. So after
+ * the first 429 the pace creeps up by 25 % every 2 s while no 429 comes; the second 429 gives the figure
+ * of a whole cycle, and the pace then stays, rarely meeting the limit again.
  */
 export type PaceSetting = { kind: "auto" } | { kind: "fixed"; perSecond: number };
 
@@ -36,6 +37,8 @@ export class Pacer {
   private acceptedSince = 0;
   /** The pace that met the last 429: probing stays below it. */
   private ceiling = Infinity;
+  /** 429s learnt from: after the second, the figure rests on a whole limit cycle and probing stops. */
+  private learnt = 0;
   private paceSetAt = 0;
 
   constructor(
@@ -104,6 +107,7 @@ export class Pacer {
     if (Number.isFinite(seen)) this.setPace(Math.min(seen, this.ceiling), now);
     this.lastEmpty = now;
     this.acceptedSince = 0;
+    this.learnt++;
   }
 
   private setPace(perSecond: number, now: number): void {
@@ -111,9 +115,9 @@ export class Pacer {
     this.paceSetAt = now;
   }
 
-  /** While no 429 comes the pace creeps up (the last figure may be low), below the pace that met the last 429. */
+  /** After the first 429 only, the pace creeps up while no 429 comes (that guess may be low), below the pace that met it. */
   private probe(now: number): void {
-    if (this.setting.kind !== "auto" || this.lastEmpty === undefined || now - this.paceSetAt < PROBE_EVERY_MS) return;
+    if (this.setting.kind !== "auto" || this.learnt !== 1 || now - this.paceSetAt < PROBE_EVERY_MS) return;
     this.pace = Math.max(this.pace, Math.min(this.pace * PROBE_STEP, MARGIN * this.ceiling));
     this.paceSetAt = now;
   }

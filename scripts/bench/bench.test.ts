@@ -2,15 +2,75 @@
  * Smoke run of `npm run bench -- --quick`: a few seconds of every part, so the bench keeps working.
  * No thresholds: it asserts only that every row of every table got figures.
  */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TARGETS } from "./compare.js";
+import { GATEWAY_CASES, gatewayDerived, gatewayGoals, type GatewayFigures, type GatewayRun } from "./gateway.js";
 import { MSW_SCENARIOS } from "./msw.js";
-import { renderResults } from "./report.js";
+import { renderResults, type Results } from "./report.js";
 import { runBench } from "./run.js";
 import { CALL_QUERIES, RUN_QUERIES } from "./scale.js";
 import { STORE_SCENARIOS, STORE_TARGETS } from "./shared-store.js";
 
 const finite = (n: number | undefined) => typeof n === "number" && Number.isFinite(n);
+const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+/** Part 7's figures agree with each other: what the suite counted is what the gateway saw. */
+function expectGatewayConsistent(g: GatewayFigures | undefined): void {
+  expect(g?.runs.map((run) => run.id)).toEqual(GATEWAY_CASES.map((c) => c.id));
+  for (const run of g!.runs) {
+    expect(run.exit, run.id).toBe(0);
+    expect([run.rules.failed, run.rules.inconclusive, run.environment.inconclusive], run.id).toEqual([0, 0, 0]);
+    expect(run.rules.passed, run.id).toBeGreaterThan(0);
+    expect(run.environment.requests, run.id).toBe(run.gateway.received);
+    expect(run.environment.rateLimited, run.id).toBe(run.gateway.rateLimited);
+    expect(run.environment.gatewayErrors, run.id).toEqual(run.gateway.errorPages);
+    // Every request the gateway received was forwarded, refused with a 429, answered with its own page or reset.
+    expect(run.gateway.forwarded + run.gateway.rateLimited + sum(run.gateway.errorPages) + run.gateway.resets, run.id).toBe(run.gateway.received);
+    expect(run.environment.retries.rateLimited, run.id).toBe(run.gateway.rateLimited);
+    expect(run.gateway.early, run.id).toBe(0);
+    expect(finite(run.wallSec) && run.wallSec > 0, run.id).toBe(true);
+    expect(run.limited, run.id).toBe(run.id !== "clean");
+  }
+  const clean = g!.runs[0];
+  expect([clean.gateway.rateLimited, clean.environment.waitedSeconds, clean.environment.pace]).toEqual([0, 0, null]);
+}
+
+const gatewayRun = (wallSec: number, received: number, rateLimited: number, early = 0): GatewayRun =>
+  ({ wallSec, gateway: { received, rateLimited, early, forwarded: received - rateLimited, resets: 0, errorPages: {} } }) as GatewayRun;
+
+describe("part 7's arithmetic", () => {
+  it("takes the floor as the gateway's requests over 20/s, and holds a run to 1.3x of it and 5 % of 429s", () => {
+    expect(gatewayDerived(gatewayRun(33, 600, 12))).toEqual({ floorSec: 30, overFloor: 1.1, share429: 0.02 });
+    expect(gatewayDerived(gatewayRun(10, 100, 0), 5)).toEqual({ floorSec: 20, overFloor: 0.5, share429: 0 });
+    const nothing = gatewayDerived(gatewayRun(1, 0, 0));
+    expect([nothing.floorSec, nothing.overFloor, nothing.share429]).toEqual([0, Number.NaN, Number.NaN]);
+    expect(gatewayGoals(gatewayRun(39, 600, 30))).toEqual({ floor: true, share: true, early: true });
+    expect(gatewayGoals(gatewayRun(39.1, 600, 31, 1))).toEqual({ floor: false, share: false, early: false });
+    // No requests: no figure, no goal met.
+    expect(gatewayGoals(gatewayRun(1, 0, 0))).toEqual({ floor: false, share: false, early: true });
+  });
+
+  it("--only gateway measures part 7 alone and puts it into the figures an earlier run saved", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-only-"));
+    try {
+      const saved = join(dir, "results.json");
+      copyFileSync(new URL("./results.json", import.meta.url), saved);
+      const before = JSON.parse(readFileSync(saved, "utf8")) as Results;
+      const r = await runBench(["--quick", "--only", "gateway", "--json", saved, "--out", join(dir, "RESULTS.md")], () => undefined);
+      expectGatewayConsistent(r.gateway);
+      const after = JSON.parse(readFileSync(saved, "utf8")) as Results;
+      expect({ ...after, gateway: undefined }).toEqual({ ...before, gateway: undefined });
+      expect(after.gateway?.command).toBe(`npm run bench -- --quick --only gateway --json ${saved} --out ${join(dir, "RESULTS.md")}`);
+      expect(readFileSync(join(dir, "RESULTS.md"), "utf8")).toMatch(/## 7\. The conformance suite through an API gateway[\s\S]*--only listAgents/);
+      await expect(runBench(["--only", "scale"], () => undefined)).rejects.toThrow(/--only takes gateway/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
 
 describe("npm run bench -- --quick", () => {
   it("produces figures for every row", async () => {
@@ -71,9 +131,12 @@ describe("npm run bench -- --quick", () => {
       expect(t.sent, t.operation).toBeLessThanOrEqual(t.kind === "read" ? 2 : 3);
     }
     expect(store.roundTrips.filter((t) => t.kind === "read").map((t) => t.operation)).toEqual(["GET /v1/calls?size=20", "GET /v1/calls/{callId}"]);
+    // Part 7: each case through the gateway with --only listAgents, all at once.
+    expectGatewayConsistent(r.gateway);
     // CPU ratios may read n/a here: ten requests can use less than one 10 ms tick of CPU time.
     const markdown = renderResults(r, "/nonexistent");
     expect(markdown).not.toMatch(/NaN|undefined/);
     expect(markdown).toMatch(/## 6\. Shared store[\s\S]*\| GET \/v1\/calls\?size=20 \| 2\.00 \|[\s\S]*### Scaling/);
+    expect(markdown).toMatch(/## 7\. The conformance suite through an API gateway[\s\S]*\| clean: no noise \|/);
   }, 180_000);
 });

@@ -8,6 +8,7 @@ import { TARGETS, type CompareRow, type TargetId } from "./compare.js";
 import type { LoadOptions, LoadResult } from "./load.js";
 import { MSW_BASE_URL, type MswRow } from "./msw.js";
 import { CALL_QUERIES, RUN_QUERIES, type ScaleRow } from "./scale.js";
+import { GATEWAY_BURST, GATEWAY_RATE, gatewayDerived, gatewayGoals, GOAL_OVER_FLOOR, GOAL_SHARE_429, type GatewayFigures, type GatewayRun } from "./gateway.js";
 import type { InstalledFigures } from "./installed.js";
 import { formatSentBy, ROUND_TRIP_WARMUP, STORE_TARGETS, type SharedStoreFigures, type StoreCell } from "./shared-store.js";
 import { median, type StartFigures, type ToolingFigures } from "./tooling.js";
@@ -30,6 +31,8 @@ export interface Results {
   uploads: UploadFigures;
   /** Part 6, the shared store (Redis); absent in figures saved before it was measured. */
   sharedStore?: SharedStoreFigures;
+  /** Part 7, the conformance suite through a gateway; absent in figures saved before it was measured. */
+  gateway?: GatewayFigures;
   durationSec: number;
 }
 
@@ -132,6 +135,7 @@ function targets(r: Results): string {
   rows.push(["full conformance run against a local mock < 20 s", `${(r.tooling.conformanceMs / 1000).toFixed(1)} s`, verdict(r.tooling.conformanceMs < 20_000 && r.tooling.conformanceExit === 0)]);
   const growth = r.uploads.peakRss - r.uploads.baselineRss;
   rows.push(["100 MB upload: 413, RSS grows <= 64 MiB", `${r.uploads.oversizeStatus}, +${mib(growth)}`, verdict(r.uploads.oversizeStatus === 413 && growth <= 64 * 2 ** 20)]);
+  rows.push(...gatewayTargets(r.gateway));
   return table(["target", "measured", "verdict"], rows);
 }
 
@@ -267,6 +271,76 @@ the mock's CPU time as what bounds a mock process; network latency between machi
 either CPU figure.`;
 }
 
+const pct = (share: number) => (Number.isFinite(share) ? `${(share * 100).toFixed(1)} %` : "n/a");
+const counts = (c: Record<string, number>) => Object.entries(c).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+const GOAL_TEXT = `wall <= ${GOAL_OVER_FLOOR}x its floor, <= ${GOAL_SHARE_429 * 100} % of requests met a 429, none sent during an announced wait`;
+
+/** A rate-limited case's goals as one row of the targets table; the mix's also wants no failed and no inconclusive rule. */
+function gatewayTargets(g: GatewayFigures | undefined): string[][] {
+  if (!g) return [];
+  return g.runs.filter((run) => run.limited).map((run) => {
+    const d = gatewayDerived(run);
+    const goals = gatewayGoals(run);
+    const clean = run.id !== "mix" || (run.rules.failed === 0 && run.rules.inconclusive === 0);
+    const measuredText = `${f2(d.overFloor)}x, ${pct(d.share429)}, ${run.gateway.early} early${run.id === "mix" ? `; ${run.rules.failed} failed, ${run.rules.inconclusive} inconclusive` : ""}`;
+    return [`conformance through a gateway, ${run.label}: ${GOAL_TEXT}${run.id === "mix" ? ", no rule failed or inconclusive" : ""}`, measuredText, verdict(goals.floor && goals.share && goals.early && clean)];
+  });
+}
+
+function gatewayRow(run: GatewayRun, clean: GatewayRun | undefined): string[] {
+  const e = run.environment;
+  const d = gatewayDerived(run);
+  const limited = (text: string) => (run.limited ? text : "-");
+  return [
+    run.label,
+    `${run.wallSec.toFixed(1)} s${clean && run !== clean ? ` (${ratio(run.wallSec, clean.wallSec)} clean)` : ""}`,
+    `${e.requests} / ${run.gateway.received}`,
+    limited(`${d.floorSec.toFixed(1)} s`),
+    limited(ratio(run.wallSec, d.floorSec)),
+    `${run.gateway.rateLimited}${run.limited ? ` (${pct(d.share429)})` : ""}`,
+    `${e.waitedSeconds} s`,
+    e.pace === null ? "none" : `${e.pace}/s`,
+    String(run.gateway.early),
+    counts(e.retries),
+    `${counts(run.gateway.errorPages)}; resets ${run.gateway.resets}`,
+    `${run.rules.failed} / ${run.rules.inconclusive} (exit ${run.exit})`,
+  ];
+}
+
+function gateway(r: Results): string {
+  const g = r.gateway;
+  if (!g) return "(not measured in this run)";
+  const clean = g.runs.find((run) => run.id === "clean");
+  const mix = g.runs.find((run) => run.id === "mix");
+  const loads = (xs: number[]) => xs.map((n) => n.toFixed(2)).join(", ");
+  const mixText = mix && clean
+    ? `The mix took ${mix.wallSec.toFixed(1)} s: ${ratio(mix.wallSec, clean.wallSec)} the clean run and ${ratio(mix.wallSec, gatewayDerived(mix).floorSec)} its own floor; the gateway answered
+${counts(mix.gateway.errorPages)} with its own error pages and reset ${mix.gateway.resets} connections; the suite sent again after ${counts(mix.environment.retries)}
+(by why); ${mix.rules.failed} rules failed and ${mix.rules.inconclusive} were inconclusive (exit ${mix.exit}). Latency p50 / p95 / p99 of the target's own answers:
+${mix.environment.latency.p50} / ${mix.environment.latency.p95} / ${mix.environment.latency.p99} ms (clean: ${clean.environment.latency.p50} / ${clean.environment.latency.p95} / ${clean.environment.latency.p99} ms).`
+    : "";
+  return `Measured by \`${g.command}\` on ${g.date} in ${f0(g.durationSec)} s (load average before / after: ${loads(g.loadBefore)} / ${loads(g.loadAfter)})${g.only ? `, **--only ${g.only}**, not the whole suite` : ""}.
+
+Each row is one run of the ${g.only ? `rules matching \`${g.only}\`` : "whole documented-level suite"} (\`main([..., "--target", "foreign"])\` from \`conformance/cli.ts\` in the bench's
+process, every other option at its default: \`--rate-limit auto\`, 3 retries, 500 ms backoff, 30 s timeout) against a fresh kit mock
+(\`startKitMock({ clock: "real" })\`) behind a fresh gateway double (\`conformance/test/gateway/gateway.ts\`, default seed). Rate-limited
+rows: a token bucket of ${GATEWAY_RATE}/s with a burst of ${GATEWAY_BURST}; a refused request consumes no token. Wall time is the run's, from
+\`main()\` to its return. The floor is the requests the gateway received / ${GATEWAY_RATE} per second (the burst lets the first
+${GATEWAY_BURST} through at once, so the bucket's own floor is a second less). Requests: sent by the suite (environment.requests) / received
+by the gateway. 429s: the gateway's, their share of what it received. Waited: the run's seconds waiting on Retry-After and backoff.
+Pace: the pace \`--rate-limit auto\` settled on. Early: requests the gateway received while a wait it had announced still ran.
+Goals for every rate-limited run: ${GOAL_TEXT}.
+
+${table(
+  ["gateway", "wall", "requests (suite / gateway)", "floor", "wall / floor", "429s", "waited", "pace", "early", "retries by why", "error pages; resets", "rules failed / inconclusive"],
+  g.runs.map((run) => gatewayRow(run, clean)),
+)}
+
+${mixText}
+
+${table(["goal", "measured", "verdict"], gatewayTargets(g))}`;
+}
+
 /**
  * Figures saved before (c) became the mock as `npm start` runs it: their (c+rv) (response validation on)
  * is today's (c) and their (c) (NODE_ENV=production) today's (c-prod).
@@ -362,6 +436,10 @@ ${uploads(r)}
 ## 6. Shared store (Redis, \`--store\`, \`--workers\`)
 
 ${sharedStore(r)}
+
+## 7. The conformance suite through an API gateway
+
+${gateway(r)}
 
 ## Profiling: where the mock's CPU goes
 

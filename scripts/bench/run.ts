@@ -1,15 +1,18 @@
 /**
- * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE]
+ * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE] [--only gateway]
  * Runs every part of the benchmark in one process on this machine and rewrites scripts/bench/RESULTS.md.
  * --quick: a smoke run of a few seconds per part (tiny durations and sizes), for `npm test`; its figures
  * mean nothing and it writes RESULTS.md only when --out says so. --json keeps the figures; --render-from
- * rewrites RESULTS.md from such a file without measuring.
+ * rewrites RESULTS.md from such a file without measuring. --only gateway measures part 7 alone and puts its
+ * figures into those an earlier run saved (the --json file, default scripts/bench/results.json), then
+ * rewrites RESULTS.md (and the --json file) from the whole.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runComparison } from "./compare.js";
+import { measureGateway, type GatewayPlan } from "./gateway.js";
 import type { LoadOptions } from "./load.js";
 import { measureInstalledBin } from "./installed.js";
 import { measureMswDoor } from "./msw.js";
@@ -35,6 +38,8 @@ export const FULL = {
   uploadSamples: 3,
   /** Part 6: requests of each operation counted for Redis round trips. */
   roundTripRequests: 100,
+  /** Part 7: the whole documented-level suite through the gateway, one case after the other. */
+  gateway: {} as GatewayPlan,
 };
 
 export const QUICK: typeof FULL = {
@@ -49,10 +54,15 @@ export const QUICK: typeof FULL = {
   warmStart: false,
   uploadSamples: 1,
   roundTripRequests: 5,
+  gateway: { only: "listAgents", parallel: true },
 };
 
+/** Parts that can run alone (--only). */
+const ALONE = ["gateway"];
+
 export async function runBench(argv: string[], log: (line: string) => void = console.log): Promise<Results> {
-  const { values } = parseArgs({ args: argv, options: { quick: { type: "boolean" }, out: { type: "string" }, json: { type: "string" }, "render-from": { type: "string" } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { quick: { type: "boolean" }, out: { type: "string" }, json: { type: "string" }, "render-from": { type: "string" }, only: { type: "string" } }, strict: true });
+  if (values.only !== undefined && !ALONE.includes(values.only)) throw new Error(`--only takes ${ALONE.join(" or ")} (the parts that run alone), not ${values.only}`);
   if (values["render-from"]) {
     // Rebuilds the markdown from a run's saved figures (after editing profile-notes.md); measures nothing.
     const saved = JSON.parse(readFileSync(values["render-from"], "utf8")) as Results;
@@ -70,6 +80,24 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     log(`  (${((performance.now() - t) / 1000).toFixed(1)} s)`);
     return result;
   };
+  const command = `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`;
+  const gatewayTitle = "7. the conformance suite through an API gateway: clean, rate-limited 20/s (Retry-After in seconds, as a date, none), a realistic mix";
+  const write = (results: Results) => {
+    const out = values.out ?? (quick ? undefined : here("RESULTS.md"));
+    if (out) writeFileSync(out, renderResults(results, here("profile-notes.md")));
+    if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
+    return out;
+  };
+
+  if (values.only === "gateway") {
+    const from = values.json ?? here("results.json");
+    const saved = JSON.parse(readFileSync(from, "utf8")) as Results;
+    const gateway = await step(gatewayTitle, () => measureGateway(command, plan.gateway, log));
+    const results: Results = { ...saved, gateway };
+    const out = write(results);
+    log(`part 7 done in ${gateway.durationSec.toFixed(0)} s; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`);
+    return results;
+  }
 
   const compare = await step("1. side by side: bare Express, bare node:http, mock as npm start, mock with NODE_ENV=production, Prism", () => runComparison(plan.load, log));
   const msw = await step("2. the MSW door (setupServer in Node, fetch in the same process)", () => measureMswDoor(plan.load, log));
@@ -79,11 +107,12 @@ export async function runBench(argv: string[], log: (line: string) => void = con
   const tooling = await step("4. npm run generate, conformance against a local mock", () => measureTooling());
   const uploads = await step("5. uploads", () => measureUploads(plan.uploadSamples));
   const sharedStore = await step("6. shared store: in memory, --store redis (1 process), --store redis --workers 2; Redis round trips per operation", () => measureSharedStore(plan.load, plan.roundTripRequests, log));
+  const gateway = await step(gatewayTitle, () => measureGateway(command, plan.gateway, log));
 
   const cpus = os.cpus();
   const results: Results = {
     date: new Date().toISOString(),
-    command: `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`,
+    command,
     quick,
     machine: { cores: cpus.length, cpu: cpus[0]?.model.trim() ?? "unknown", node: process.version, os: `${os.type()} ${os.release()}`, memoryGiB: os.totalmem() / 2 ** 30, loadBefore, loadAfter: os.loadavg() },
     load: plan.load,
@@ -96,11 +125,10 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     tooling,
     uploads,
     sharedStore,
+    gateway,
     durationSec: (performance.now() - started) / 1000,
   };
-  const out = values.out ?? (quick ? undefined : here("RESULTS.md"));
-  if (out) writeFileSync(out, renderResults(results, here("profile-notes.md")));
-  if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
+  const out = write(results);
   log(`done in ${results.durationSec.toFixed(0)} s${out ? `; wrote ${out}` : ""}`);
   return results;
 }

@@ -23,7 +23,8 @@ export interface GatewayOptions {
   latency?: { minMs: number; maxMs: number };
   compress?: "gzip" | "br";
   extraFields?: boolean;
-  rewrite?: (req: { method: string; path: string; query: URLSearchParams }, res: Answer) => Answer | undefined;
+  /** May answer later (a Promise): the client gets nothing until it settles. */
+  rewrite?: (req: { method: string; path: string; query: URLSearchParams }, res: Answer) => Answer | undefined | Promise<Answer | undefined>;
   quiet?: (path: string) => boolean;
 }
 
@@ -196,7 +197,7 @@ export async function startGateway(initial: GatewayOptions): Promise<Gateway> {
       stats.failedAfterForward++;
       return send(outgoing, method, htmlAnswer(502));
     }
-    let answer = options.rewrite?.({ method, path, query: url.searchParams }, upstream.answer) ?? upstream.answer;
+    let answer = (await options.rewrite?.({ method, path, query: url.searchParams }, upstream.answer)) ?? upstream.answer;
     if (options.extraFields) answer = addExtras(answer, hexId(rng.ids));
     if (options.compress) answer = compress(answer, options.compress, incoming.headers["accept-encoding"], method);
     send(outgoing, method, answer, upstream.setCookies);
