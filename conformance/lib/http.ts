@@ -109,22 +109,23 @@ export function transportOf(baseUrl: string): Transport | undefined {
 export async function fetchAnswer(baseUrl: string, url: string, init: RequestInit, policy: Partial<SendPolicy> = {}): Promise<Answer> {
   const transport = transportOf(baseUrl);
   const method = (init.method ?? "GET").toUpperCase();
-  const once = async (): Promise<Answer> => {
-    let response: Response;
-    try {
-      response = await tlsFetch(url, { redirect: "manual", ...init, signal: AbortSignal.timeout(transport?.timeoutMs ?? 30_000) }, tlsOf(baseUrl));
-    } catch (error) {
-      throw new TargetUnreachable(`${method} ${url}: ${(error as Error).cause ?? (error as Error).message}`, { cause: error });
-    }
-    const text = await response.text().catch((error) => {
-      throw new TargetUnreachable(`${method} ${url}: the answer was cut short (${(error as Error).message})`, { cause: error });
-    });
-    return { status: response.status, headers: response.headers, text, json: parseJson(text) };
-  };
+  const once = () => fetchOnce(url, init, tlsOf(baseUrl), transport?.timeoutMs ?? 30_000);
   return transport ? transport.send({ method, describe: `${method} ${new URL(url).pathname}`, ...policy }, once) : once();
 }
 
-function parseJson(text: string): unknown {
+/** One attempt: the whole answer read, or TargetUnreachable when the network failed before or during it. */
+async function fetchOnce(url: string, init: RequestInit, tls: TlsOptions | undefined, timeoutMs: number): Promise<Answer> {
+  try {
+    const response = await tlsFetch(url, { redirect: "manual", ...init, signal: AbortSignal.timeout(timeoutMs) }, tls);
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, json: parseJson(text) };
+  } catch (error) {
+    throw new TargetUnreachable(`${(init.method ?? "GET").toUpperCase()} ${url}: ${(error as Error).cause ?? (error as Error).message}`, { cause: error });
+  }
+}
+
+/** A body's JSON, or undefined when it is empty or not JSON. */
+export function parseJson(text: string): unknown {
   try {
     return text.length > 0 ? JSON.parse(text) : undefined;
   } catch {
@@ -182,20 +183,10 @@ export async function send(target: Target, spec: RequestSpec, policy: Partial<Se
   const timeoutMs = target.timeoutMs ?? transport?.timeoutMs ?? 30_000;
   const once = async (): Promise<Exchange> => {
     const started = performance.now();
-    let response: Response;
-    let text: string;
-    try {
-      response = await tlsFetch(url, { method: spec.method, headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) }, tls);
-      text = await response.text();
-    } catch (error) {
-      throw new TargetUnreachable(`${spec.method} ${url}: ${(error as Error).cause ?? (error as Error).message}`, { cause: error });
-    }
+    const answer = await fetchOnce(url, { method: spec.method, headers, body }, tls, timeoutMs);
     return {
       request: { method: spec.method, url, path: new URL(url).pathname, basePath: basePathOf(target.baseUrl), headers, bodyText, form, tls },
-      status: response.status,
-      headers: response.headers,
-      text,
-      json: parseJson(text),
+      ...answer,
       durationMs: performance.now() - started,
     };
   };

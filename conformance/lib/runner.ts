@@ -157,7 +157,7 @@ async function runWith(options: RunOptions, baseUrl: string, transport: Transpor
   options.onStart?.([
     `Target ${baseUrl}: ${detection.kind === "mock" ? "the kit's mock" : "a foreign deployment"} (${detection.reason})`,
     `Level ${level}${options.level ? "" : " (the default for this target)"}${readOnly ? ", read-only" : ""}; ${rules.length} rules; run ${runId}`,
-    `Pace ${transport.pacer.setting.kind === "auto" ? "auto (learnt from 429s)" : `${transport.pacer.currentPace}/s`}, concurrency ${options.concurrency ?? 1}, retries ${options.retries ?? 3}, timeout ${(transport.timeoutMs / 1000).toFixed(0)} s`,
+    `Pace ${transport.pacer.setting.kind === "auto" ? "auto (learnt from 429s)" : `${transport.pacer.currentPace}/s`}, concurrency ${transport.concurrency}, retries ${transport.retries}, timeout ${(transport.timeoutMs / 1000).toFixed(0)} s`,
     ...(detection.kind === "mock" && !readOnly ? [`Fixtures in a workspace of the run's own, ${fixtures.control?.workspaceId}; only its clock moves`] : []),
     ...(fixtures.ledgerFile ? [`Ledger ${fixtures.ledgerFile.path} (written as the run goes; after a killed run: agent-platform-conformance cleanup --ledger ${fixtures.ledgerFile.path} --base-url ${baseUrl} --api-key "$KEY")`] : []),
   ]);
@@ -173,8 +173,8 @@ async function runWith(options: RunOptions, baseUrl: string, transport: Transpor
       (timings[op] ??= []).push(exchange.durationMs);
     },
   };
-  const env: RunEnv = { target, level, readOnly, fixtures, sink, reruns: options.retries ?? 3, stats: transport.stats, signal: options.signal };
-  const results = await runAll(rules, env, options.concurrency ?? 1, options.onRuleDone);
+  const env: RunEnv = { target, level, readOnly, fixtures, sink, reruns: transport.retries, stats: transport.stats, signal: options.signal };
+  const results = await runAll(rules, env, transport.concurrency, options.onRuleDone);
   await fixtures.cleanup();
   const inconclusive = results.filter((r) => r.outcome === "inconclusive").map((r) => r.id);
   return {

@@ -5,7 +5,7 @@
  */
 import { request as rawRequest } from "undici";
 import { operations } from "../lib/spec.js";
-import { buildUrl, dispatcherFor, TargetUnreachable, transportOf, type RequestSpec } from "../lib/http.js";
+import { buildUrl, dispatcherFor, parseJson, TargetUnreachable, transportOf, type RequestSpec } from "../lib/http.js";
 import type { Answer } from "../transport/answer-kind.js";
 import { defineRules, type RuleContext, type RuleSpec } from "../lib/rule.js";
 import { sampleRequest } from "./samples.js";
@@ -76,13 +76,7 @@ async function statusWithRawKey(t: RuleContext, spec: RequestSpec, rawKey: strin
       const text = await response.body.text();
       const headers = new Headers();
       for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : String(value));
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: response.statusCode, headers, text, json };
+      return { status: response.statusCode, headers, text, json: parseJson(text) };
     } catch (error) {
       throw new TargetUnreachable(`${spec.method} ${url}: ${(error as Error).message}`, { cause: error });
     }

@@ -66,7 +66,8 @@ export class Transport {
   readonly stats = new EnvironmentStats();
   readonly pacer: Pacer;
   readonly timeoutMs: number;
-  private readonly retries: number;
+  readonly retries: number;
+  readonly concurrency: number;
   private readonly maxWaitMs: number;
   private readonly backoffBaseMs: number;
   private readonly random: () => number;
@@ -76,7 +77,8 @@ export class Transport {
   private answered = false;
 
   constructor(readonly options: TransportOptions = {}) {
-    this.pacer = new Pacer(options.rateLimit ?? { kind: "auto" }, Math.max(1, options.concurrency ?? 1));
+    this.concurrency = Math.max(1, options.concurrency ?? 1);
+    this.pacer = new Pacer(options.rateLimit ?? { kind: "auto" }, this.concurrency);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retries = options.retries ?? 3;
     this.maxWaitMs = options.maxWaitMs ?? 300_000;
