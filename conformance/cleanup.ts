@@ -34,7 +34,10 @@ export async function cleanup(options: CleanupOptions, out: (line: string) => vo
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const records = readLedger(options.ledgerPath);
   const elsewhere = [...new Set(records.map((r) => r.baseUrl).filter((url) => url && url !== baseUrl))];
-  if (elsewhere.length > 0) throw new CleanupCannotStart(`the ledger was written for ${elsewhere.join(", ")}, not ${baseUrl}: give that --base-url`);
+  if (elsewhere.length > 0)
+    throw new CleanupCannotStart(
+      `the ledger was written for ${elsewhere.join(", ")}, not ${baseUrl}: give that --base-url`,
+    );
   const items = latestByItem(records);
   const pending = items.filter((r) => (r.state === "changing" || r.state === "not-restored") && r.replay);
   const left = items.filter((r) => r.state === "left" || r.state === "maybe-left" || r.state === "maybe-removed");
@@ -46,7 +49,14 @@ export async function cleanup(options: CleanupOptions, out: (line: string) => vo
   try {
     for (const record of pending) {
       const why = await putBack(baseUrl, options.apiKey, record);
-      const settled: LedgerRecord = { ...record, at: new Date().toISOString(), state: why ? "not-restored" : "restored", note: why ?? `put back by cleanup (${Object.keys(record.replay!.expect).join(", ")})`, by: "cleanup", replay: undefined };
+      const settled: LedgerRecord = {
+        ...record,
+        at: new Date().toISOString(),
+        state: why ? "not-restored" : "restored",
+        note: why ?? `put back by cleanup (${Object.keys(record.replay!.expect).join(", ")})`,
+        by: "cleanup",
+        replay: undefined,
+      };
       ledger.append(settled);
       if (why) result.failed.push({ record, why });
       else result.restored.push(record);
@@ -57,7 +67,9 @@ export async function cleanup(options: CleanupOptions, out: (line: string) => vo
   }
   if (pending.length === 0) out("nothing to put back: every change in the ledger was put back");
   for (const record of left) out(`left on the target: ${record.kind} ${record.id} (${record.note})`);
-  out(`${result.restored.length} put back, ${result.failed.length} could not be, ${left.length} record${left.length === 1 ? "" : "s"} the reference cannot delete`);
+  out(
+    `${result.restored.length} put back, ${result.failed.length} could not be, ${left.length} record${left.length === 1 ? "" : "s"} the reference cannot delete`,
+  );
   result.code = result.failed.length > 0 ? 1 : 0;
   return result;
 }
@@ -70,7 +82,9 @@ async function putBack(baseUrl: string, apiKey: string, record: LedgerRecord): P
     if (exchange.status !== 200) return `${method} ${path} answered ${exchange.status}`;
     const answer = (exchange.json ?? {}) as Record<string, unknown>;
     const differing = Object.entries(expect).filter(([field, value]) => answer[field] !== value);
-    return differing.length === 0 ? undefined : `still differs in ${differing.map(([f, v]) => `${f} ${JSON.stringify(answer[f])} (was ${JSON.stringify(v)})`).join(", ")}`;
+    return differing.length === 0
+      ? undefined
+      : `still differs in ${differing.map(([f, v]) => `${f} ${JSON.stringify(answer[f])} (was ${JSON.stringify(v)})`).join(", ")}`;
   } catch (error) {
     if (error instanceof Inconclusive) return `no real answer through the environment (${error.message})`;
     throw error;

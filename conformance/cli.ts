@@ -51,24 +51,50 @@ export interface CliIo {
 const defaultIo: CliIo = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
 
 const OPTIONS = {
-  "base-url": { type: "string" }, "api-key": { type: "string" }, level: { type: "string" }, "read-only": { type: "boolean" },
-  target: { type: "string" }, "second-api-key": { type: "string" }, insecure: { type: "boolean" }, ca: { type: "string" },
-  junit: { type: "string" }, json: { type: "string" }, html: { type: "string" }, baseline: { type: "string" }, only: { type: "string" }, list: { type: "boolean" },
-  fuzz: { type: "string" }, "large-uploads": { type: "boolean" },
-  "agent-id": { type: "string" }, "test-case-id": { type: "string" }, "qa-rule-id": { type: "string" }, "qa-rule-id-to-delete": { type: "string" },
-  "phone-number": { type: "string" }, "batch-id": { type: "string" }, quiet: { type: "boolean" }, help: { type: "boolean" },
-  "rate-limit": { type: "string" }, concurrency: { type: "string" }, retries: { type: "string" }, timeout: { type: "string" }, "max-wait": { type: "string" },
-  "fail-on-inconclusive": { type: "boolean" }, ledger: { type: "string" },
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  level: { type: "string" },
+  "read-only": { type: "boolean" },
+  target: { type: "string" },
+  "second-api-key": { type: "string" },
+  insecure: { type: "boolean" },
+  ca: { type: "string" },
+  junit: { type: "string" },
+  json: { type: "string" },
+  html: { type: "string" },
+  baseline: { type: "string" },
+  only: { type: "string" },
+  list: { type: "boolean" },
+  fuzz: { type: "string" },
+  "large-uploads": { type: "boolean" },
+  "agent-id": { type: "string" },
+  "test-case-id": { type: "string" },
+  "qa-rule-id": { type: "string" },
+  "qa-rule-id-to-delete": { type: "string" },
+  "phone-number": { type: "string" },
+  "batch-id": { type: "string" },
+  quiet: { type: "boolean" },
+  help: { type: "boolean" },
+  "rate-limit": { type: "string" },
+  concurrency: { type: "string" },
+  retries: { type: "string" },
+  timeout: { type: "string" },
+  "max-wait": { type: "string" },
+  "fail-on-inconclusive": { type: "boolean" },
+  ledger: { type: "string" },
 } as const;
 
 /** The gateway options, read and checked: numbers where numbers belong. */
 function transportOptions(values: Values): { options: Partial<RunOptions> } | { problem: string } {
   const rate = parseRateLimit(String(values["rate-limit"] ?? "auto"));
-  if (!rate) return { problem: `--rate-limit must be auto, N/s or N/m (e.g. 20/s, 600/m), not ${values["rate-limit"]}` };
+  if (!rate)
+    return { problem: `--rate-limit must be auto, N/s or N/m (e.g. 20/s, 600/m), not ${values["rate-limit"]}` };
   const number = (name: string, min: number, integer: boolean): number | undefined | string => {
     if (values[name] === undefined) return undefined;
     const n = Number(values[name]);
-    return Number.isFinite(n) && n >= min && (!integer || Number.isInteger(n)) ? n : `--${name} must be ${integer ? "a whole number" : "a number"} of at least ${min}, not ${values[name]}`;
+    return Number.isFinite(n) && n >= min && (!integer || Number.isInteger(n))
+      ? n
+      : `--${name} must be ${integer ? "a whole number" : "a number"} of at least ${min}, not ${values[name]}`;
   };
   const concurrency = number("concurrency", 1, true);
   const retries = number("retries", 0, true);
@@ -78,8 +104,11 @@ function transportOptions(values: Values): { options: Partial<RunOptions> } | { 
   if (typeof problem === "string") return { problem };
   return {
     options: {
-      rateLimit: rate, concurrency: concurrency as number | undefined, retries: retries as number | undefined,
-      timeoutMs: timeout === undefined ? undefined : (timeout as number) * 1000, maxWaitMs: maxWait === undefined ? undefined : (maxWait as number) * 1000,
+      rateLimit: rate,
+      concurrency: concurrency as number | undefined,
+      retries: retries as number | undefined,
+      timeoutMs: timeout === undefined ? undefined : (timeout as number) * 1000,
+      maxWaitMs: maxWait === undefined ? undefined : (maxWait as number) * 1000,
       ledgerPath: values.ledger as string | undefined,
     },
   };
@@ -92,7 +121,10 @@ function ruleList(only: string | undefined, fuzz: number): string {
   const rules = selectRules({ only, extraRules: fuzz > 0 ? fuzzRules(fuzz) : [] });
   const width = Math.max(...rules.map((r) => r.id.length));
   return [
-    ...rules.map((r) => `${r.id.padEnd(width)}  ${r.level.padEnd(10)}  ${r.readOnly ? "read-only" : "writes   "}  ${r.description}`),
+    ...rules.map(
+      (r) =>
+        `${r.id.padEnd(width)}  ${r.level.padEnd(10)}  ${r.readOnly ? "read-only" : "writes   "}  ${r.description}`,
+    ),
     `${rules.length} rules (${rules.filter((r) => r.level === "documented").length} documented, ${rules.filter((r) => r.readOnly).length} read-only)`,
   ].join("\n");
 }
@@ -104,13 +136,17 @@ function optionProblem(values: Values, baseUrl: string | undefined, apiKey: stri
   if (!baseUrl) return "no --base-url (or CONFORMANCE_BASE_URL)";
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) return `--base-url ${baseUrl} is not an http(s) URL`;
   if (!apiKey) return "no --api-key (or CONFORMANCE_API_KEY)";
-  if (level !== undefined && level !== "documented" && level !== "assumed") return `--level must be documented or assumed, not ${level}`;
-  if (values.target !== undefined && values.target !== "mock" && values.target !== "foreign") return `--target must be mock or foreign, not ${values.target}`;
+  if (level !== undefined && level !== "documented" && level !== "assumed")
+    return `--level must be documented or assumed, not ${level}`;
+  if (values.target !== undefined && values.target !== "mock" && values.target !== "foreign")
+    return `--target must be mock or foreign, not ${values.target}`;
   if (!Number.isInteger(fuzz) || fuzz < 0) return `--fuzz must be a whole number, not ${values.fuzz}`;
-  if (values.insecure && values.ca) return "--insecure and --ca exclude each other: --ca trusts one CA, --insecure trusts any certificate";
+  if (values.insecure && values.ca)
+    return "--insecure and --ca exclude each other: --ca trusts one CA, --insecure trusts any certificate";
   if (typeof values.ca === "string") {
     try {
-      if (!readFileSync(values.ca, "utf8").includes("-----BEGIN CERTIFICATE-----")) return `--ca ${values.ca} holds no PEM certificate`;
+      if (!readFileSync(values.ca, "utf8").includes("-----BEGIN CERTIFICATE-----"))
+        return `--ca ${values.ca} holds no PEM certificate`;
     } catch (error) {
       return `--ca ${values.ca} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
     }
@@ -118,7 +154,12 @@ function optionProblem(values: Values, baseUrl: string | undefined, apiKey: stri
   return undefined;
 }
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = defaultIo, extra: Partial<RunOptions> = {}): Promise<{ code: number; run?: RunResult }> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: CliIo = defaultIo,
+  extra: Partial<RunOptions> = {},
+): Promise<{ code: number; run?: RunResult }> {
   if (argv[0] === "cleanup") return cleanupMain(argv.slice(1), env, io, extra);
   let values: Values;
   try {
@@ -127,11 +168,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     io.err(`conformance: bad options: ${(error as Error).message}\n${USAGE}`);
     return { code: 2 };
   }
-  if (values.help) return io.out(USAGE), { code: 0 };
+  if (values.help) return (io.out(USAGE), { code: 0 });
   const fuzz = values.fuzz === undefined ? 0 : Number(values.fuzz);
   if (values.list) {
-    if (!Number.isInteger(fuzz) || fuzz < 0) return io.err(`conformance: cannot start: --fuzz must be a whole number, not ${values.fuzz}`), { code: 2 };
-    return io.out(ruleList(values.only as string | undefined, fuzz)), { code: 0 };
+    if (!Number.isInteger(fuzz) || fuzz < 0)
+      return (io.err(`conformance: cannot start: --fuzz must be a whole number, not ${values.fuzz}`), { code: 2 });
+    return (io.out(ruleList(values.only as string | undefined, fuzz)), { code: 0 });
   }
   // Never BASE_URL: vitest sets that one for its own purposes.
   const baseUrl = (values["base-url"] as string | undefined) ?? env.CONFORMANCE_BASE_URL;
@@ -140,7 +182,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     const line = message.replace(/\s*\n\s*/g, " ");
     io.err(`conformance: cannot start: ${line}`);
     // CI reads the JUnit file: it says why there are no results rather than going missing.
-    if (typeof values.junit === "string") writeFileSync(values.junit, junitCannotStart(line, { baseUrl, level: values.level as string | undefined }));
+    if (typeof values.junit === "string")
+      writeFileSync(values.junit, junitCannotStart(line, { baseUrl, level: values.level as string | undefined }));
     return { code: 2 };
   };
   const problem = optionProblem(values, baseUrl, apiKey);
@@ -156,12 +199,24 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   let run: RunResult;
   try {
     run = await runSuite({
-      baseUrl: baseUrl!, apiKey: apiKey!, level: values.level as RunOptions["level"], readOnly: Boolean(values["read-only"]), only: values.only as string | undefined,
-      target: values.target as RunOptions["target"], secondApiKey: (values["second-api-key"] as string | undefined) ?? env.CONFORMANCE_SECOND_API_KEY,
-      tls: values.insecure || values.ca ? { insecure: Boolean(values.insecure), caFile: values.ca as string | undefined } : undefined,
-      largeUploads: Boolean(values["large-uploads"]), agentId: values["agent-id"] as string | undefined, testCaseId: values["test-case-id"] as string | undefined,
-      qaRuleId: values["qa-rule-id"] as string | undefined, qaRuleIdToDelete: values["qa-rule-id-to-delete"] as string | undefined,
-      phoneNumber: values["phone-number"] as string | undefined, batchId: values["batch-id"] as string | undefined,
+      baseUrl: baseUrl!,
+      apiKey: apiKey!,
+      level: values.level as RunOptions["level"],
+      readOnly: Boolean(values["read-only"]),
+      only: values.only as string | undefined,
+      target: values.target as RunOptions["target"],
+      secondApiKey: (values["second-api-key"] as string | undefined) ?? env.CONFORMANCE_SECOND_API_KEY,
+      tls:
+        values.insecure || values.ca
+          ? { insecure: Boolean(values.insecure), caFile: values.ca as string | undefined }
+          : undefined,
+      largeUploads: Boolean(values["large-uploads"]),
+      agentId: values["agent-id"] as string | undefined,
+      testCaseId: values["test-case-id"] as string | undefined,
+      qaRuleId: values["qa-rule-id"] as string | undefined,
+      qaRuleIdToDelete: values["qa-rule-id-to-delete"] as string | undefined,
+      phoneNumber: values["phone-number"] as string | undefined,
+      batchId: values["batch-id"] as string | undefined,
       extraRules: fuzz > 0 ? fuzzRules(fuzz) : [],
       onStart: values.quiet ? undefined : (lines) => io.out(lines.join("\n")),
       ...transport.options,
@@ -180,30 +235,61 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   return { code: runFails(run, verdict) ? 1 : 0, run };
 }
 
-const CLEANUP_USAGE = "usage: agent-platform-conformance cleanup --ledger FILE --base-url URL --api-key KEY [--insecure | --ca FILE] [--retries N] [--timeout S]";
+const CLEANUP_USAGE =
+  "usage: agent-platform-conformance cleanup --ledger FILE --base-url URL --api-key KEY [--insecure | --ca FILE] [--retries N] [--timeout S]";
 
 /** `cleanup`: puts back what a killed run left (cleanup.ts). */
-async function cleanupMain(argv: string[], env: NodeJS.ProcessEnv, io: CliIo, extra: Partial<RunOptions>): Promise<{ code: number }> {
+async function cleanupMain(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+  extra: Partial<RunOptions>,
+): Promise<{ code: number }> {
   let values: Values;
   try {
-    values = parseArgs({ args: argv, strict: true, options: { ledger: OPTIONS.ledger, "base-url": OPTIONS["base-url"], "api-key": OPTIONS["api-key"], insecure: OPTIONS.insecure, ca: OPTIONS.ca, retries: OPTIONS.retries, timeout: OPTIONS.timeout, "rate-limit": OPTIONS["rate-limit"], help: OPTIONS.help } }).values;
+    values = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        ledger: OPTIONS.ledger,
+        "base-url": OPTIONS["base-url"],
+        "api-key": OPTIONS["api-key"],
+        insecure: OPTIONS.insecure,
+        ca: OPTIONS.ca,
+        retries: OPTIONS.retries,
+        timeout: OPTIONS.timeout,
+        "rate-limit": OPTIONS["rate-limit"],
+        help: OPTIONS.help,
+      },
+    }).values;
   } catch (error) {
-    return io.err(`conformance cleanup: bad options: ${(error as Error).message}\n${CLEANUP_USAGE}`), { code: 2 };
+    return (io.err(`conformance cleanup: bad options: ${(error as Error).message}\n${CLEANUP_USAGE}`), { code: 2 });
   }
-  if (values.help) return io.out(CLEANUP_USAGE), { code: 0 };
+  if (values.help) return (io.out(CLEANUP_USAGE), { code: 0 });
   const baseUrl = (values["base-url"] as string | undefined) ?? env.CONFORMANCE_BASE_URL;
   const apiKey = (values["api-key"] as string | undefined) ?? env.CONFORMANCE_API_KEY;
   const cannotStart = (line: string) => (io.err(`conformance cleanup: cannot start: ${line}`), { code: 2 });
-  if (typeof values.ledger !== "string") return cannotStart("no --ledger FILE (the run printed its path in its first lines)");
+  if (typeof values.ledger !== "string")
+    return cannotStart("no --ledger FILE (the run printed its path in its first lines)");
   const problem = optionProblem(values, baseUrl, apiKey);
   if (problem) return cannotStart(problem);
   const transport = transportOptions(values);
   if ("problem" in transport) return cannotStart(transport.problem);
   try {
-    const result = await cleanup({
-      ledgerPath: values.ledger, baseUrl: baseUrl!, apiKey: apiKey!, ...transport.options, ...extra,
-      tls: values.insecure || values.ca ? { insecure: Boolean(values.insecure), caFile: values.ca as string | undefined } : undefined,
-    }, io.out);
+    const result = await cleanup(
+      {
+        ledgerPath: values.ledger,
+        baseUrl: baseUrl!,
+        apiKey: apiKey!,
+        ...transport.options,
+        ...extra,
+        tls:
+          values.insecure || values.ca
+            ? { insecure: Boolean(values.insecure), caFile: values.ca as string | undefined }
+            : undefined,
+      },
+      io.out,
+    );
     return { code: result.code };
   } catch (error) {
     if (error instanceof CleanupCannotStart) return cannotStart(error.message);
@@ -215,11 +301,16 @@ async function cleanupMain(argv: string[], env: NodeJS.ProcessEnv, io: CliIo, ex
 function interruptible(): { signal: AbortSignal; exitCode(): number | undefined } {
   const controller = new AbortController();
   let code: number | undefined;
-  for (const [name, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
+  for (const [name, number] of [
+    ["SIGINT", 2],
+    ["SIGTERM", 15],
+  ] as const) {
     process.on(name, () => {
       if (code !== undefined) process.exit(code);
       code = 128 + number;
-      process.stderr.write(`conformance: ${name}: putting back what the current rule changed, then stopping (again to stop at once; the ledger file lists what is left)\n`);
+      process.stderr.write(
+        `conformance: ${name}: putting back what the current rule changed, then stopping (again to stop at once; the ledger file lists what is left)\n`,
+      );
       controller.abort(new Error(name));
     });
   }

@@ -33,16 +33,25 @@ function loadExpress(): () => MountableApp {
   try {
     return createRequire(import.meta.url)("express") as () => MountableApp;
   } catch {
-    throw new Error("createApp() needs Express, an optional peer dependency of agent-platform-mock-kit: npm install express");
+    throw new Error(
+      "createApp() needs Express, an optional peer dependency of agent-platform-mock-kit: npm install express",
+    );
   }
 }
 
 export function createApp(overrides: Partial<MockOptions> = {}): MockApp {
   const express = loadExpress();
-  const mock = createMock({ sha256: nodeSha256, docs: nodeDocsSite({ apiKey: overrides.apiKey ?? DEFAULT_API_KEY }), ...overrides });
+  const mock = createMock({
+    sha256: nodeSha256,
+    docs: nodeDocsSite({ apiKey: overrides.apiKey ?? DEFAULT_API_KEY }),
+    ...overrides,
+  });
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.use((req: IncomingMessage & { baseUrl: string }, res: ServerResponse) => void serveNode(mock.core, req, res, { base: req.baseUrl }));
+  app.use(
+    (req: IncomingMessage & { baseUrl: string }, res: ServerResponse) =>
+      void serveNode(mock.core, req, res, { base: req.baseUrl }),
+  );
   return { ...mock, app };
 }

@@ -38,7 +38,8 @@ export class Clock {
   /** Told when the time is moved (set, advance): a workspace's clock is part of its shared state. */
   onSet: (() => void) | undefined;
   /** Where a scheduled task's failure is told (the app points it at its log); it never stops the clock. */
-  onTaskError: (error: unknown) => void = (error) => console.error(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
+  onTaskError: (error: unknown) => void = (error) =>
+    console.error(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
 
   constructor(options: ClockOptions) {
     this.mode = options.mode;

@@ -18,34 +18,129 @@ export const OPTIONS: Option[] = [
   { flag: "host", env: "HOST", fallback: "127.0.0.1", help: "interface to bind" },
   { flag: "api-key", env: "MOCK_API_KEY", fallback: "mock-api-key", help: "API key of the default workspace" },
   { flag: "seed", env: "MOCK_SEED", fallback: "1", help: "faker seed of the default workspace" },
-  { flag: "clock", env: "MOCK_CLOCK", fallback: "real", help: "real (wall clock) or virtual (moves only on POST /__mock/clock/advance)" },
-  { flag: "clock-speed", env: "MOCK_CLOCK_SPEED", fallback: "1", help: "real clock: virtual seconds per wall-clock second" },
-  { flag: "clock-start", env: "MOCK_CLOCK_START", fallback: "", help: "ISO 8601 start time (default: now, or 2026-11-01T12:00:00Z when virtual)" },
-  { flag: "validate-responses", env: "MOCK_VALIDATE_RESPONSES", fallback: "", help: "on|off: check every response against the spec (default on, off when NODE_ENV=production)" },
-  { flag: "log-format", env: "MOCK_LOG_FORMAT", fallback: "pretty", help: "pretty|json|off: one line per request on stdout" },
+  {
+    flag: "clock",
+    env: "MOCK_CLOCK",
+    fallback: "real",
+    help: "real (wall clock) or virtual (moves only on POST /__mock/clock/advance)",
+  },
+  {
+    flag: "clock-speed",
+    env: "MOCK_CLOCK_SPEED",
+    fallback: "1",
+    help: "real clock: virtual seconds per wall-clock second",
+  },
+  {
+    flag: "clock-start",
+    env: "MOCK_CLOCK_START",
+    fallback: "",
+    help: "ISO 8601 start time (default: now, or 2026-11-01T12:00:00Z when virtual)",
+  },
+  {
+    flag: "validate-responses",
+    env: "MOCK_VALIDATE_RESPONSES",
+    fallback: "",
+    help: "on|off: check every response against the spec (default on, off when NODE_ENV=production)",
+  },
+  {
+    flag: "log-format",
+    env: "MOCK_LOG_FORMAT",
+    fallback: "pretty",
+    help: "pretty|json|off: one line per request on stdout",
+  },
   { flag: "journal-size", env: "MOCK_JOURNAL_SIZE", fallback: "500", help: "requests kept by GET /__mock/requests" },
-  { flag: "outbox-size", env: "MOCK_OUTBOX_SIZE", fallback: "1000", help: "webhook deliveries kept by GET /__mock/webhook-deliveries" },
-  { flag: "state-file", env: "MOCK_STATE_FILE", fallback: "", help: "persist state to this file (saved on exit and every --save-interval seconds)" },
-  { flag: "save-interval", env: "MOCK_SAVE_INTERVAL", fallback: "10", help: "seconds between state saves with --state-file" },
-  { flag: "request-timeout", env: "MOCK_REQUEST_TIMEOUT", fallback: "120", help: "seconds a client has to send a whole request (408 after)" },
-  { flag: "shutdown-grace", env: "MOCK_SHUTDOWN_GRACE", fallback: "10", help: "seconds requests in flight may take to finish on SIGTERM/SIGINT" },
-  { flag: "webhook-timeout", env: "MOCK_WEBHOOK_TIMEOUT", fallback: "5", help: "seconds a webhook receiver has to answer one delivery attempt" },
-  { flag: "webhook-attempts", env: "MOCK_WEBHOOK_ATTEMPTS", fallback: "6", help: "delivery attempts in all before a delivery is marked failed" },
-  { flag: "webhook-backoff", env: "MOCK_WEBHOOK_BACKOFF", fallback: "10", help: "seconds (clock time) before the first retry; doubled for each next one" },
-  { flag: "store", env: "MOCK_STORE", fallback: "", help: "redis://HOST:PORT[/DB]: keep all state in Redis, shared by every mock started with it" },
-  { flag: "workers", env: "MOCK_WORKERS", fallback: "1", help: "processes serving the one port (node:cluster); more than 1 needs --store" },
-  { flag: "watch", env: "MOCK_WATCH", fallback: "", boolean: true, help: "regenerate and reload on a change under spec/, keeping the state that still fits (kit repository only)" },
+  {
+    flag: "outbox-size",
+    env: "MOCK_OUTBOX_SIZE",
+    fallback: "1000",
+    help: "webhook deliveries kept by GET /__mock/webhook-deliveries",
+  },
+  {
+    flag: "state-file",
+    env: "MOCK_STATE_FILE",
+    fallback: "",
+    help: "persist state to this file (saved on exit and every --save-interval seconds)",
+  },
+  {
+    flag: "save-interval",
+    env: "MOCK_SAVE_INTERVAL",
+    fallback: "10",
+    help: "seconds between state saves with --state-file",
+  },
+  {
+    flag: "request-timeout",
+    env: "MOCK_REQUEST_TIMEOUT",
+    fallback: "120",
+    help: "seconds a client has to send a whole request (408 after)",
+  },
+  {
+    flag: "shutdown-grace",
+    env: "MOCK_SHUTDOWN_GRACE",
+    fallback: "10",
+    help: "seconds requests in flight may take to finish on SIGTERM/SIGINT",
+  },
+  {
+    flag: "webhook-timeout",
+    env: "MOCK_WEBHOOK_TIMEOUT",
+    fallback: "5",
+    help: "seconds a webhook receiver has to answer one delivery attempt",
+  },
+  {
+    flag: "webhook-attempts",
+    env: "MOCK_WEBHOOK_ATTEMPTS",
+    fallback: "6",
+    help: "delivery attempts in all before a delivery is marked failed",
+  },
+  {
+    flag: "webhook-backoff",
+    env: "MOCK_WEBHOOK_BACKOFF",
+    fallback: "10",
+    help: "seconds (clock time) before the first retry; doubled for each next one",
+  },
+  {
+    flag: "store",
+    env: "MOCK_STORE",
+    fallback: "",
+    help: "redis://HOST:PORT[/DB]: keep all state in Redis, shared by every mock started with it",
+  },
+  {
+    flag: "workers",
+    env: "MOCK_WORKERS",
+    fallback: "1",
+    help: "processes serving the one port (node:cluster); more than 1 needs --store",
+  },
+  {
+    flag: "watch",
+    env: "MOCK_WATCH",
+    fallback: "",
+    boolean: true,
+    help: "regenerate and reload on a change under spec/, keeping the state that still fits (kit repository only)",
+  },
 ];
 
 export function helpText(): string {
-  const rows = OPTIONS.map((o) => `  --${o.flag.padEnd(20)} ${o.env.padEnd(24)} ${o.help}${o.fallback ? ` (default ${o.fallback})` : ""}`);
-  return ["Usage: agent-platform-mock [options]   (npm start -- [options] in the kit's repo)", "", "  flag                   environment", ...rows, "  --help                 this text", ""].join("\n");
+  const rows = OPTIONS.map(
+    (o) => `  --${o.flag.padEnd(20)} ${o.env.padEnd(24)} ${o.help}${o.fallback ? ` (default ${o.fallback})` : ""}`,
+  );
+  return [
+    "Usage: agent-platform-mock [options]   (npm start -- [options] in the kit's repo)",
+    "",
+    "  flag                   environment",
+    ...rows,
+    "  --help                 this text",
+    "",
+  ].join("\n");
 }
 
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): { help: boolean; values: Record<string, string> } {
   const { values } = parseArgs({
     args: argv,
-    options: { help: { type: "boolean" }, ...Object.fromEntries(OPTIONS.map((o) => [o.flag, { type: o.boolean ? ("boolean" as const) : ("string" as const) }])) },
+    options: {
+      help: { type: "boolean" },
+      ...Object.fromEntries(
+        OPTIONS.map((o) => [o.flag, { type: o.boolean ? ("boolean" as const) : ("string" as const) }]),
+      ),
+    },
     strict: true,
   });
   const resolved: Record<string, string> = {};
@@ -65,20 +160,23 @@ function switchOn(option: Option, value: string | undefined): boolean {
 
 export function integerOption(values: Record<string, string>, flag: string, min: number, max: number): number {
   const n = Number(values[flag]);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${flag} must be an integer from ${min} to ${max}, got "${values[flag]}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`--${flag} must be an integer from ${min} to ${max}, got "${values[flag]}"`);
   return n;
 }
 
 /** A number of seconds, fractions allowed. */
 export function secondsOption(values: Record<string, string>, flag: string, min: number, max: number): number {
   const n = Number(values[flag]);
-  if (values[flag] === "" || !Number.isFinite(n) || n < min || n > max) throw new Error(`--${flag} must be a number of seconds from ${min} to ${max}, got "${values[flag]}"`);
+  if (values[flag] === "" || !Number.isFinite(n) || n < min || n > max)
+    throw new Error(`--${flag} must be a number of seconds from ${min} to ${max}, got "${values[flag]}"`);
   return n;
 }
 
 /** One of a fixed set of words. */
 export function choiceOption<T extends string>(values: Record<string, string>, flag: string, choices: readonly T[]): T {
   const value = values[flag] as T;
-  if (!choices.includes(value)) throw new Error(`--${flag} must be ${choices.join(", ").replace(/, (?=[^,]*$)/, " or ")}, got "${values[flag]}"`);
+  if (!choices.includes(value))
+    throw new Error(`--${flag} must be ${choices.join(", ").replace(/, (?=[^,]*$)/, " or ")}, got "${values[flag]}"`);
   return value;
 }

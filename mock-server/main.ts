@@ -26,24 +26,32 @@ async function main(): Promise<void> {
   const speed = Number(v["clock-speed"]);
   if (!(speed > 0)) throw new Error(`--clock-speed must be a positive number, got "${v["clock-speed"]}"`);
   const start = v["clock-start"] ? new Date(v["clock-start"]) : undefined;
-  if (start && Number.isNaN(start.getTime())) throw new Error(`--clock-start must be an ISO 8601 time, got "${v["clock-start"]}"`);
-  const validate = v["validate-responses"] === "" ? process.env.NODE_ENV !== "production" : v["validate-responses"] === "on";
+  if (start && Number.isNaN(start.getTime()))
+    throw new Error(`--clock-start must be an ISO 8601 time, got "${v["clock-start"]}"`);
+  const validate =
+    v["validate-responses"] === "" ? process.env.NODE_ENV !== "production" : v["validate-responses"] === "on";
   const stateFile = v["state-file"] || undefined;
   const saveEvery = integerOption(v, "save-interval", 1, 86_400);
   const logFormat = choiceOption(v, "log-format", LOG_FORMATS);
   const store = v.store || undefined;
-  if (store && !/^rediss?:\/\//.test(store)) throw new Error(`--store must be a redis:// URL (redis://HOST:PORT[/DB]), got "${store}"`);
-  if (store && stateFile) throw new Error("--store and --state-file exclude each other: with a store, Redis keeps the state");
+  if (store && !/^rediss?:\/\//.test(store))
+    throw new Error(`--store must be a redis:// URL (redis://HOST:PORT[/DB]), got "${store}"`);
+  if (store && stateFile)
+    throw new Error("--store and --state-file exclude each other: with a store, Redis keeps the state");
   if (store && v.watch) throw new Error("--watch reloads one process; it does not combine with --store");
   const workers = integerOption(v, "workers", 1, 256);
-  if (workers > 1 && !store) throw new Error("--workers needs --store: separate processes share state only through Redis");
+  if (workers > 1 && !store)
+    throw new Error("--workers needs --store: separate processes share state only through Redis");
   if (workers > 1 && !isWorker()) {
     await runWorkers(workers, store!, (stop) => watchLauncher(stop));
     return;
   }
   const restore = stateFile ? await loadState(stateFile) : undefined;
   const kitRoot = v.watch ? findKitRoot() : undefined;
-  if (v.watch && !kitRoot) throw new Error("--watch needs the kit's repository (spec/ and the kit's package.json above this code); an installed mock has no spec/ to watch");
+  if (v.watch && !kitRoot)
+    throw new Error(
+      "--watch needs the kit's repository (spec/ and the kit's package.json above this code); an installed mock has no spec/ to watch",
+    );
 
   const running = await startMock({
     port: integerOption(v, "port", 0, 65535),
@@ -66,7 +74,9 @@ async function main(): Promise<void> {
     store,
     onRequest: requestLogger(logFormat),
   });
-  const saver = stateFile ? new StateSaver(stateFile, running.mock.services.workspaces, () => running.mock.services.clock.iso()) : undefined;
+  const saver = stateFile
+    ? new StateSaver(stateFile, running.mock.services.workspaces, () => running.mock.services.clock.iso())
+    : undefined;
   let timer: NodeJS.Timeout | undefined;
   if (saver) {
     // A first save at once: a state file that cannot be written is told now, not at exit.
@@ -76,25 +86,46 @@ async function main(): Promise<void> {
       await running.close();
       throw new Error(`State file ${stateFile} cannot be written: ${(error as Error).message}`);
     }
-    timer = setInterval(() => saver.save().catch((e) => console.error(`state not saved: ${(e as Error).message}`)), saveEvery * 1000);
+    timer = setInterval(
+      () => saver.save().catch((e) => console.error(`state not saved: ${(e as Error).message}`)),
+      saveEvery * 1000,
+    );
     timer.unref();
-    console.log(`  State file:         ${stateFile} (${restore ? "restored" : "new"}; saved every ${saveEvery} s and on exit)`);
+    console.log(
+      `  State file:         ${stateFile} (${restore ? "restored" : "new"}; saved every ${saveEvery} s and on exit)`,
+    );
   }
   if (!isFirstWorker()) return watchStop(running, saver, stateFile, timer, undefined);
-  console.log(`Mock of the Conversational Agent Platform API listening on ${running.url}/v1${workers > 1 ? ` (${workers} worker processes)` : ""}`);
+  console.log(
+    `Mock of the Conversational Agent Platform API listening on ${running.url}/v1${workers > 1 ? ` (${workers} worker processes)` : ""}`,
+  );
   console.log(`  API key (X-API-Key): ${running.apiKey}`);
   console.log(`  Docs:               ${running.url}/docs`);
   console.log(`  Control plane:      ${running.url}/__mock/health`);
   console.log(`  Clock: ${mode}${mode === "real" ? ` x${speed}` : ""}; response validation ${validate ? "on" : "off"}`);
-  console.log(`  Request log:        ${logFormat}${logFormat === "off" ? "" : " (stdout; --log-format pretty|json|off)"}`);
-  if (store) console.log(`  Shared store:       ${store.replace(/\/\/[^@/]*@/, "//")} (${await running.mock.joined}; every mock on it is one mock)`);
-  const specWatch = kitRoot ? watchSpec({ root: kitRoot, workspaces: running.mock.services.workspaces, log: (block) => console.log(block) }) : undefined;
-  if (specWatch) console.log(`  Watching:           ${kitRoot}/spec (a change regenerates generated/ and reloads the mock)`);
+  console.log(
+    `  Request log:        ${logFormat}${logFormat === "off" ? "" : " (stdout; --log-format pretty|json|off)"}`,
+  );
+  if (store)
+    console.log(
+      `  Shared store:       ${store.replace(/\/\/[^@/]*@/, "//")} (${await running.mock.joined}; every mock on it is one mock)`,
+    );
+  const specWatch = kitRoot
+    ? watchSpec({ root: kitRoot, workspaces: running.mock.services.workspaces, log: (block) => console.log(block) })
+    : undefined;
+  if (specWatch)
+    console.log(`  Watching:           ${kitRoot}/spec (a change regenerates generated/ and reloads the mock)`);
   watchStop(running, saver, stateFile, timer, specWatch);
 }
 
 /** Stops on SIGTERM/SIGINT, when npm's process goes, or (a worker) when the primary goes. */
-function watchStop(running: RunningMock, saver: StateSaver | undefined, stateFile: string | undefined, timer: NodeJS.Timeout | undefined, specWatch: { close(): void } | undefined): void {
+function watchStop(
+  running: RunningMock,
+  saver: StateSaver | undefined,
+  stateFile: string | undefined,
+  timer: NodeJS.Timeout | undefined,
+  specWatch: { close(): void } | undefined,
+): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

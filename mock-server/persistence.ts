@@ -64,10 +64,12 @@ export class StateSaver {
 
   save(): Promise<void> {
     if (this.queued) return this.queued;
-    const run = this.last.catch(() => undefined).then(() => {
-      this.queued = undefined;
-      return saveState(this.path, this.workspaces, this.now());
-    });
+    const run = this.last
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return saveState(this.path, this.workspaces, this.now());
+      });
     this.queued = run;
     this.last = run;
     return run;
@@ -88,16 +90,22 @@ export async function loadState(path: string): Promise<PersistedState | undefine
     state = JSON.parse(text) as PersistedState;
   } catch {
     // The parser's message quotes the text around the fault, which may hold keys: only the size is told.
-    throw new StateFileError(`State file ${path} is not valid JSON (${Buffer.byteLength(text)} bytes; truncated or edited?). It was left as it is; move it away to start fresh.`);
+    throw new StateFileError(
+      `State file ${path} is not valid JSON (${Buffer.byteLength(text)} bytes; truncated or edited?). It was left as it is; move it away to start fresh.`,
+    );
   }
   if (state?.version !== STATE_VERSION || !Array.isArray(state.workspaces) || Number.isNaN(Date.parse(state.savedAt))) {
-    throw new StateFileError(`State file ${path} is not a version ${STATE_VERSION} mock state. It was left as it is; move it away to start fresh.`);
+    throw new StateFileError(
+      `State file ${path} is not a version ${STATE_VERSION} mock state. It was left as it is; move it away to start fresh.`,
+    );
   }
   try {
     // A dry run into a throwaway store: a state that cannot be restored is refused before anything starts.
     restoreState(state, new Workspaces(() => undefined));
   } catch (error) {
-    throw new StateFileError(`State file ${path} holds a mock state that cannot be restored (${(error as Error).message}). It was left as it is; move it away to start fresh.`);
+    throw new StateFileError(
+      `State file ${path} holds a mock state that cannot be restored (${(error as Error).message}). It was left as it is; move it away to start fresh.`,
+    );
   }
   return state;
 }

@@ -8,7 +8,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ClockMode } from "./clock.js";
-import { createMock, DEFAULT_API_KEY, DEFAULT_MOCK_OPTIONS, DEFAULT_WORKSPACE_ID, type Mock, type MockOptions } from "./core/mock.js";
+import {
+  createMock,
+  DEFAULT_API_KEY,
+  DEFAULT_MOCK_OPTIONS,
+  DEFAULT_WORKSPACE_ID,
+  type Mock,
+  type MockOptions,
+} from "./core/mock.js";
 import { RedisLink } from "./store/shared/redis.js";
 import { nodeDocsSite } from "./docs/site.js";
 import { answerClientError, answerExpectation } from "./node/connection-errors.js";
@@ -57,7 +64,13 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const log = appOptions.log ?? DEFAULT_MOCK_OPTIONS.log;
   // Unreachable at start: the caller gets one line (npm start exits 2 with it), not a mock that answers 500.
   const shared = store ? await RedisLink.open(store, log) : undefined;
-  const mock = createMock({ sha256: nodeSha256, docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }), ...appOptions, shared, clock: typeof clock === "string" ? { mode: clock } : clock });
+  const mock = createMock({
+    sha256: nodeSha256,
+    docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }),
+    ...appOptions,
+    shared,
+    clock: typeof clock === "string" ? { mode: clock } : clock,
+  });
   try {
     await mock.joined;
   } catch (error) {

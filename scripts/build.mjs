@@ -71,11 +71,15 @@ function copyGenerated(into) {
 
 async function build() {
   const tsc = typescriptCompiler();
-  if (!tsc) throw new Error("the build needs the dev dependencies (TypeScript): run `npm ci` first, then `npm run build`");
+  if (!tsc)
+    throw new Error("the build needs the dev dependencies (TypeScript): run `npm ci` first, then `npm run build`");
   const next = `${DIST}.next-${process.pid}`;
   rmSync(next, { recursive: true, force: true });
   try {
-    await promisify(execFile)(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", next], { cwd: ROOT, maxBuffer: 16 * 2 ** 20 });
+    await promisify(execFile)(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", next], {
+      cwd: ROOT,
+      maxBuffer: 16 * 2 ** 20,
+    });
   } catch (error) {
     rmSync(next, { recursive: true, force: true });
     throw new Error(`tsc failed:\n${error.stdout || error.message}`);
@@ -99,8 +103,14 @@ async function main(argv) {
   const prepare = argv.includes("--prepare");
   if ((prepare || argv.includes("--if-stale")) && !isStale()) return;
   if (!typescriptCompiler()) {
-    if (prepare) return console.error("dist/ not built: TypeScript is not installed (npm ci --omit=dev); build it where the dev dependencies are");
-    if (argv.includes("--if-stale") && existsSync(STAMP)) return console.error("dist/ is older than the sources, but TypeScript is not installed (npm ci --omit=dev): running the last build");
+    if (prepare)
+      return console.error(
+        "dist/ not built: TypeScript is not installed (npm ci --omit=dev); build it where the dev dependencies are",
+      );
+    if (argv.includes("--if-stale") && existsSync(STAMP))
+      return console.error(
+        "dist/ is older than the sources, but TypeScript is not installed (npm ci --omit=dev): running the last build",
+      );
   }
   const started = performance.now();
   await build();

@@ -51,7 +51,9 @@ async function install() {
 }
 
 function giveUp(reason) {
-  console.log(`redis-server not found and could not be installed (${reason}); the shared-store tests will fail: apt-get install redis-server`);
+  console.log(
+    `redis-server not found and could not be installed (${reason}); the shared-store tests will fail: apt-get install redis-server`,
+  );
 }
 
 if (!onPath("redis-server")) {

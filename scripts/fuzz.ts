@@ -6,9 +6,13 @@
 import { parseArgs } from "node:util";
 import { failureReport, runFuzz } from "./fuzz/run.js";
 
-const { values } = parseArgs({ options: { runs: { type: "string" }, seed: { type: "string" }, path: { type: "string" }, help: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string" }, seed: { type: "string" }, path: { type: "string" }, help: { type: "boolean" } },
+});
 if (values.help) {
-  console.log("Usage: npm run fuzz -- [--runs N (default 10000)] [--seed S (default random)] [--path P (replay a counterexample)]");
+  console.log(
+    "Usage: npm run fuzz -- [--runs N (default 10000)] [--seed S (default random)] [--path P (replay a counterexample)]",
+  );
   process.exit(0);
 }
 const runs = Number(values.runs ?? 10_000);

@@ -58,7 +58,8 @@ export async function generate(outDir = path.join(root, "generated")): Promise<s
       "validators.js": await validatorsModule(spec as never, root, TS_BANNER),
       "validators.d.ts": TS_BANNER + validatorsDts,
     };
-    for (const [file, text] of Object.entries(modules)) await writeFile(path.join(outDir, file), text), written.push(file);
+    for (const [file, text] of Object.entries(modules))
+      await writeFile(path.join(outDir, file), text), written.push(file);
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -10,13 +10,28 @@ import { soakReport, verdict } from "./soak/report.js";
 import { DEFAULT_SOAK, runSoak, type SoakOptions } from "./soak/run.js";
 
 const FLAGS: Record<string, keyof SoakOptions> = {
-  duration: "durationSec", connections: "connections", warmup: "warmupSec", "journal-size": "journalSize",
-  "outbox-size": "outboxSize", "reset-every": "resetEverySec", workspaces: "workspaces", "clock-speed": "clockSpeed",
+  duration: "durationSec",
+  connections: "connections",
+  warmup: "warmupSec",
+  "journal-size": "journalSize",
+  "outbox-size": "outboxSize",
+  "reset-every": "resetEverySec",
+  workspaces: "workspaces",
+  "clock-speed": "clockSpeed",
 };
 
-const { values } = parseArgs({ options: { help: { type: "boolean" }, ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: "string" as const }])) } });
+const { values } = parseArgs({
+  options: {
+    help: { type: "boolean" },
+    ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: "string" as const }])),
+  },
+});
 if (values.help) {
-  console.log(`Usage: npm run soak -- ${Object.keys(FLAGS).map((f) => `[--${f} N]`).join(" ")}\nDefaults: ${JSON.stringify(DEFAULT_SOAK)}`);
+  console.log(
+    `Usage: npm run soak -- ${Object.keys(FLAGS)
+      .map((f) => `[--${f} N]`)
+      .join(" ")}\nDefaults: ${JSON.stringify(DEFAULT_SOAK)}`,
+  );
   process.exit(0);
 }
 const options: SoakOptions = { ...DEFAULT_SOAK };

@@ -55,8 +55,10 @@ async function main(argv: string[]): Promise<number> {
   if (positionals.length > 1) throw new UsageError(`one git ref expected, got ${positionals.join(" ")}`);
   const ref = positionals[0];
   if (ref !== undefined && values.base) throw new UsageError("give a git ref or --base FILE, not both");
-  if (ref === undefined && !values.base) throw new UsageError("a git ref (e.g. HEAD~1 or origin/main) or --base FILE is required");
-  if (values.format !== "text" && values.format !== "markdown") throw new UsageError(`--format is text or markdown, not ${values.format}`);
+  if (ref === undefined && !values.base)
+    throw new UsageError("a git ref (e.g. HEAD~1 or origin/main) or --base FILE is required");
+  if (values.format !== "text" && values.format !== "markdown")
+    throw new UsageError(`--format is text or markdown, not ${values.format}`);
 
   const dir = process.cwd();
   const at = ref !== undefined ? await findSpecAtRef(dir, ref, values.spec) : undefined;
@@ -84,7 +86,9 @@ try {
 } catch (error) {
   const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
   console.error(`spec:diff: ${message}`);
-  if (!(error instanceof UsageError)) console.error("spec:diff: (the spec could not be bundled or compared; run npm run lint:spec)");
-  if (error instanceof UsageError && /required|expected|not both|--format|Unknown option|unexpected/i.test(message)) console.error("Run npm run spec:diff -- --help for usage.");
+  if (!(error instanceof UsageError))
+    console.error("spec:diff: (the spec could not be bundled or compared; run npm run lint:spec)");
+  if (error instanceof UsageError && /required|expected|not both|--format|Unknown option|unexpected/i.test(message))
+    console.error("Run npm run spec:diff -- --help for usage.");
   process.exitCode = 2;
 }

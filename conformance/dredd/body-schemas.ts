@@ -14,7 +14,8 @@ function rewrite(node: Json): Json {
   if (node === null || typeof node !== "object") return node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === "$ref" && typeof value === "string") out.$ref = value.replace("#/components/schemas/", "#/definitions/");
+    if (key === "$ref" && typeof value === "string")
+      out.$ref = value.replace("#/components/schemas/", "#/definitions/");
     else if (key === "format" && typeof value === "string" && NON_STANDARD_FORMATS.has(value)) continue;
     else out[key] = rewrite(value);
   }
@@ -29,7 +30,11 @@ export function dreddBodySchemas(): Record<string, JsonObject> {
     for (const [status, pointer] of Object.entries(op.bodySchemas)) {
       if (!pointer || !status.startsWith("2")) continue;
       const schema = rewrite(resolvePointer(spec, pointer) as Json) as JsonObject;
-      out[`${op.method} ${op.path} ${status}`] = { $schema: "http://json-schema.org/draft-07/schema#", ...schema, definitions };
+      out[`${op.method} ${op.path} ${status}`] = {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        ...schema,
+        definitions,
+      };
     }
   }
   return out;

@@ -11,7 +11,9 @@ import type { Fill } from "./hooks-source.js";
 
 function multipart(fields: Record<string, string>): { body: string; contentType: string } {
   const boundary = `----conformance${randomBytes(8).toString("hex")}`;
-  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
   return { body: `${parts.join("")}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -19,11 +21,20 @@ export async function buildDreddFixtures(baseUrl: string, apiKey: string) {
   const runId = `conformance-dredd-${randomBytes(3).toString("hex")}`;
   const notes: string[] = [];
   const mock = (await detectTarget(baseUrl, undefined)).kind === "mock";
-  const { fixtures: f, apiKey: key } = mock ? await mockFixtures(baseUrl, runId) : { fixtures: await discoverFixtures({ baseUrl, apiKey }, runId, {}, { isMock: false, readOnly: false }), apiKey };
+  const { fixtures: f, apiKey: key } = mock
+    ? await mockFixtures(baseUrl, runId)
+    : { fixtures: await discoverFixtures({ baseUrl, apiKey }, runId, {}, { isMock: false, readOnly: false }), apiKey };
   if (!mock) notes.push("foreign target: Dredd's write transactions (E2, E5, E6, E9, E15, E16, E13) act on real data");
-  const created = await send({ baseUrl, apiKey: key }, { method: "POST", path: "/v1/integrations", body: { name: `${runId} integration` } });
+  const created = await send(
+    { baseUrl, apiKey: key },
+    { method: "POST", path: "/v1/integrations", body: { name: `${runId} integration` } },
+  );
   const integrationId = (created.json as { integrationId?: string } | undefined)?.integrationId ?? "missing";
-  const kb = multipart({ name: `${runId} kb`, knowledge_base_texts: JSON.stringify(["Opening hours are 9 to 5."]), knowledge_base_urls: JSON.stringify(["https://example.com/faq"]) });
+  const kb = multipart({
+    name: `${runId} kb`,
+    knowledge_base_texts: JSON.stringify(["Opening hours are 9 to 5."]),
+    knowledge_base_urls: JSON.stringify(["https://example.com/faq"]),
+  });
   const agentId = f.agentId ?? "missing";
   const enc = encodeURIComponent;
   const fills: Record<string, Fill> = {
@@ -37,11 +48,25 @@ export async function buildDreddFixtures(baseUrl: string, apiKey: string) {
     "GET /v1/calls/{callId}": { path: `/v1/calls/${enc(f.callId ?? "missing")}` },
     "GET /v1/qa-rules/{qaRuleId}": { path: `/v1/qa-rules/${enc(f.qaRuleId ?? "missing")}` },
     "DELETE /v1/qa-rules/{qaRuleId}": { path: `/v1/qa-rules/${enc(f.qaRuleIdToDelete ?? "missing")}` },
-    "PATCH /v1/phone-number/{phoneNumber}": { path: `/v1/phone-number/${enc(f.phoneNumber ?? "+14155550100")}`, body: JSON.stringify({ friendlyName: `${runId} line`, inboundAgentId: agentId }) },
-    "POST /v1/chat": { body: JSON.stringify({ agentId, conversation: "Can I move my appointment to Friday?", variables: { customerName: "Dana" } }) },
+    "PATCH /v1/phone-number/{phoneNumber}": {
+      path: `/v1/phone-number/${enc(f.phoneNumber ?? "+14155550100")}`,
+      body: JSON.stringify({ friendlyName: `${runId} line`, inboundAgentId: agentId }),
+    },
+    "POST /v1/chat": {
+      body: JSON.stringify({
+        agentId,
+        conversation: "Can I move my appointment to Friday?",
+        variables: { customerName: "Dana" },
+      }),
+    },
     "GET /v1/webhooks": { path: `/v1/webhooks?page=0&size=10&agentId=${enc(agentId)}` },
   };
-  for (const [what, id] of [["QA rule to read", f.qaRuleId], ["QA rule to delete", f.qaRuleIdToDelete], ["call", f.callId], ["batch run", f.batchId]] as const) {
+  for (const [what, id] of [
+    ["QA rule to read", f.qaRuleId],
+    ["QA rule to delete", f.qaRuleIdToDelete],
+    ["call", f.callId],
+    ["batch run", f.batchId],
+  ] as const) {
     if (!id) notes.push(`no ${what} on the target: that transaction will fail with 404`);
   }
   return { apiKey: key, fills, notes };

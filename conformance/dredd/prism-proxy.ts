@@ -25,10 +25,17 @@ export interface PrismProxy {
 
 export async function startPrismProxy(upstream: string, timeoutMs = 30_000): Promise<PrismProxy> {
   const port = await freePort();
-  const child: ChildProcess = spawn(`${root}node_modules/.bin/prism`, ["proxy", "--errors", "-h", "127.0.0.1", "-p", String(port), `${root}generated/openapi.json`, upstream], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(
+    `${root}node_modules/.bin/prism`,
+    ["proxy", "--errors", "-h", "127.0.0.1", "-p", String(port), `${root}generated/openapi.json`, upstream],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+  );
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`prism proxy did not start within ${timeoutMs} ms:\n${output.join("")}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`prism proxy did not start within ${timeoutMs} ms:\n${output.join("")}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString());
       if (chunk.toString().includes("Prism is listening")) {
@@ -46,10 +53,11 @@ export async function startPrismProxy(upstream: string, timeoutMs = 30_000): Pro
   return {
     url: `http://127.0.0.1:${port}`,
     output,
-    close: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
   };
 }

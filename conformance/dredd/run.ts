@@ -54,7 +54,10 @@ export async function runDredd(options: DreddOptions): Promise<DreddResult> {
   const dir = mkdtempSync(join(tmpdir(), "conformance-dredd-"));
   const statsFile = join(dir, "stats.json");
   const hookFile = join(dir, "hooks.cjs");
-  writeFileSync(hookFile, hooksSource({ apiKey: setup.apiKey, fills: setup.fills, bodySchemas: dreddBodySchemas(), statsFile }));
+  writeFileSync(
+    hookFile,
+    hooksSource({ apiKey: setup.apiKey, fills: setup.fills, bodySchemas: dreddBodySchemas(), statsFile }),
+  );
   let proxy: PrismProxy | undefined;
   try {
     if (options.viaPrism) {
@@ -62,10 +65,21 @@ export async function runDredd(options: DreddOptions): Promise<DreddResult> {
       log(`dredd: via prism proxy --errors at ${proxy.url}`);
     }
     const Dredd = require("dredd");
-    const dredd = new Dredd({ endpoint: proxy?.url ?? baseUrl, path: [specPath], hookfiles: [hookFile], loglevel: "error", reporter: ["dot"], color: false });
-    const stats: DreddStats = await new Promise((resolve, reject) => dredd.run((error: Error | null, s: DreddStats) => (error ? reject(error) : resolve(s))));
+    const dredd = new Dredd({
+      endpoint: proxy?.url ?? baseUrl,
+      path: [specPath],
+      hookfiles: [hookFile],
+      loglevel: "error",
+      reporter: ["dot"],
+      color: false,
+    });
+    const stats: DreddStats = await new Promise((resolve, reject) =>
+      dredd.run((error: Error | null, s: DreddStats) => (error ? reject(error) : resolve(s))),
+    );
     const hookStats = JSON.parse(readFileSync(statsFile, "utf8")) as { skipped: number; ran: number };
-    log(`dredd: ${stats.passes} passing, ${stats.failures} failing, ${stats.errors} errors; skipped ${hookStats.skipped} non-2xx transactions (Dredd cannot drive OAS 3 error responses)`);
+    log(
+      `dredd: ${stats.passes} passing, ${stats.failures} failing, ${stats.errors} errors; skipped ${hookStats.skipped} non-2xx transactions (Dredd cannot drive OAS 3 error responses)`,
+    );
     for (const note of setup.notes) log(`dredd: ${note}`);
     return { code: stats.failures + stats.errors > 0 ? 1 : 0, stats, skippedNon2xx: hookStats.skipped };
   } catch (error) {
@@ -77,11 +91,15 @@ export async function runDredd(options: DreddOptions): Promise<DreddResult> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { "base-url": { type: "string" }, "api-key": { type: "string" }, "via-prism": { type: "boolean" } } });
+  const { values } = parseArgs({
+    options: { "base-url": { type: "string" }, "api-key": { type: "string" }, "via-prism": { type: "boolean" } },
+  });
   const baseUrl = values["base-url"] ?? process.env.CONFORMANCE_BASE_URL;
   const apiKey = values["api-key"] ?? process.env.CONFORMANCE_API_KEY;
   if (!baseUrl || !apiKey) {
-    process.stderr.write("conformance:dredd: cannot start: --base-url and --api-key (or CONFORMANCE_BASE_URL / CONFORMANCE_API_KEY) are required\n");
+    process.stderr.write(
+      "conformance:dredd: cannot start: --base-url and --api-key (or CONFORMANCE_BASE_URL / CONFORMANCE_API_KEY) are required\n",
+    );
     process.exit(2);
   }
   runDredd({ baseUrl, apiKey, viaPrism: values["via-prism"] }).then((r) => {

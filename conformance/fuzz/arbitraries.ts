@@ -28,25 +28,37 @@ export function validArbitrary(raw: Json | undefined, depth = 0, known: Known = 
       const max = Math.min((schema.maxLength as number) ?? 40, min + 40);
       return min >= 1 && max <= 128 && max >= 36 ? ID : fc.string({ minLength: min, maxLength: max });
     }
-    case "integer": return fc.integer({ min: (schema.minimum as number) ?? -1000, max: Math.min((schema.maximum as number) ?? 1000, 1000) });
-    case "number": return fc.double({ min: -1000, max: 1000, noNaN: true });
-    case "boolean": return fc.boolean();
+    case "integer":
+      return fc.integer({
+        min: (schema.minimum as number) ?? -1000,
+        max: Math.min((schema.maximum as number) ?? 1000, 1000),
+      });
+    case "number":
+      return fc.double({ min: -1000, max: 1000, noNaN: true });
+    case "boolean":
+      return fc.boolean();
     case "array": {
       const min = (schema.minItems as number) ?? 0;
       const items = validArbitrary(schema.items as Json, depth + 1, known);
       const max = Math.min((schema.maxItems as number) ?? 3, min + 3);
-      return schema.uniqueItems ? fc.uniqueArray(items, { minLength: min, maxLength: max, selector: (v) => JSON.stringify(v) }) : fc.array(items, { minLength: min, maxLength: max });
+      return schema.uniqueItems
+        ? fc.uniqueArray(items, { minLength: min, maxLength: max, selector: (v) => JSON.stringify(v) })
+        : fc.array(items, { minLength: min, maxLength: max });
     }
     default: {
       const properties = (schema.properties as JsonObject | undefined) ?? {};
       const required = new Set((schema.required as string[] | undefined) ?? []);
       const record = fc.record(
-        Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, withKnown(k, validArbitrary(v, depth + 1, known), known)])),
+        Object.fromEntries(
+          Object.entries(properties).map(([k, v]) => [k, withKnown(k, validArbitrary(v, depth + 1, known), known)]),
+        ),
         { requiredKeys: Object.keys(properties).filter((k) => required.has(k)) },
       );
       const extra = schema.additionalProperties;
       if (extra && typeof extra === "object" && Object.keys(properties).length === 0) {
-        return fc.dictionary(fc.stringMatching(/^[a-zA-Z]{1,10}$/), validArbitrary(extra as Json, depth + 1, known), { maxKeys: 3 });
+        return fc.dictionary(fc.stringMatching(/^[a-zA-Z]{1,10}$/), validArbitrary(extra as Json, depth + 1, known), {
+          maxKeys: 3,
+        });
       }
       return record;
     }
@@ -60,7 +72,13 @@ export function withKnown(name: string, arbitrary: fc.Arbitrary<unknown>, known:
   return fc.oneof({ arbitrary, weight: 1 }, { arbitrary: fc.constantFrom(...pool), weight: 3 });
 }
 
-const WRONG = fc.oneof(fc.constant(null), fc.integer(), fc.constant(true), fc.constant([1, 2]), fc.constant({ nested: {} }));
+const WRONG = fc.oneof(
+  fc.constant(null),
+  fc.integer(),
+  fc.constant(true),
+  fc.constant([1, 2]),
+  fc.constant({ nested: {} }),
+);
 
 /** A value that breaks exactly one rule of `schema`: a required field missing, a field of the wrong type, an unknown field, or not an object. */
 export function invalidBody(schema: Json | undefined, known: Known = {}): fc.Arbitrary<{ body: unknown; why: string }> {
@@ -75,9 +93,20 @@ export function invalidBody(schema: Json | undefined, known: Known = {}): fc.Arb
         fc.constantFrom([] as unknown, "text", 7).map((body) => ({ body, why: "body is not an object" })),
         fc.stringMatching(/^zz[a-z]{2,8}$/).map((k) => ({ body: { ...base, [k]: "x" }, why: `unknown field ${k}` })),
       ];
-      if (required.length > 0) options.push(fc.constantFrom(...required).map((k) => ({ body: omit(base, k), why: `required ${k} missing` })));
-      const typed = properties.filter((k) => (deref((variant.properties as JsonObject)[k]) as JsonObject | undefined)?.type !== undefined && !String((variant.properties as JsonObject)[k]).includes("null"));
-      if (typed.length > 0) options.push(fc.tuple(fc.constantFrom(...typed), WRONG).filter(([k, v]) => !matchesType((variant.properties as JsonObject)[k], v)).map(([k, v]) => ({ body: { ...base, [k]: v }, why: `${k} of the wrong type` })));
+      if (required.length > 0)
+        options.push(fc.constantFrom(...required).map((k) => ({ body: omit(base, k), why: `required ${k} missing` })));
+      const typed = properties.filter(
+        (k) =>
+          (deref((variant.properties as JsonObject)[k]) as JsonObject | undefined)?.type !== undefined &&
+          !String((variant.properties as JsonObject)[k]).includes("null"),
+      );
+      if (typed.length > 0)
+        options.push(
+          fc
+            .tuple(fc.constantFrom(...typed), WRONG)
+            .filter(([k, v]) => !matchesType((variant.properties as JsonObject)[k], v))
+            .map(([k, v]) => ({ body: { ...base, [k]: v }, why: `${k} of the wrong type` })),
+        );
       return fc.oneof(...options);
     });
   });
@@ -91,6 +120,7 @@ function omit(o: Record<string, unknown>, key: string): Record<string, unknown> 
 function matchesType(raw: Json, value: unknown): boolean {
   const schema = deref(raw) as JsonObject;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  const actual = value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
+  const actual =
+    value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
   return types.includes(actual) || (actual === "integer" && types.includes("number"));
 }

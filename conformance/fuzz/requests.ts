@@ -41,30 +41,55 @@ export function pathWith(op: OperationInfo, value: string): string {
 }
 
 export function bodySchemaOf(op: OperationInfo): Json | undefined {
-  return op.requestSchemaPointer && op.requestContentType === "application/json" ? (resolvePointer(spec, op.requestSchemaPointer) as Json) : undefined;
+  return op.requestSchemaPointer && op.requestContentType === "application/json"
+    ? (resolvePointer(spec, op.requestSchemaPointer) as Json)
+    : undefined;
 }
 
-function queryArbitrary(op: OperationInfo, valid: boolean, known: Known): fc.Arbitrary<{ query: Record<string, string>; why: string }> {
+function queryArbitrary(
+  op: OperationInfo,
+  valid: boolean,
+  known: Known,
+): fc.Arbitrary<{ query: Record<string, string>; why: string }> {
   const params = op.parameters.filter((p) => p.in === "query");
   const record = fc.record(
-    Object.fromEntries(params.map((p) => [p.name as string, withKnown(p.name as string, validArbitrary(p.schema as Json), known).map(String)])),
+    Object.fromEntries(
+      params.map((p) => [
+        p.name as string,
+        withKnown(p.name as string, validArbitrary(p.schema as Json), known).map(String),
+      ]),
+    ),
     { requiredKeys: [] },
   );
   const breakable = params.filter((p) => (p.name as string) in BAD_QUERY);
-  if (valid || breakable.length === 0) return record.map((query) => ({ query: query as Record<string, string>, why: "valid query" }));
-  return fc.tuple(record, fc.constantFrom(...breakable)).chain(([query, p]) =>
-    fc.constantFrom(...BAD_QUERY[p.name as string]).map((v) => ({ query: { ...(query as Record<string, string>), [p.name as string]: v }, why: `${p.name}=${v}` })),
-  );
+  if (valid || breakable.length === 0)
+    return record.map((query) => ({ query: query as Record<string, string>, why: "valid query" }));
+  return fc
+    .tuple(record, fc.constantFrom(...breakable))
+    .chain(([query, p]) =>
+      fc
+        .constantFrom(...BAD_QUERY[p.name as string])
+        .map((v) => ({
+          query: { ...(query as Record<string, string>), [p.name as string]: v },
+          why: `${p.name}=${v}`,
+        })),
+    );
 }
 
 export function caseArbitrary(op: OperationInfo, options: CaseOptions): fc.Arbitrary<Case> {
   const known = options.known ?? {};
   const pathParam = op.parameters.find((p) => p.in === "path");
-  const pathValue = pathParam ? withKnown(pathParam.name as string, validArbitrary(pathParam.schema as Json), known).map(String) : fc.constant("");
+  const pathValue = pathParam
+    ? withKnown(pathParam.name as string, validArbitrary(pathParam.schema as Json), known).map(String)
+    : fc.constant("");
   const bodySchema = bodySchemaOf(op);
   const mayCreate = options.mayCreate || !CREATES.has(op.operationId);
   const given = options.validBodies?.[op.operationId];
-  const validBody = bodySchema ? (given ? fc.oneof(given, validArbitrary(bodySchema, 0, known)) : validArbitrary(bodySchema, 0, known)) : fc.constant(undefined);
+  const validBody = bodySchema
+    ? given
+      ? fc.oneof(given, validArbitrary(bodySchema, 0, known))
+      : validArbitrary(bodySchema, 0, known)
+    : fc.constant(undefined);
   const valid = fc.tuple(pathValue, queryArbitrary(op, true, known), validBody).map(([p, q, body]) => ({
     request: { method: op.method, path: pathWith(op, p), query: q.query, body },
     valid: true,
@@ -76,12 +101,23 @@ export function caseArbitrary(op: OperationInfo, options: CaseOptions): fc.Arbit
     why: q.why,
   }));
   const invalid = bodySchema
-    ? fc.tuple(pathValue, invalidBody(bodySchema, known)).map(([p, b]) => ({ request: { method: op.method, path: pathWith(op, p), body: b.body }, valid: false, why: b.why }))
+    ? fc
+        .tuple(pathValue, invalidBody(bodySchema, known))
+        .map(([p, b]) => ({
+          request: { method: op.method, path: pathWith(op, p), body: b.body },
+          valid: false,
+          why: b.why,
+        }))
     : invalidQuery;
   // E9 is multipart: here it only gets bodies that are not a form, which must be refused.
   if (op.requestContentType === "multipart/form-data") {
     return fc.constantFrom("{}", "name=x", "").map((rawBody) => ({
-      request: { method: op.method, path: op.path, rawBody, headers: { "Content-Type": rawBody.startsWith("{") ? "application/json" : "text/plain" } },
+      request: {
+        method: op.method,
+        path: op.path,
+        rawBody,
+        headers: { "Content-Type": rawBody.startsWith("{") ? "application/json" : "text/plain" },
+      },
       valid: false,
       why: `a ${rawBody.startsWith("{") ? "JSON" : "text"} body instead of a form`,
     }));

@@ -30,7 +30,7 @@ const MAX_ISSUES_PER_SCHEMA = 6;
 
 export function preview(value: unknown, max = 160): string {
   if (value === undefined) return "(absent)";
-  const s = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const s = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return s.length > max ? `${s.slice(0, max)}...` : s;
 }
 
@@ -51,12 +51,25 @@ export function schemaIssues(body: unknown, schemaPointer: string, level: Level)
   const validate = validatorFor(schemaPointer, level);
   if (validate(body)) return [];
   return (validate.errors ?? []).slice(0, MAX_ISSUES_PER_SCHEMA).map((e) => {
-    const extra = e.keyword === "unevaluatedProperties" || e.keyword === "additionalProperties"
-      ? `/${(e.params as { unevaluatedProperty?: string; additionalProperty?: string }).unevaluatedProperty ?? (e.params as { additionalProperty?: string }).additionalProperty}`
-      : e.keyword === "required" ? `/${(e.params as { missingProperty: string }).missingProperty}` : "";
+    const extra =
+      e.keyword === "unevaluatedProperties" || e.keyword === "additionalProperties"
+        ? `/${(e.params as { unevaluatedProperty?: string; additionalProperty?: string }).unevaluatedProperty ?? (e.params as { additionalProperty?: string }).additionalProperty}`
+        : e.keyword === "required"
+          ? `/${(e.params as { missingProperty: string }).missingProperty}`
+          : "";
     const pointer = e.instancePath + extra;
-    const expected = e.keyword === "required" ? "present (required)" : e.keyword.endsWith("Properties") ? "no such property" : `${e.message}${e.keyword === "enum" ? ` ${preview((e.params as { allowedValues: unknown }).allowedValues)}` : ""}`;
-    return { pointer, expected, actual: preview(valueAt(body, pointer)), message: `schema ${e.schemaPath}: ${e.message}` };
+    const expected =
+      e.keyword === "required"
+        ? "present (required)"
+        : e.keyword.endsWith("Properties")
+          ? "no such property"
+          : `${e.message}${e.keyword === "enum" ? ` ${preview((e.params as { allowedValues: unknown }).allowedValues)}` : ""}`;
+    return {
+      pointer,
+      expected,
+      actual: preview(valueAt(body, pointer)),
+      message: `schema ${e.schemaPath}: ${e.message}`,
+    };
   });
 }
 
@@ -64,26 +77,50 @@ export function conformanceIssues(exchange: Exchange, operationId: string, level
   const op = operation(operationId);
   const status = String(exchange.status);
   const issues: Issue[] = [];
-  const assumedSuccess = level === "documented" && ASSUMED_SUCCESS.has(operationId) && exchange.status >= 200 && exchange.status < 300;
+  const assumedSuccess =
+    level === "documented" && ASSUMED_SUCCESS.has(operationId) && exchange.status >= 200 && exchange.status < 300;
   const documented = op.statuses.includes(status);
   if (!documented && !assumedSuccess) {
-    issues.push({ pointer: "#status", expected: `one of ${op.statuses.join(", ")}`, actual: status, message: `status ${status} is not documented for ${operationId}` });
+    issues.push({
+      pointer: "#status",
+      expected: `one of ${op.statuses.join(", ")}`,
+      actual: status,
+      message: `status ${status} is not documented for ${operationId}`,
+    });
   }
   const contentType = exchange.headers.get("content-type");
-  const schemaPointer = assumedSuccess ? undefined : op.bodySchemas[status] ?? (exchange.status >= 400 ? "/components/schemas/Error" : undefined);
+  const schemaPointer = assumedSuccess
+    ? undefined
+    : (op.bodySchemas[status] ?? (exchange.status >= 400 ? "/components/schemas/Error" : undefined));
   if (schemaPointer) {
     if (!isJsonContentType(contentType)) {
-      issues.push({ pointer: "#header/content-type", expected: "application/json", actual: contentType ?? "(none)", message: "a documented body must be application/json" });
+      issues.push({
+        pointer: "#header/content-type",
+        expected: "application/json",
+        actual: contentType ?? "(none)",
+        message: "a documented body must be application/json",
+      });
     }
     if (exchange.json === undefined) {
-      issues.push({ pointer: "", expected: "a JSON body", actual: preview(exchange.text), message: "body is missing or not JSON" });
+      issues.push({
+        pointer: "",
+        expected: "a JSON body",
+        actual: preview(exchange.text),
+        message: "body is missing or not JSON",
+      });
     } else {
       issues.push(...schemaIssues(exchange.json, schemaPointer, level));
     }
   } else if (documented && !assumedSuccess && exchange.text.length > 0) {
-    issues.push({ pointer: "", expected: "no body", actual: preview(exchange.text), message: `status ${status} documents no body` });
+    issues.push({
+      pointer: "",
+      expected: "no body",
+      actual: preview(exchange.text),
+      message: `status ${status} documents no body`,
+    });
   }
-  if (exchange.status >= 400 && exchange.json && typeof exchange.json === "object") issues.push(...errorBodyIssues(exchange));
+  if (exchange.status >= 400 && exchange.json && typeof exchange.json === "object")
+    issues.push(...errorBodyIssues(exchange));
   if (exchange.status < 300) issues.push(...timelineIssues(exchange.json, ""));
   return issues;
 }
@@ -93,10 +130,18 @@ export function timelineIssues(body: unknown, pointer: string): Issue[] {
   if (Array.isArray(body)) return body.flatMap((item, i) => timelineIssues(item, `${pointer}/${i}`));
   if (!body || typeof body !== "object") return [];
   const record = body as Record<string, unknown>;
-  const issues = Object.entries(record).flatMap(([k, v]) => (v && typeof v === "object" ? timelineIssues(v, `${pointer}/${k}`) : []));
+  const issues = Object.entries(record).flatMap(([k, v]) =>
+    v && typeof v === "object" ? timelineIssues(v, `${pointer}/${k}`) : [],
+  );
   const created = typeof record.createdAt === "string" ? Date.parse(record.createdAt) : NaN;
   const updated = typeof record.updatedAt === "string" ? Date.parse(record.updatedAt) : NaN;
-  if (updated < created) issues.push({ pointer: `${pointer}/updatedAt`, expected: `>= createdAt ${record.createdAt}`, actual: preview(record.updatedAt), message: "a record is not updated before it is created" });
+  if (updated < created)
+    issues.push({
+      pointer: `${pointer}/updatedAt`,
+      expected: `>= createdAt ${record.createdAt}`,
+      actual: preview(record.updatedAt),
+      message: "a record is not updated before it is created",
+    });
   return issues;
 }
 
@@ -129,7 +174,14 @@ export function clockIssues(exchange: Exchange, operationId: string, now: number
     const at = typeof value === "string" ? Date.parse(value) : NaN;
     if (Number.isNaN(at) || Math.abs(at - now) <= CLOCK_TOLERANCE_MS) return [];
     const off = Math.round((at - now) / 60_000);
-    return [{ pointer, expected: `within ${CLOCK_TOLERANCE_MS / 60_000} minutes of the target's clock, ${new Date(now).toISOString()}`, actual: preview(value), message: `a time stamped now is ${Math.abs(off)} minutes ${off > 0 ? "ahead" : "behind"} (section 1.3: UTC)` }];
+    return [
+      {
+        pointer,
+        expected: `within ${CLOCK_TOLERANCE_MS / 60_000} minutes of the target's clock, ${new Date(now).toISOString()}`,
+        actual: preview(value),
+        message: `a time stamped now is ${Math.abs(off)} minutes ${off > 0 ? "ahead" : "behind"} (section 1.3: UTC)`,
+      },
+    ];
   });
 }
 
@@ -138,14 +190,29 @@ export function errorBodyIssues(exchange: Exchange): Issue[] {
   const body = exchange.json as Record<string, unknown>;
   const issues: Issue[] = [];
   if (body.status !== exchange.status) {
-    issues.push({ pointer: "/status", expected: String(exchange.status), actual: preview(body.status), message: "error body status must equal the HTTP status" });
+    issues.push({
+      pointer: "/status",
+      expected: String(exchange.status),
+      actual: preview(body.status),
+      message: "error body status must equal the HTTP status",
+    });
   }
   if (typeof body.message === "string" && body.message.trim() === "") {
-    issues.push({ pointer: "/message", expected: "a detailed message", actual: "\"\"", message: "message says what went wrong (2.2)" });
+    issues.push({
+      pointer: "/message",
+      expected: "a detailed message",
+      actual: '""',
+      message: "message says what went wrong (2.2)",
+    });
   }
   const text = STATUS_TEXT[exchange.status];
   if (text && body.error !== text) {
-    issues.push({ pointer: "/error", expected: JSON.stringify(text), actual: preview(body.error), message: "error must be the HTTP status text" });
+    issues.push({
+      pointer: "/error",
+      expected: JSON.stringify(text),
+      actual: preview(body.error),
+      message: "error must be the HTTP status text",
+    });
   }
   // Section 1: paths are relative to {base_url}. Behind a prefix (https://host/api) a deployment may
   // name the full path (/api/v1/agents) or the path relative to the base URL (/v1/agents): both are right.
@@ -154,7 +221,8 @@ export function errorBodyIssues(exchange: Exchange): Issue[] {
   const relative = base && path.startsWith(`${base}/`) ? path.slice(base.length) : path;
   const accepted = new Set([path, safeDecode(path), relative, safeDecode(relative)]);
   if (typeof body.path === "string" && !accepted.has(body.path) && !accepted.has(safeDecode(body.path))) {
-    const expected = relative === path ? JSON.stringify(path) : `${JSON.stringify(path)} or ${JSON.stringify(relative)}`;
+    const expected =
+      relative === path ? JSON.stringify(path) : `${JSON.stringify(path)} or ${JSON.stringify(relative)}`;
     issues.push({ pointer: "/path", expected, actual: preview(body.path), message: "path must be the request path" });
   }
   return issues;
@@ -176,14 +244,21 @@ export function leveledIssues(exchange: Exchange, operationId: string, level: Le
   const documented = conformanceIssues(exchange, operationId, "documented");
   if (level === "documented") return documented.map((i) => ({ ...i, level }));
   const documentedAt = new Set(documented.map((i) => i.pointer));
-  return conformanceIssues(exchange, operationId, "assumed").map((i) => ({ ...i, level: documentedAt.has(i.pointer) ? "documented" : "assumed" }));
+  return conformanceIssues(exchange, operationId, "assumed").map((i) => ({
+    ...i,
+    level: documentedAt.has(i.pointer) ? "documented" : "assumed",
+  }));
 }
 
 /** Throws an Error listing every issue; for use in tests and scripts. */
 export function expectConforms(exchange: Exchange, operationId: string, level: Level = "assumed"): void {
   const issues = conformanceIssues(exchange, operationId, level);
   if (issues.length > 0) {
-    const lines = issues.map((i) => `  ${i.pointer || "(body)"}: expected ${i.expected}, got ${i.actual} (${i.message})`);
-    throw new Error(`${exchange.request.method} ${exchange.request.path} -> ${exchange.status} does not conform to ${operationId}:\n${lines.join("\n")}`);
+    const lines = issues.map(
+      (i) => `  ${i.pointer || "(body)"}: expected ${i.expected}, got ${i.actual} (${i.message})`,
+    );
+    throw new Error(
+      `${exchange.request.method} ${exchange.request.path} -> ${exchange.status} does not conform to ${operationId}:\n${lines.join("\n")}`,
+    );
   }
 }

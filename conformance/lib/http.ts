@@ -106,21 +106,36 @@ export function transportOf(baseUrl: string): Transport | undefined {
  * when the run set one (paced, retried through the environment), else sent once. Network failures
  * are TargetUnreachable.
  */
-export async function fetchAnswer(baseUrl: string, url: string, init: RequestInit, policy: Partial<SendPolicy> = {}): Promise<Answer> {
+export async function fetchAnswer(
+  baseUrl: string,
+  url: string,
+  init: RequestInit,
+  policy: Partial<SendPolicy> = {},
+): Promise<Answer> {
   const transport = transportOf(baseUrl);
   const method = (init.method ?? "GET").toUpperCase();
   const once = () => fetchOnce(url, init, tlsOf(baseUrl), transport?.timeoutMs ?? 30_000);
-  return transport ? transport.send({ method, describe: `${method} ${new URL(url).pathname}`, ...policy }, once) : once();
+  return transport
+    ? transport.send({ method, describe: `${method} ${new URL(url).pathname}`, ...policy }, once)
+    : once();
 }
 
 /** One attempt: the whole answer read, or TargetUnreachable when the network failed before or during it. */
-async function fetchOnce(url: string, init: RequestInit, tls: TlsOptions | undefined, timeoutMs: number): Promise<Answer> {
+async function fetchOnce(
+  url: string,
+  init: RequestInit,
+  tls: TlsOptions | undefined,
+  timeoutMs: number,
+): Promise<Answer> {
   try {
     const response = await tlsFetch(url, { redirect: "manual", ...init, signal: AbortSignal.timeout(timeoutMs) }, tls);
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, json: parseJson(text) };
   } catch (error) {
-    throw new TargetUnreachable(`${(init.method ?? "GET").toUpperCase()} ${url}: ${(error as Error).cause ?? (error as Error).message}`, { cause: error });
+    throw new TargetUnreachable(
+      `${(init.method ?? "GET").toUpperCase()} ${url}: ${(error as Error).cause ?? (error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
@@ -185,12 +200,26 @@ export async function send(target: Target, spec: RequestSpec, policy: Partial<Se
     const started = performance.now();
     const answer = await fetchOnce(url, { method: spec.method, headers, body }, tls, timeoutMs);
     return {
-      request: { method: spec.method, url, path: new URL(url).pathname, basePath: basePathOf(target.baseUrl), headers, bodyText, form, tls },
+      request: {
+        method: spec.method,
+        url,
+        path: new URL(url).pathname,
+        basePath: basePathOf(target.baseUrl),
+        headers,
+        bodyText,
+        form,
+        tls,
+      },
       ...answer,
       durationMs: performance.now() - started,
     };
   };
-  const exchange = transport ? await transport.send({ method: spec.method, describe: `${spec.method} ${new URL(url).pathname}`, ...policy }, once) : await once();
+  const exchange = transport
+    ? await transport.send(
+        { method: spec.method, describe: `${spec.method} ${new URL(url).pathname}`, ...policy },
+        once,
+      )
+    : await once();
   target.onExchange?.(exchange);
   return exchange;
 }
@@ -204,16 +233,23 @@ const MAX_INLINE_FILE = 64 * 1024;
 
 async function describeForm(form: FormData): Promise<FormPart[]> {
   const parts: FormPart[] = [];
-  for (const [name, value] of (form as unknown as Iterable<[string, FormDataEntryValue]>)) {
+  for (const [name, value] of form as unknown as Iterable<[string, FormDataEntryValue]>) {
     if (typeof value === "string") {
       parts.push({ name, value });
       continue;
     }
     const file = value as File;
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const recipe: FileRecipe = bytes.length <= MAX_INLINE_FILE ? { base64: Buffer.from(bytes).toString("base64") }
-      : bytes.every((b) => b === bytes[0]) ? { fill: bytes[0] } : { truncated: true };
-    parts.push({ name, file: { filename: file.name, type: file.type || "application/octet-stream", size: bytes.length, recipe } });
+    const recipe: FileRecipe =
+      bytes.length <= MAX_INLINE_FILE
+        ? { base64: Buffer.from(bytes).toString("base64") }
+        : bytes.every((b) => b === bytes[0])
+          ? { fill: bytes[0] }
+          : { truncated: true };
+    parts.push({
+      name,
+      file: { filename: file.name, type: file.type || "application/octet-stream", size: bytes.length, recipe },
+    });
   }
   return parts;
 }
@@ -242,7 +278,8 @@ export function curlLine(exchange: Exchange): string {
     if (setup.length === 0) setup.push("d=$(mktemp -d)");
     const target = `"$d/${i}"`;
     if ("base64" in recipe) setup.push(`printf %s ${shellQuote(recipe.base64)} | base64 -d > ${target}`);
-    else if ("fill" in recipe) setup.push(`head -c ${size} /dev/zero | tr '\\0' '\\${recipe.fill.toString(8).padStart(3, "0")}' > ${target}`);
+    else if ("fill" in recipe)
+      setup.push(`head -c ${size} /dev/zero | tr '\\0' '\\${recipe.fill.toString(8).padStart(3, "0")}' > ${target}`);
     else setup.push(`head -c ${size} /dev/urandom > ${target} # not the bytes sent: only their size`);
     // curl's -F syntax: the file is read from $d/i, sent as filename with type; quoted for the shell as one word.
     parts.push("-F", `${shellQuote(`${part.name}=@`)}"$d/${i}"${shellQuote(`;filename=${filename};type=${type}`)}`);

@@ -115,10 +115,15 @@ export class RuleContext {
     try {
       // Putting a field back, or a write sent without a key the target issued, changes nothing more if sent twice.
       const harmless = this.puttingBack || this.withoutValidKey(request);
-      exchange = await send(this.target, request, { idempotent: harmless, unknownWrite: this.settings.rerun ? "judge" : "rerun", signal: this.puttingBack ? undefined : this.settings.signal });
+      exchange = await send(this.target, request, {
+        idempotent: harmless,
+        unknownWrite: this.settings.rerun ? "judge" : "rerun",
+        signal: this.puttingBack ? undefined : this.settings.signal,
+      });
     } catch (error) {
       if (error instanceof WriteOutcomeUnknown) {
-        const found = operationId === "createBatchRun" && (await lookUpLostBatch(this.fixtures, this.target, request, sentAt));
+        const found =
+          operationId === "createBatchRun" && (await lookUpLostBatch(this.fixtures, this.target, request, sentAt));
         if (!found) traceUnknownWrite(this.fixtures, operationId, request, error.message);
       }
       throw error;
@@ -129,10 +134,18 @@ export class RuleContext {
     const issues = leveledIssues(exchange, operationId, this.level);
     if (stampedTimes(exchange, operationId).length > 0) {
       const now = await this.fixtures.serverNow(exchange);
-      if (now !== undefined) issues.push(...clockIssues(exchange, operationId, now).map((i) => ({ ...i, level: "documented" as const })));
+      if (now !== undefined)
+        issues.push(...clockIssues(exchange, operationId, now).map((i) => ({ ...i, level: "documented" as const })));
     }
     // A check of a documented rule is never stronger than the rule: an assumed rule's findings are assumed.
-    for (const issue of issues) this.failures.push({ rule: this.rule.id, operationId, ...issue, level: this.rule.level === "assumed" ? "assumed" : issue.level, curl: curlLine(exchange) });
+    for (const issue of issues)
+      this.failures.push({
+        rule: this.rule.id,
+        operationId,
+        ...issue,
+        level: this.rule.level === "assumed" ? "assumed" : issue.level,
+        curl: curlLine(exchange),
+      });
     return exchange;
   }
 
@@ -148,7 +161,12 @@ export class RuleContext {
 
   /** No key, or a key that is neither the run's nor the second one: by section 5 the request cannot take effect. */
   private withoutValidKey(request: RequestSpec): boolean {
-    return request.key === null || (request.key !== undefined && request.key !== this.target.apiKey && request.key !== this.fixtures.secondKey?.apiKey);
+    return (
+      request.key === null ||
+      (request.key !== undefined &&
+        request.key !== this.target.apiKey &&
+        request.key !== this.fixtures.secondKey?.apiKey)
+    );
   }
 
   /** Records a failure unless `ok`; returns ok so callers can stop early. */
@@ -179,13 +197,28 @@ export class RuleContext {
     });
   }
 
-  expectEqual(actual: unknown, expected: unknown, pointer: string, message: string, extra: Partial<ExpectDetail> = {}): boolean {
+  expectEqual(
+    actual: unknown,
+    expected: unknown,
+    pointer: string,
+    message: string,
+    extra: Partial<ExpectDetail> = {},
+  ): boolean {
     return this.expect(deepEqual(actual, expected), { pointer, expected, actual, message, ...extra });
   }
 
   /** Registers a change to put back once the rule ends (foreign targets: nothing the run changed stays changed). */
   willRestore(restoration: Restoration): void {
-    if (restoration.replay) announceChange(this.fixtures, { kind: restoration.kind, id: restoration.id, note: `${restoration.fields.join(", ")} about to be changed by ${this.rule.id}` }, restoration.replay);
+    if (restoration.replay)
+      announceChange(
+        this.fixtures,
+        {
+          kind: restoration.kind,
+          id: restoration.id,
+          note: `${restoration.fields.join(", ")} about to be changed by ${this.rule.id}`,
+        },
+        restoration.replay,
+      );
     this.restorations.push(restoration);
   }
 
@@ -201,7 +234,11 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
   if (v && typeof v === "object") {
-    return Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(v as object)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   }
   return v;
 }

@@ -56,9 +56,24 @@ interface Attempt {
 }
 
 export async function runRule(rule: Rule, env: RunEnv): Promise<RuleResult> {
-  const base = { id: rule.id, group: rule.group, operationId: rule.operationId, level: rule.level, readOnly: rule.readOnly, description: rule.description, failures: [] as RuleResult["failures"] };
-  if (rule.level === "assumed" && env.level === "documented") return { ...base, outcome: "skipped", reason: "rests on an x-assumption (run with --level assumed)", durationMs: 0 };
-  if (env.readOnly && !rule.readOnly) return { ...base, outcome: "skipped", reason: "changes state (--read-only)", durationMs: 0 };
+  const base = {
+    id: rule.id,
+    group: rule.group,
+    operationId: rule.operationId,
+    level: rule.level,
+    readOnly: rule.readOnly,
+    description: rule.description,
+    failures: [] as RuleResult["failures"],
+  };
+  if (rule.level === "assumed" && env.level === "documented")
+    return {
+      ...base,
+      outcome: "skipped",
+      reason: "rests on an x-assumption (run with --level assumed)",
+      durationMs: 0,
+    };
+  if (env.readOnly && !rule.readOnly)
+    return { ...base, outcome: "skipped", reason: "changes state (--read-only)", durationMs: 0 };
   const started = performance.now();
   let attempt = await attemptRule(rule, env, false);
   // A write the environment swallowed is never sent again: the rule starts over, up to --retries times.
@@ -72,14 +87,26 @@ export async function runRule(rule: Rule, env: RunEnv): Promise<RuleResult> {
   const durationMs = performance.now() - started;
   const { t } = attempt;
   const reason = attempt.skip ?? attempt.inconclusive;
-  if (attempt.crash !== undefined) return { ...base, outcome: "errored", error: attempt.crash, failures: t.failures, durationMs };
+  if (attempt.crash !== undefined)
+    return { ...base, outcome: "errored", error: attempt.crash, failures: t.failures, durationMs };
   if (t.failures.length > 0) return { ...base, outcome: "failed", failures: t.failures, durationMs, reason };
-  if (attempt.inconclusive !== undefined) return { ...base, outcome: "inconclusive", reason: `no real answer through the environment: ${attempt.inconclusive}`, durationMs };
+  if (attempt.inconclusive !== undefined)
+    return {
+      ...base,
+      outcome: "inconclusive",
+      reason: `no real answer through the environment: ${attempt.inconclusive}`,
+      durationMs,
+    };
   if (reason !== undefined) {
     env.fixtures.notCovered.push(`${rule.id}: ${reason}`);
     return { ...base, outcome: "skipped", reason, durationMs };
   }
-  return { ...base, outcome: "passed", durationMs, ...(lost.length > 0 ? { reason: `ran again from the start: ${lost.map((l) => l.message).join("; ")}` } : {}) };
+  return {
+    ...base,
+    outcome: "passed",
+    durationMs,
+    ...(lost.length > 0 ? { reason: `ran again from the start: ${lost.map((l) => l.message).join("; ")}` } : {}),
+  };
 }
 
 async function attemptRule(rule: Rule, env: RunEnv, rerun: boolean): Promise<Attempt> {
@@ -91,8 +118,15 @@ async function attemptRule(rule: Rule, env: RunEnv, rerun: boolean): Promise<Att
     if (error instanceof SkipRule) attempt.skip = error.message;
     else if (error instanceof WriteOutcomeUnknown) attempt.unknownWrite = error;
     else if (error instanceof Inconclusive) attempt.inconclusive = error.message;
-    else if (env.signal?.aborted) attempt.inconclusive = `the run was interrupted (${String(env.signal.reason?.message ?? env.signal.reason)})`;
-    else if (error instanceof TargetUnreachable) t.expect(false, { pointer: "", expected: "an answer", actual: error.message, message: "target stopped answering" });
+    else if (env.signal?.aborted)
+      attempt.inconclusive = `the run was interrupted (${String(env.signal.reason?.message ?? env.signal.reason)})`;
+    else if (error instanceof TargetUnreachable)
+      t.expect(false, {
+        pointer: "",
+        expected: "an answer",
+        actual: error.message,
+        message: "target stopped answering",
+      });
     else attempt.crash = (error as Error).stack ?? String(error);
   }
   const stuck = await putBack(t, env.fixtures);
@@ -105,7 +139,8 @@ function noteFlaky(lost: WriteOutcomeUnknown, rerun: Attempt, env: RunEnv): void
   if (lost.kind !== "api-5xx" || lost.status === undefined) return;
   const [method, path] = lost.message.split(" ");
   const same = rerun.t.exchanges.find((e) => e.request.method === method && e.request.path.endsWith(path ?? "\u0000"));
-  if (same && same.status !== lost.status) env.stats?.flaky.push({ request: `${method} ${path}`, first: lost.status, then: same.status });
+  if (same && same.status !== lost.status)
+    env.stats?.flaky.push({ request: `${method} ${path}`, first: lost.status, then: same.status });
 }
 
 /**
@@ -123,17 +158,31 @@ async function putBack(t: RuleContext, fixtures: Fixtures): Promise<string | und
     } catch (error) {
       if (error instanceof Inconclusive) {
         stuck ??= `could not put back ${change.kind} ${change.id}: ${error.message}`;
-        record(fixtures, { kind: change.kind, id: change.id, state: "not-restored", note: `${change.fields.join(", ")} changed by ${t.rule.id}; the environment kept the put-back from getting through (${error.message}): run cleanup with the ledger file` });
+        record(fixtures, {
+          kind: change.kind,
+          id: change.id,
+          state: "not-restored",
+          note: `${change.fields.join(", ")} changed by ${t.rule.id}; the environment kept the put-back from getting through (${error.message}): run cleanup with the ledger file`,
+        });
         continue;
       }
       differing = [`(could not put back: ${(error as Error).message})`];
     }
     const restored = differing.length === 0;
     record(fixtures, {
-      kind: change.kind, id: change.id, state: restored ? "restored" : "not-restored",
-      note: restored ? `${change.fields.join(", ")} changed by ${t.rule.id}, put back and read back unchanged` : `${change.fields.join(", ")} changed by ${t.rule.id}; still differs after putting back: ${differing.join(", ")}`,
+      kind: change.kind,
+      id: change.id,
+      state: restored ? "restored" : "not-restored",
+      note: restored
+        ? `${change.fields.join(", ")} changed by ${t.rule.id}, put back and read back unchanged`
+        : `${change.fields.join(", ")} changed by ${t.rule.id}; still differs after putting back: ${differing.join(", ")}`,
     });
-    t.expect(restored, { pointer: "", expected: `${change.kind} ${change.id} as before the rule`, actual: `differs in ${differing.join(", ")}`, message: "a change the run made could not be put back: the target keeps it" });
+    t.expect(restored, {
+      pointer: "",
+      expected: `${change.kind} ${change.id} as before the rule`,
+      actual: `differs in ${differing.join(", ")}`,
+      message: "a change the run made could not be put back: the target keeps it",
+    });
   }
   t.puttingBack = false;
   return stuck;

@@ -46,7 +46,6 @@ export interface RunOptions extends IdOptions, TransportOptions {
   signal?: AbortSignal;
 }
 
-
 export interface RunResult {
   baseUrl: string;
   level: Level;
@@ -88,11 +87,15 @@ export function selectRules(options: Pick<RunOptions, "only" | "extraRules">): R
 }
 
 /** Setup mistakes found without a request: they exit 2 with one line. */
-export function setupProblem(options: Pick<RunOptions, "baseUrl" | "only" | "extraRules" | "apiKey" | "secondApiKey">): string | undefined {
+export function setupProblem(
+  options: Pick<RunOptions, "baseUrl" | "only" | "extraRules" | "apiKey" | "secondApiKey">,
+): string | undefined {
   const path = new URL(options.baseUrl).pathname.replace(/\/+$/, "");
-  if (/\/v1$/i.test(path)) return `--base-url ${options.baseUrl} ends in /v1: give the base address without it (the suite adds /v1 to every path), e.g. ${options.baseUrl.replace(/\/v1\/*$/i, "")}`;
+  if (/\/v1$/i.test(path))
+    return `--base-url ${options.baseUrl} ends in /v1: give the base address without it (the suite adds /v1 to every path), e.g. ${options.baseUrl.replace(/\/v1\/*$/i, "")}`;
   if (options.only && selectRules(options).length === 0) return `--only ${options.only} matches no rule (see --list)`;
-  if (options.secondApiKey !== undefined && options.secondApiKey === options.apiKey) return "--second-api-key is the same key as --api-key: give a key of another workspace or account";
+  if (options.secondApiKey !== undefined && options.secondApiKey === options.apiKey)
+    return "--second-api-key is the same key as --api-key: give a key of another workspace or account";
   return undefined;
 }
 
@@ -100,7 +103,9 @@ export function setupProblem(options: Pick<RunOptions, "baseUrl" | "only" | "ext
 async function checkKey(target: Target, option: string): Promise<void> {
   const ex = await send(target, { method: "GET", path: "/v1/agents", query: { page: 0, size: 1 } });
   if (ex.status === 401 || ex.status === 403) {
-    throw new RunCannotStart(`the target refuses ${option} (GET /v1/agents answered ${ex.status}${typeof (ex.json as { message?: unknown })?.message === "string" ? `: ${(ex.json as { message: string }).message}` : ""}): check the key`);
+    throw new RunCannotStart(
+      `the target refuses ${option} (GET /v1/agents answered ${ex.status}${typeof (ex.json as { message?: unknown })?.message === "string" ? `: ${(ex.json as { message: string }).message}` : ""}): check the key`,
+    );
   }
 }
 
@@ -119,7 +124,12 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   }
 }
 
-async function runWith(options: RunOptions, baseUrl: string, transport: Transport, started: number): Promise<RunResult> {
+async function runWith(
+  options: RunOptions,
+  baseUrl: string,
+  transport: Transport,
+  started: number,
+): Promise<RunResult> {
   const runId = `conformance-${new Date().toISOString().slice(0, 10)}-${randomBytes(3).toString("hex")}`;
   const readOnly = options.readOnly ?? false;
   const rules = selectRules(options);
@@ -143,23 +153,36 @@ async function runWith(options: RunOptions, baseUrl: string, transport: Transpor
     if (options.secondApiKey) fixtures.secondKey = { apiKey: options.secondApiKey };
   } catch (error) {
     if (error instanceof RunCannotStart) throw error;
-    if (error instanceof Inconclusive) throw new RunCannotStart(`the target gave no real answer while the run was being set up: ${error.message}`);
-    if (error instanceof TargetUnreachable) throw new RunCannotStart(`target unreachable: ${baseUrl} (${error.message})`);
+    if (error instanceof Inconclusive)
+      throw new RunCannotStart(`the target gave no real answer while the run was being set up: ${error.message}`);
+    if (error instanceof TargetUnreachable)
+      throw new RunCannotStart(`target unreachable: ${baseUrl} (${error.message})`);
     if ((error as Error).name === "TimeoutError" || (error as Error).message === "fetch failed") {
-      throw new RunCannotStart(`target unreachable: ${baseUrl} (${(error as Error).cause ?? (error as Error).message})`);
+      throw new RunCannotStart(
+        `target unreachable: ${baseUrl} (${(error as Error).cause ?? (error as Error).message})`,
+      );
     }
     throw new RunCannotStart(`could not set up fixtures: ${(error as Error).message}`);
   }
   fixtures.baseUrl = baseUrl;
   // The ledger goes to disk as the run goes, so a killed run leaves a list `cleanup` can undo.
-  if (detection.kind === "foreign" && !readOnly) fixtures.ledgerFile = new LedgerFile(options.ledgerPath ?? join(tmpdir(), "agent-platform-conformance", `${runId}.ledger.jsonl`));
+  if (detection.kind === "foreign" && !readOnly)
+    fixtures.ledgerFile = new LedgerFile(
+      options.ledgerPath ?? join(tmpdir(), "agent-platform-conformance", `${runId}.ledger.jsonl`),
+    );
   const level: Level = options.level ?? (detection.kind === "mock" ? "assumed" : "documented");
   options.onStart?.([
     `Target ${baseUrl}: ${detection.kind === "mock" ? "the kit's mock" : "a foreign deployment"} (${detection.reason})`,
     `Level ${level}${options.level ? "" : " (the default for this target)"}${readOnly ? ", read-only" : ""}; ${rules.length} rules; run ${runId}`,
     `Pace ${transport.pacer.setting.kind === "auto" ? "auto (learnt from 429s)" : `${transport.pacer.currentPace}/s`}, concurrency ${transport.concurrency}, retries ${transport.retries}, timeout ${(transport.timeoutMs / 1000).toFixed(0)} s`,
-    ...(detection.kind === "mock" && !readOnly ? [`Fixtures in a workspace of the run's own, ${fixtures.control?.workspaceId}; only its clock moves`] : []),
-    ...(fixtures.ledgerFile ? [`Ledger ${fixtures.ledgerFile.path} (written as the run goes; after a killed run: agent-platform-conformance cleanup --ledger ${fixtures.ledgerFile.path} --base-url ${baseUrl} --api-key "$KEY")`] : []),
+    ...(detection.kind === "mock" && !readOnly
+      ? [`Fixtures in a workspace of the run's own, ${fixtures.control?.workspaceId}; only its clock moves`]
+      : []),
+    ...(fixtures.ledgerFile
+      ? [
+          `Ledger ${fixtures.ledgerFile.path} (written as the run goes; after a killed run: agent-platform-conformance cleanup --ledger ${fixtures.ledgerFile.path} --base-url ${baseUrl} --api-key "$KEY")`,
+        ]
+      : []),
   ]);
   fixtures.largeUploads = options.largeUploads;
   const target: Target = { baseUrl, apiKey, onExchange: options.onExchange, tls: options.tls };
@@ -173,15 +196,38 @@ async function runWith(options: RunOptions, baseUrl: string, transport: Transpor
       (timings[op] ??= []).push(exchange.durationMs);
     },
   };
-  const env: RunEnv = { target, level, readOnly, fixtures, sink, reruns: transport.retries, stats: transport.stats, signal: options.signal };
+  const env: RunEnv = {
+    target,
+    level,
+    readOnly,
+    fixtures,
+    sink,
+    reruns: transport.retries,
+    stats: transport.stats,
+    signal: options.signal,
+  };
   const results = await runAll(rules, env, transport.concurrency, options.onRuleDone);
   await fixtures.cleanup();
   const inconclusive = results.filter((r) => r.outcome === "inconclusive").map((r) => r.id);
   return {
-    baseUrl, level, isMock: detection.kind === "mock", target: detection, readOnly, runId, startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started, results, coverage, timings, ledger: fixtures.ledger, notCovered: fixtures.notCovered,
-    environment: transport.report(inconclusive), ledgerFile: fixtures.ledgerFile?.path,
-    ...(options.signal?.aborted ? { interrupted: String(options.signal.reason?.message ?? options.signal.reason) } : {}),
+    baseUrl,
+    level,
+    isMock: detection.kind === "mock",
+    target: detection,
+    readOnly,
+    runId,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    results,
+    coverage,
+    timings,
+    ledger: fixtures.ledger,
+    notCovered: fixtures.notCovered,
+    environment: transport.report(inconclusive),
+    ledgerFile: fixtures.ledgerFile?.path,
+    ...(options.signal?.aborted
+      ? { interrupted: String(options.signal.reason?.message ?? options.signal.reason) }
+      : {}),
   };
 }
 
@@ -189,7 +235,12 @@ async function runWith(options: RunOptions, baseUrl: string, transport: Transpor
  * Rules in order; a stretch of read-only rules runs `concurrency` at a time (they change nothing, so
  * no list moves under another), a rule that writes runs alone. Results keep the rules' order.
  */
-async function runAll(rules: Rule[], env: RunEnv, concurrency: number, onDone?: (r: RuleResult) => void): Promise<RuleResult[]> {
+async function runAll(
+  rules: Rule[],
+  env: RunEnv,
+  concurrency: number,
+  onDone?: (r: RuleResult) => void,
+): Promise<RuleResult[]> {
   const results: RuleResult[] = [];
   for (let i = 0; i < rules.length && !env.signal?.aborted; ) {
     let end = i + 1;

@@ -13,8 +13,19 @@ import { spec, type Json, type JsonObject } from "./spec.js";
 export type Level = "documented" | "assumed";
 
 const RELAXED_KEYWORDS = [
-  "enum", "const", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-  "minItems", "maxItems", "uniqueItems", "pattern", "required",
+  "enum",
+  "const",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "pattern",
+  "required",
 ];
 
 /**
@@ -39,7 +50,9 @@ function relax(node: Json, pointer: string): void {
   }
   const properties = node.properties;
   if (isObject(properties) && Array.isArray(node.required)) {
-    const assumed = Object.keys(properties).filter((k) => isObject(properties[k]) && (properties[k] as JsonObject)["x-assumption"] !== undefined);
+    const assumed = Object.keys(properties).filter(
+      (k) => isObject(properties[k]) && (properties[k] as JsonObject)["x-assumption"] !== undefined,
+    );
     node.required = node.required.filter((k) => !assumed.includes(k as string));
   }
   for (const [key, child] of Object.entries(node)) relax(child, `${pointer}/${key}`);
@@ -52,14 +65,19 @@ function close(doc: JsonObject): void {
   const collect = (node: Json): void => {
     if (Array.isArray(node)) return node.forEach(collect);
     if (!isObject(node)) return;
-    if (Array.isArray(node.allOf)) for (const m of node.allOf) { const r = resolve(m); if (isObject(r)) members.add(r); }
+    if (Array.isArray(node.allOf))
+      for (const m of node.allOf) {
+        const r = resolve(m);
+        if (isObject(r)) members.add(r);
+      }
     Object.values(node).forEach(collect);
   };
   const apply = (node: Json): void => {
     if (Array.isArray(node)) return node.forEach(apply);
     if (!isObject(node)) return;
     const open = node.additionalProperties === undefined && node.unevaluatedProperties === undefined;
-    if (open && !members.has(node) && (Array.isArray(node.allOf) || isObject(node.properties))) node.unevaluatedProperties = false;
+    if (open && !members.has(node) && (Array.isArray(node.allOf) || isObject(node.properties)))
+      node.unevaluatedProperties = false;
     Object.values(node).forEach(apply);
   };
   const roots = [doc.components, doc.paths, doc.webhooks] as Json[];
@@ -69,7 +87,8 @@ function close(doc: JsonObject): void {
 
 function resolveRef(doc: JsonObject, ref: string): Json {
   let node: Json = doc;
-  for (const raw of ref.replace(/^#\//, "").split("/")) node = (node as JsonObject)[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
+  for (const raw of ref.replace(/^#\//, "").split("/"))
+    node = (node as JsonObject)[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
   return node;
 }
 

@@ -35,7 +35,11 @@ export function escapePointer(segment: string): string {
 /** Resolves a local $ref chain ("#/components/...") inside the document. */
 export function deref(node: Json | undefined, doc: JsonObject = spec): Json | undefined {
   let current = node;
-  for (let hops = 0; hops < 20 && current && typeof current === "object" && !Array.isArray(current) && typeof current.$ref === "string"; hops++) {
+  for (
+    let hops = 0;
+    hops < 20 && current && typeof current === "object" && !Array.isArray(current) && typeof current.$ref === "string";
+    hops++
+  ) {
     current = resolvePointer(doc, current.$ref.replace(/^#/, ""));
   }
   return current;
@@ -72,14 +76,17 @@ function buildOperations(): Map<string, OperationInfo> {
           continue;
         }
         const ref = (responses[status] as JsonObject).$ref;
-        bodySchemas[status] = typeof ref === "string"
-          ? `${ref.replace(/^#/, "")}/content/application~1json/schema`
-          : `${base}/responses/${status}/content/application~1json/schema`;
+        bodySchemas[status] =
+          typeof ref === "string"
+            ? `${ref.replace(/^#/, "")}/content/application~1json/schema`
+            : `${base}/responses/${status}/content/application~1json/schema`;
       }
       const requestBody = deref(op.requestBody) as JsonObject | undefined;
       const reqContent = requestBody?.content as JsonObject | undefined;
       const requestContentType = reqContent ? Object.keys(reqContent)[0] : undefined;
-      const parameters = [...shared, ...((op.parameters as Json[] | undefined) ?? [])].map((p) => deref(p) as JsonObject);
+      const parameters = [...shared, ...((op.parameters as Json[] | undefined) ?? [])].map(
+        (p) => deref(p) as JsonObject,
+      );
       out.set(op.operationId as string, {
         operationId: op.operationId as string,
         method: method.toUpperCase(),
@@ -88,7 +95,9 @@ function buildOperations(): Map<string, OperationInfo> {
         bodySchemas,
         assumption: op["x-assumption"] as string | undefined,
         requestContentType,
-        requestSchemaPointer: requestContentType ? `${base}/requestBody/content/${escapePointer(requestContentType)}/schema` : undefined,
+        requestSchemaPointer: requestContentType
+          ? `${base}/requestBody/content/${escapePointer(requestContentType)}/schema`
+          : undefined,
         parameters,
       });
     }

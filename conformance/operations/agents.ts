@@ -5,7 +5,12 @@ import { orderRule } from "./ordering.js";
 import { paginationRules } from "./pagination.js";
 import { listMatchesStore } from "./store-agreement.js";
 
-export const agentsList: ListConfig = { operationId: "listAgents", path: "/v1/agents", totalField: "totalCount", idOf: (a) => a.agentId };
+export const agentsList: ListConfig = {
+  operationId: "listAgents",
+  path: "/v1/agents",
+  totalField: "totalCount",
+  idOf: (a) => a.agentId,
+};
 
 export const agentRules = defineRules("agents", [
   ...paginationRules(agentsList),

@@ -20,7 +20,10 @@ function authRule(operationId: string, method: string): RuleSpec {
     readOnly: method === "GET",
     description: "A missing or invalid API key answers 401 with the error body (section 5).",
     run: async (t) => {
-      for (const [label, key] of [["without a key", null], ["with a wrong key", WRONG_KEY]] as const) {
+      for (const [label, key] of [
+        ["without a key", null],
+        ["with a wrong key", WRONG_KEY],
+      ] as const) {
         const ex = await t.call(operationId, { ...sampleRequest(operationId, t.fixtures), key });
         t.expectStatus(ex, 401, `${method} ${ex.request.path} ${label} must answer 401`);
       }
@@ -35,7 +38,12 @@ function authRule(operationId: string, method: string): RuleSpec {
  */
 function nearMisses(key: string): [label: string, variant: string][] {
   const letter = [...key].findIndex((c) => c.toLowerCase() !== c.toUpperCase());
-  const flipped = letter < 0 ? key : key.slice(0, letter) + (key[letter] === key[letter].toUpperCase() ? key[letter].toLowerCase() : key[letter].toUpperCase()) + key.slice(letter + 1);
+  const flipped =
+    letter < 0
+      ? key
+      : key.slice(0, letter) +
+        (key[letter] === key[letter].toUpperCase() ? key[letter].toLowerCase() : key[letter].toUpperCase()) +
+        key.slice(letter + 1);
   const mid = Math.floor(key.length / 2);
   const variants: [string, string][] = [
     ["the key in upper case", key.toUpperCase()],
@@ -72,10 +80,17 @@ async function statusWithRawKey(t: RuleContext, spec: RequestSpec, rawKey: strin
   const timeoutMs = t.target.timeoutMs ?? transport?.timeoutMs ?? 30_000;
   const once = async (): Promise<Answer> => {
     try {
-      const response = await rawRequest(url, { method: spec.method as "GET", headers: { accept: "application/json", "x-api-key": rawKey }, ...(dispatcher ? { dispatcher } : {}), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const response = await rawRequest(url, {
+        method: spec.method as "GET",
+        headers: { accept: "application/json", "x-api-key": rawKey },
+        ...(dispatcher ? { dispatcher } : {}),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
       const text = await response.body.text();
       const headers = new Headers();
-      for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : String(value));
+      for (const [name, value] of Object.entries(response.headers))
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : String(value));
       return { status: response.statusCode, headers, text, json: parseJson(text) };
     } catch (error) {
       throw new TargetUnreachable(`${spec.method} ${url}: ${(error as Error).message}`, { cause: error });
@@ -83,7 +98,12 @@ async function statusWithRawKey(t: RuleContext, spec: RequestSpec, rawKey: strin
   };
   // Paced and retried like every request of the run (a 429 here is the gateway's, not an answer to the key).
   try {
-    const answer = transport ? await transport.send({ method: spec.method, describe: `${spec.method} ${spec.path}`, passNetworkErrors: true }, once) : await once();
+    const answer = transport
+      ? await transport.send(
+          { method: spec.method, describe: `${spec.method} ${spec.path}`, passNetworkErrors: true },
+          once,
+        )
+      : await once();
     return answer.status;
   } catch (error) {
     if (error instanceof TargetUnreachable) return undefined;
@@ -97,12 +117,17 @@ function keyVariantsRule(operationId: string, method: string): RuleSpec {
     operationId,
     level: "documented",
     readOnly: method === "GET",
-    description: "A near miss of the valid key (other letter case, a space or tab inside, a character more or less) is a key the service never issued: 401 (section 5). Surrounding spaces or tabs are not part of a header value (RFC 9110 5.5), so the key sent with them is the key: answered as the key itself (assumption: the reference does not say; read operations only).",
+    description:
+      "A near miss of the valid key (other letter case, a space or tab inside, a character more or less) is a key the service never issued: 401 (section 5). Surrounding spaces or tabs are not part of a header value (RFC 9110 5.5), so the key sent with them is the key: answered as the key itself (assumption: the reference does not say; read operations only).",
     run: async (t) => {
       const request = sampleRequest(operationId, t.fixtures);
       for (const [label, key] of nearMisses(t.target.apiKey)) {
         const ex = await t.call(operationId, { ...request, key });
-        t.expectStatus(ex, 401, `${method} ${ex.request.path} with ${label} must answer 401 (the curl line sends $API_KEY: change it that way to reproduce)`);
+        t.expectStatus(
+          ex,
+          401,
+          `${method} ${ex.request.path} with ${label} must answer 401 (the curl line sends $API_KEY: change it that way to reproduce)`,
+        );
       }
       // Sent only where it changes nothing: with a key that is valid, a write would take effect.
       if (method !== "GET") return;
@@ -110,10 +135,19 @@ function keyVariantsRule(operationId: string, method: string): RuleSpec {
       for (const [label, surround] of SURROUNDED) {
         const status = await statusWithRawKey(t, request, surround(t.target.apiKey));
         if (status === undefined) {
-          t.fixtures.notCovered.push(`${operationId}.key-variants: ${label} not sent (raw header bytes cannot reach the target, which fetch reaches)`);
+          t.fixtures.notCovered.push(
+            `${operationId}.key-variants: ${label} not sent (raw header bytes cannot reach the target, which fetch reaches)`,
+          );
           return;
         }
-        t.expect(status === exact.status, { pointer: "#status", expected: `${exact.status}, as with the key itself`, actual: status, message: `${method} ${exact.request.path} with ${label} (raw header bytes) is answered as with the key`, exchange: exact, assumed: true });
+        t.expect(status === exact.status, {
+          pointer: "#status",
+          expected: `${exact.status}, as with the key itself`,
+          actual: status,
+          message: `${method} ${exact.request.path} with ${label} (raw header bytes) is answered as with the key`,
+          exchange: exact,
+          assumed: true,
+        });
       }
     },
   };
@@ -129,7 +163,8 @@ function forbiddenRule(operationId: string): RuleSpec {
     operationId,
     level: "assumed",
     readOnly: false,
-    description: "A read-only API key answers 403 with the error body on an operation that changes state (x-assumption).",
+    description:
+      "A read-only API key answers 403 with the error body on an operation that changes state (x-assumption).",
     run: async (t) => {
       const control = t.fixtures.control;
       if (!control) return t.skip("needs the mock's control plane to issue a read-only key");

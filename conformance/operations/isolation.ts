@@ -20,7 +20,8 @@ import { phoneNumbersList } from "./phone-numbers.js";
 import { testRunsList } from "./simulations.js";
 import { webhooksList } from "./webhooks.js";
 
-const NO_SECOND_KEY = "needs a second key: pass --second-api-key KEY (a key of another workspace or account on the same target)";
+const NO_SECOND_KEY =
+  "needs a second key: pass --second-api-key KEY (a key of another workspace or account on the same target)";
 const enc = encodeURIComponent;
 
 interface Keys {
@@ -39,7 +40,11 @@ async function keys(t: RuleContext): Promise<Keys> {
   if (control) {
     if (!neighbours.has(t.fixtures)) neighbours.set(t.fixtures, control.createWorkspace({}));
     const neighbour = await neighbours.get(t.fixtures)!;
-    return { mine: t.target.apiKey, other: neighbour.apiKey, otherRecords: (c) => mockControl(control.baseUrl, neighbour.workspaceId).listRecords(c) };
+    return {
+      mine: t.target.apiKey,
+      other: neighbour.apiKey,
+      otherRecords: (c) => mockControl(control.baseUrl, neighbour.workspaceId).listRecords(c),
+    };
   }
   const second = t.fixtures.secondKey;
   if (!second) return t.skip(NO_SECOND_KEY);
@@ -48,8 +53,16 @@ async function keys(t: RuleContext): Promise<Keys> {
 
 /** The answer to a request with the wrong key: never served; 404 like an unknown id (assumption). */
 function expectRefused(t: RuleContext, ex: Exchange, what: string): boolean {
-  if (!t.expectStatus(ex, [403, 404], `${what} through another workspace's key is refused (403 or 404), never served`)) return false;
-  t.expect(ex.status === 404, { pointer: "#status", expected: "404", actual: ex.status, message: "another workspace's record answers as an unknown id (assumption)", assumed: true, exchange: ex });
+  if (!t.expectStatus(ex, [403, 404], `${what} through another workspace's key is refused (403 or 404), never served`))
+    return false;
+  t.expect(ex.status === 404, {
+    pointer: "#status",
+    expected: "404",
+    actual: ex.status,
+    message: "another workspace's record answers as an unknown id (assumption)",
+    assumed: true,
+    exchange: ex,
+  });
   return true;
 }
 
@@ -68,30 +81,75 @@ interface ReadTarget {
 const BATCHES_OF_TEST_RUNS: ListConfig = { ...testRunsList, idOf: (r) => r.batchId };
 
 const READS: ReadTarget[] = [
-  { operationId: "getCall", collection: "calls", path: (id) => `/v1/calls/${enc(id)}`, idOf: (r) => r.callId, mine: (f) => [f.callId], discover: callsList },
-  { operationId: "getIntegration", collection: "integrations", path: (id) => `/v1/integrations/${enc(id)}`, idOf: (r) => r.integrationId, mine: (f) => [f.integrationId] },
-  { operationId: "getQaRule", collection: "qaRules", path: (id) => `/v1/qa-rules/${enc(id)}`, idOf: (r) => r.qaRuleId, mine: (f) => [f.qaRuleId] },
-  { operationId: "getBatchRun", collection: "batchRuns", path: (id) => `/v1/batch-runs/${enc(id)}`, idOf: (r) => r.batchId, mine: (f) => [f.batchId], discover: BATCHES_OF_TEST_RUNS },
+  {
+    operationId: "getCall",
+    collection: "calls",
+    path: (id) => `/v1/calls/${enc(id)}`,
+    idOf: (r) => r.callId,
+    mine: (f) => [f.callId],
+    discover: callsList,
+  },
+  {
+    operationId: "getIntegration",
+    collection: "integrations",
+    path: (id) => `/v1/integrations/${enc(id)}`,
+    idOf: (r) => r.integrationId,
+    mine: (f) => [f.integrationId],
+  },
+  {
+    operationId: "getQaRule",
+    collection: "qaRules",
+    path: (id) => `/v1/qa-rules/${enc(id)}`,
+    idOf: (r) => r.qaRuleId,
+    mine: (f) => [f.qaRuleId],
+  },
+  {
+    operationId: "getBatchRun",
+    collection: "batchRuns",
+    path: (id) => `/v1/batch-runs/${enc(id)}`,
+    idOf: (r) => r.batchId,
+    mine: (f) => [f.batchId],
+    discover: BATCHES_OF_TEST_RUNS,
+  },
 ];
 
 async function idsOfOther(t: RuleContext, k: Keys, target: ReadTarget): Promise<string[]> {
   if (k.otherRecords) return (await k.otherRecords(target.collection)).slice(0, 2).map(target.idOf);
   if (!target.discover) return [];
-  const ex = await t.call(target.discover.operationId, { method: "GET", path: target.discover.path, query: { page: 0, size: 2 }, key: k.other });
+  const ex = await t.call(target.discover.operationId, {
+    method: "GET",
+    path: target.discover.path,
+    query: { page: 0, size: 2 },
+    key: k.other,
+  });
   return ((obj(ex).data ?? []) as Record<string, any>[]).map(target.discover.idOf).filter(Boolean);
 }
 
 function readRule(target: ReadTarget): RuleSpec {
   return {
-    id: `${target.operationId}.other-workspace`, operationId: target.operationId, level: "documented", readOnly: false,
-    description: "A record of one key's workspace is not served through another key, either way: 403 or 404 (404 assumed), never 2xx.",
+    id: `${target.operationId}.other-workspace`,
+    operationId: target.operationId,
+    level: "documented",
+    readOnly: false,
+    description:
+      "A record of one key's workspace is not served through another key, either way: 403 or 404 (404 assumed), never 2xx.",
     run: async (t) => {
       const k = await keys(t);
       const mine = target.mine(t.fixtures).filter((id): id is string => !!id);
       const theirs = await idsOfOther(t, k, target);
       if (mine.length + theirs.length === 0) return t.skip(`no ${target.collection} record known of either key`);
-      for (const id of mine) expectRefused(t, await t.call(target.operationId, { method: "GET", path: target.path(id), key: k.other }), `the run's ${target.collection} record ${id}, read`);
-      for (const id of theirs) expectRefused(t, await t.call(target.operationId, { method: "GET", path: target.path(id) }), `the second key's ${target.collection} record ${id}, read`);
+      for (const id of mine)
+        expectRefused(
+          t,
+          await t.call(target.operationId, { method: "GET", path: target.path(id), key: k.other }),
+          `the run's ${target.collection} record ${id}, read`,
+        );
+      for (const id of theirs)
+        expectRefused(
+          t,
+          await t.call(target.operationId, { method: "GET", path: target.path(id) }),
+          `the second key's ${target.collection} record ${id}, read`,
+        );
     },
   };
 }
@@ -109,50 +167,85 @@ async function ownIntegration(t: RuleContext): Promise<Record<string, any> | und
   const id = t.fixtures.integrationId;
   if (id) return obj(await t.call("getIntegration", { method: "GET", path: `/v1/integrations/${enc(id)}` }));
   // A foreign target: one of the run's own (the ledger lists it).
-  const created = await t.call("createIntegration", { method: "POST", path: "/v1/integrations", body: { name: `${t.fixtures.runId} isolation` } });
+  const created = await t.call("createIntegration", {
+    method: "POST",
+    path: "/v1/integrations",
+    body: { name: `${t.fixtures.runId} isolation` },
+  });
   return created.status === 201 ? obj(created) : undefined;
 }
 
 const WRITES: WriteTarget[] = [
   {
-    operationId: "updateIntegration", what: "an integration of the run, patched with its own description",
+    operationId: "updateIntegration",
+    what: "an integration of the run, patched with its own description",
     request: async (t) => {
       const integration = await ownIntegration(t);
-      return integration?.integrationId ? { method: "PATCH", path: `/v1/integrations/${enc(integration.integrationId)}`, body: { name: integration.name } } : undefined;
+      return integration?.integrationId
+        ? {
+            method: "PATCH",
+            path: `/v1/integrations/${enc(integration.integrationId)}`,
+            body: { name: integration.name },
+          }
+        : undefined;
     },
     readBack: (t, request) => t.call("getIntegration", { method: "GET", path: request.path }),
   },
   {
-    operationId: "createIntegrationAuth", what: "credentials for an integration of the run",
+    operationId: "createIntegrationAuth",
+    what: "credentials for an integration of the run",
     request: async (t) => {
       const integration = await ownIntegration(t);
-      return integration?.integrationId ? { method: "POST", path: `/v1/integrations/${enc(integration.integrationId)}/auth`, body: { authType: "NONE" } } : undefined;
+      return integration?.integrationId
+        ? {
+            method: "POST",
+            path: `/v1/integrations/${enc(integration.integrationId)}/auth`,
+            body: { authType: "NONE" },
+          }
+        : undefined;
     },
     readBack: (t, request) => t.call("getIntegration", { method: "GET", path: request.path.replace(/\/auth$/, "") }),
   },
   {
-    operationId: "updatePhoneNumber", what: "a phone number of the run's key, patched with its own label",
+    operationId: "updatePhoneNumber",
+    what: "a phone number of the run's key, patched with its own label",
     request: async (t) => {
       const number = t.fixtures.phoneNumber;
       if (!number) return undefined;
       const page = await fetchPage(t, phoneNumbersList, { size: 50 });
       const current = page.data.find((p) => p.sipPhoneNumber === number);
-      return current && typeof current.friendlyName === "string" ? { method: "PATCH", path: `/v1/phone-number/${enc(number)}`, body: { friendlyName: current.friendlyName } } : undefined;
+      return current && typeof current.friendlyName === "string"
+        ? { method: "PATCH", path: `/v1/phone-number/${enc(number)}`, body: { friendlyName: current.friendlyName } }
+        : undefined;
     },
   },
   {
-    operationId: "createBatchRun", what: "a batch run of the run's agent and test cases",
-    request: async (t) => (t.fixtures.agentId && t.fixtures.testCaseIds.length > 0 ? { method: "POST", path: "/v1/batch-runs", body: { agentId: t.fixtures.agentId, testCases: t.fixtures.testCaseIds } } : undefined),
+    operationId: "createBatchRun",
+    what: "a batch run of the run's agent and test cases",
+    request: async (t) =>
+      t.fixtures.agentId && t.fixtures.testCaseIds.length > 0
+        ? {
+            method: "POST",
+            path: "/v1/batch-runs",
+            body: { agentId: t.fixtures.agentId, testCases: t.fixtures.testCaseIds },
+          }
+        : undefined,
   },
   {
-    operationId: "createChat", what: "a chat with the run's agent",
-    request: async (t) => (t.fixtures.agentId ? { method: "POST", path: "/v1/chat", body: { agentId: t.fixtures.agentId, conversation: "Hello" } } : undefined),
+    operationId: "createChat",
+    what: "a chat with the run's agent",
+    request: async (t) =>
+      t.fixtures.agentId
+        ? { method: "POST", path: "/v1/chat", body: { agentId: t.fixtures.agentId, conversation: "Hello" } }
+        : undefined,
   },
   {
-    operationId: "deleteQaRule", what: "a QA rule of the run's key, deleted",
+    operationId: "deleteQaRule",
+    what: "a QA rule of the run's key, deleted",
     request: async (t) => {
       // Should a foreign target leak, the account would lose a rule: only the kit's mock is asked.
-      if (!t.fixtures.control) return t.skip("would delete a QA rule of the account should the target leak (kit's mock only)");
+      if (!t.fixtures.control)
+        return t.skip("would delete a QA rule of the account should the target leak (kit's mock only)");
       return t.fixtures.qaRuleId ? { method: "DELETE", path: `/v1/qa-rules/${enc(t.fixtures.qaRuleId)}` } : undefined;
     },
     readBack: (t, request) => t.call("getQaRule", { method: "GET", path: request.path }),
@@ -161,7 +254,10 @@ const WRITES: WriteTarget[] = [
 
 function writeRule(target: WriteTarget): RuleSpec {
   return {
-    id: `${target.operationId}.other-workspace`, operationId: target.operationId, level: "documented", readOnly: false,
+    id: `${target.operationId}.other-workspace`,
+    operationId: target.operationId,
+    level: "documented",
+    readOnly: false,
     description: `${target.what[0].toUpperCase()}${target.what.slice(1)}, through another workspace's key: 403 or 404 (404 assumed), never 2xx, and nothing changes.`,
     run: async (t) => {
       const k = await keys(t);
@@ -194,7 +290,9 @@ async function listed(t: RuleContext, cfg: ListConfig, key: string): Promise<Set
     for (const item of (body.data ?? []) as Record<string, any>[]) ids.add(cfg.idOf(item));
     if (ex.status !== 200 || body.hasNext !== true) break;
     if (page === 7) {
-      t.fixtures.notCovered.push(`${cfg.operationId}.other-workspace: only the first 200 records of a list were compared`);
+      t.fixtures.notCovered.push(
+        `${cfg.operationId}.other-workspace: only the first 200 records of a list were compared`,
+      );
       break;
     }
   }
@@ -203,20 +301,39 @@ async function listed(t: RuleContext, cfg: ListConfig, key: string): Promise<Set
 
 function listRule({ cfg, collection }: (typeof LISTS)[number]): RuleSpec {
   return {
-    id: `${cfg.operationId}.other-workspace`, operationId: cfg.operationId, level: "documented", readOnly: false,
+    id: `${cfg.operationId}.other-workspace`,
+    operationId: cfg.operationId,
+    level: "documented",
+    readOnly: false,
     description: "A list through one key never shows a record of the other key's workspace, either way.",
     run: async (t) => {
       const k = await keys(t);
       const mine = await listed(t, cfg, k.mine);
-      const theirs = k.otherRecords ? new Set((await k.otherRecords(collection)).map(cfg.idOf)) : await listed(t, cfg, k.other);
+      const theirs = k.otherRecords
+        ? new Set((await k.otherRecords(collection)).map(cfg.idOf))
+        : await listed(t, cfg, k.other);
       const through = k.otherRecords ? await listed(t, cfg, k.other) : theirs;
       if (mine.size + theirs.size === 0) return t.skip(`neither key lists any ${collection}`);
       const leakedToOther = [...mine].filter((id) => through.has(id));
       const leakedToMine = [...theirs].filter((id) => mine.has(id));
-      t.expect(leakedToOther.length === 0, { pointer: "/data", expected: "none of the run's records", actual: leakedToOther.slice(0, 5).join(", "), message: `the second key's ${cfg.path} lists records of the run's workspace` });
-      t.expect(leakedToMine.length === 0, { pointer: "/data", expected: "none of the second key's records", actual: leakedToMine.slice(0, 5).join(", "), message: `the run's ${cfg.path} lists records of the second key's workspace` });
+      t.expect(leakedToOther.length === 0, {
+        pointer: "/data",
+        expected: "none of the run's records",
+        actual: leakedToOther.slice(0, 5).join(", "),
+        message: `the second key's ${cfg.path} lists records of the run's workspace`,
+      });
+      t.expect(leakedToMine.length === 0, {
+        pointer: "/data",
+        expected: "none of the second key's records",
+        actual: leakedToMine.slice(0, 5).join(", "),
+        message: `the run's ${cfg.path} lists records of the second key's workspace`,
+      });
     },
   };
 }
 
-export const isolationRules = defineRules("isolation", [...READS.map(readRule), ...WRITES.map(writeRule), ...LISTS.map(listRule)]);
+export const isolationRules = defineRules("isolation", [
+  ...READS.map(readRule),
+  ...WRITES.map(writeRule),
+  ...LISTS.map(listRule),
+]);

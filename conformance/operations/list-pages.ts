@@ -42,7 +42,11 @@ export interface Page {
   hasPrevious: boolean;
 }
 
-export async function fetchPage(t: RuleContext, cfg: ListConfig, query: Record<string, string | number | boolean | undefined> = {}): Promise<Page> {
+export async function fetchPage(
+  t: RuleContext,
+  cfg: ListConfig,
+  query: Record<string, string | number | boolean | undefined> = {},
+): Promise<Page> {
   const exchange = await t.call(cfg.operationId, { method: "GET", path: cfg.path, query });
   const body = (exchange.json ?? {}) as Record<string, any>;
   const page: Page = {
@@ -75,21 +79,65 @@ function checkInvariants(t: RuleContext, p: Page, query: Record<string, unknown>
   const capped = Number.isInteger(p.size) && p.size >= 10 && p.size < askedSize;
   if (capped) noteCap(t, p.size);
   const wantSize = capped ? p.size : askedSize;
-  t.expectEqual(p.page, wantPage, "/page", query.page === undefined ? "page defaults to 0" : "page echoes the requested page", { exchange });
-  t.expectEqual(p.size, wantSize, "/size", query.size === undefined ? "size defaults to 10" : "size echoes the requested size", { exchange });
-  t.expect(p.data.length <= wantSize, { pointer: "/data", expected: `at most ${wantSize} items`, actual: `${p.data.length} items`, message: "data holds at most size items", exchange });
+  t.expectEqual(
+    p.page,
+    wantPage,
+    "/page",
+    query.page === undefined ? "page defaults to 0" : "page echoes the requested page",
+    { exchange },
+  );
+  t.expectEqual(
+    p.size,
+    wantSize,
+    "/size",
+    query.size === undefined ? "size defaults to 10" : "size echoes the requested size",
+    { exchange },
+  );
+  t.expect(p.data.length <= wantSize, {
+    pointer: "/data",
+    expected: `at most ${wantSize} items`,
+    actual: `${p.data.length} items`,
+    message: "data holds at most size items",
+    exchange,
+  });
   if (!Number.isInteger(p.total) || !Number.isInteger(p.totalPages)) return;
   const expectedPages = Math.ceil(p.total / wantSize);
-  t.expectEqual(p.totalPages, expectedPages, "/totalPages", `totalPages == ceil(${p.total} / ${wantSize})`, { exchange });
+  t.expectEqual(p.totalPages, expectedPages, "/totalPages", `totalPages == ceil(${p.total} / ${wantSize})`, {
+    exchange,
+  });
   const pages = expectedPages;
-  t.expectEqual(p.hasNext, wantPage < pages - 1, "/hasNext", `hasNext: a later page exists (page ${wantPage} of ${pages})`, { exchange });
+  t.expectEqual(
+    p.hasNext,
+    wantPage < pages - 1,
+    "/hasNext",
+    `hasNext: a later page exists (page ${wantPage} of ${pages})`,
+    { exchange },
+  );
   if (wantPage === 0 || pages > 0) {
-    t.expectEqual(p.hasPrevious, wantPage > 0, "/hasPrevious", `hasPrevious: an earlier page exists (page ${wantPage} of ${pages})`, { exchange });
+    t.expectEqual(
+      p.hasPrevious,
+      wantPage > 0,
+      "/hasPrevious",
+      `hasPrevious: an earlier page exists (page ${wantPage} of ${pages})`,
+      { exchange },
+    );
   }
   const expectedLength = Math.max(0, Math.min(wantSize, p.total - wantPage * wantSize));
-  t.expectEqual(p.data.length, expectedLength, "/data", `page ${wantPage} of size ${wantSize} over ${p.total} records holds ${expectedLength} items`, { exchange });
+  t.expectEqual(
+    p.data.length,
+    expectedLength,
+    "/data",
+    `page ${wantPage} of size ${wantSize} over ${p.total} records holds ${expectedLength} items`,
+    { exchange },
+  );
   const ids = p.data.map((item) => safeId(item));
-  t.expect(new Set(ids).size === ids.length, { pointer: "/data", expected: "distinct items", actual: ids.join(","), message: "a page lists each record once", exchange });
+  t.expect(new Set(ids).size === ids.length, {
+    pointer: "/data",
+    expected: "distinct items",
+    actual: ids.join(","),
+    message: "a page lists each record once",
+    exchange,
+  });
 }
 
 function safeId(item: unknown): string {
@@ -107,7 +155,13 @@ export interface Walk {
  * Reads pages of `size` until the end or `maxPages`. On a live target records may arrive during the
  * walk; when the total moved, the walk is retried once and then reported incomplete, never failed.
  */
-export async function walk(t: RuleContext, cfg: ListConfig, query: Record<string, string | number | boolean | undefined> = {}, size = 4, maxPages = 40): Promise<Walk | undefined> {
+export async function walk(
+  t: RuleContext,
+  cfg: ListConfig,
+  query: Record<string, string | number | boolean | undefined> = {},
+  size = 4,
+  maxPages = 40,
+): Promise<Walk | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const first = await fetchPage(t, cfg, { ...query, page: 0, size });
     if (!first.ok) return undefined;
@@ -157,16 +211,41 @@ export interface FilterCheck {
  * Walks a filtered list over several pages: every item satisfies `predicate` (any target), the items keep
  * the unfiltered order, and on the kit's mock the total is the number of stored records satisfying it.
  */
-export async function checkFilter(t: RuleContext, cfg: ListConfig, query: Record<string, string>, predicate: (item: Record<string, any>) => boolean, what: string, check: FilterCheck = {}): Promise<Walk | undefined> {
+export async function checkFilter(
+  t: RuleContext,
+  cfg: ListConfig,
+  query: Record<string, string>,
+  predicate: (item: Record<string, any>) => boolean,
+  what: string,
+  check: FilterCheck = {},
+): Promise<Walk | undefined> {
   const label = new URLSearchParams(query).toString() || "no filter";
   const result = await walk(t, cfg, query, check.size ?? 3, 20);
   if (!result) return undefined;
   const wrong = result.items.findIndex((item) => !predicate(item));
-  t.expect(wrong < 0, { pointer: `/data/${wrong % (check.size ?? 3)}`, expected: what, actual: result.items[wrong], message: `${label} lists only ${what}`, exchange: result.pages[Math.floor(wrong / (check.size ?? 3))]?.exchange });
+  t.expect(wrong < 0, {
+    pointer: `/data/${wrong % (check.size ?? 3)}`,
+    expected: what,
+    actual: result.items[wrong],
+    message: `${label} lists only ${what}`,
+    exchange: result.pages[Math.floor(wrong / (check.size ?? 3))]?.exchange,
+  });
   if (check.unfiltered) {
     const differ = orderDisagreement(check.unfiltered, result.items.map(cfg.idOf));
-    t.expect(!differ, { pointer: "/data", expected: differ ? `${differ.a} next, as in the unfiltered list` : "", actual: differ?.b ?? "", message: `${label} keeps the order of the unfiltered list`, assumed: cfg.order !== "documented" });
+    t.expect(!differ, {
+      pointer: "/data",
+      expected: differ ? `${differ.a} next, as in the unfiltered list` : "",
+      actual: differ?.b ?? "",
+      message: `${label} keeps the order of the unfiltered list`,
+      assumed: cfg.order !== "documented",
+    });
   }
-  if (check.stored && result.complete) t.expectEqual(result.total, check.stored.filter(predicate).length, `/${cfg.totalField}`, `${label}: every record of the workspace that is ${what} is counted`);
+  if (check.stored && result.complete)
+    t.expectEqual(
+      result.total,
+      check.stored.filter(predicate).length,
+      `/${cfg.totalField}`,
+      `${label}: every record of the workspace that is ${what} is counted`,
+    );
   return result;
 }

@@ -55,7 +55,8 @@ async function knownOrder(t: RuleContext, order: OrderConfig): Promise<string[] 
 
 async function checkOrder(t: RuleContext, cfg: ListConfig, order: OrderConfig): Promise<void> {
   const known = await knownOrder(t, order);
-  if (!order.timestampField && !known) return t.skip("items carry no creation timestamp and the run created none of them");
+  if (!order.timestampField && !known)
+    return t.skip("items carry no creation timestamp and the run created none of them");
   const newestFirst = order.direction === "newest-first";
   const field = order.timestampField;
   const stamp = (item: Record<string, any> | undefined) => (field && item ? Date.parse(item[field]) : NaN);
@@ -67,13 +68,16 @@ async function checkOrder(t: RuleContext, cfg: ListConfig, order: OrderConfig): 
       for (let i = 1; i < items.length; i++) {
         const [before, after] = [stamp(items[i - 1]), stamp(items[i])];
         const ok = newestFirst ? before >= after : before <= after;
-        if (!t.expect(ok || Number.isNaN(before) || Number.isNaN(after), {
-          pointer: `/data/${i % size}/${field}`,
-          expected: `${newestFirst ? "<=" : ">="} ${items[i - 1][field]}`,
-          actual: items[i][field],
-          message: `items ordered ${order.direction} by ${field} (item ${i} of the walk by ${size})`,
-          exchange: result.pages[Math.floor(i / size)]?.exchange,
-        })) break;
+        if (
+          !t.expect(ok || Number.isNaN(before) || Number.isNaN(after), {
+            pointer: `/data/${i % size}/${field}`,
+            expected: `${newestFirst ? "<=" : ">="} ${items[i - 1][field]}`,
+            actual: items[i][field],
+            message: `items ordered ${order.direction} by ${field} (item ${i} of the walk by ${size})`,
+            exchange: result.pages[Math.floor(i / size)]?.exchange,
+          })
+        )
+          break;
       }
     }
     if (!known || !result.complete) continue;
@@ -84,7 +88,10 @@ async function checkOrder(t: RuleContext, cfg: ListConfig, order: OrderConfig): 
     if (at < 0) continue;
     const item = listed[at];
     const position = item ? items.indexOf(item) : -1;
-    const tie = item && at > 0 && Math.floor(stamp(item) / 1000) === Math.floor(stamp(listed[at - 1]) / 1000) ? `, created in the same second as the record before it` : "";
+    const tie =
+      item && at > 0 && Math.floor(stamp(item) / 1000) === Math.floor(stamp(listed[at - 1]) / 1000)
+        ? `, created in the same second as the record before it`
+        : "";
     t.expect(false, {
       pointer: position < 0 ? "/data" : `/data/${position % size}`,
       expected: expected[at],

@@ -18,26 +18,52 @@ export function sampleRequest(operationId: string, f: Fixtures): RequestSpec {
   const agentId = f.agentId ?? PLACEHOLDER_ID;
   const phone = encodeURIComponent(f.phoneNumber ?? "+14155550100");
   switch (operationId) {
-    case "listAgents": return { method: "GET", path: "/v1/agents" };
-    case "createIntegration": return { method: "POST", path: "/v1/integrations", body: { name: `${f.runId} integration`, description: "Created by the conformance suite" } };
-    case "getIntegration": return { method: "GET", path: `/v1/integrations/${PLACEHOLDER_ID}` };
-    case "updateIntegration": return { method: "PATCH", path: `/v1/integrations/${PLACEHOLDER_ID}`, body: { description: "x" } };
-    case "createIntegrationAuth": return { method: "POST", path: `/v1/integrations/${PLACEHOLDER_ID}/auth`, body: { authType: "NONE" } };
-    case "createBatchRun": return { method: "POST", path: "/v1/batch-runs", body: { agentId, testCases: f.testCaseIds.length ? f.testCaseIds : [PLACEHOLDER_ID] } };
-    case "getBatchRun": return { method: "GET", path: `/v1/batch-runs/${encodeURIComponent(f.batchId ?? PLACEHOLDER_ID)}` };
-    case "listTestRuns": return { method: "GET", path: "/v1/test-runs" };
-    case "createKnowledgeBase": return { method: "POST", path: "/v1/knowledge-bases", body: knowledgeBaseForm(`${f.runId} kb`) };
-    case "listCalls": return { method: "GET", path: "/v1/calls" };
-    case "getCall": return { method: "GET", path: `/v1/calls/${encodeURIComponent(f.callId ?? PLACEHOLDER_ID)}` };
-    case "getQaRule": return { method: "GET", path: `/v1/qa-rules/${encodeURIComponent(f.qaRuleId ?? PLACEHOLDER_ID)}` };
+    case "listAgents":
+      return { method: "GET", path: "/v1/agents" };
+    case "createIntegration":
+      return {
+        method: "POST",
+        path: "/v1/integrations",
+        body: { name: `${f.runId} integration`, description: "Created by the conformance suite" },
+      };
+    case "getIntegration":
+      return { method: "GET", path: `/v1/integrations/${PLACEHOLDER_ID}` };
+    case "updateIntegration":
+      return { method: "PATCH", path: `/v1/integrations/${PLACEHOLDER_ID}`, body: { description: "x" } };
+    case "createIntegrationAuth":
+      return { method: "POST", path: `/v1/integrations/${PLACEHOLDER_ID}/auth`, body: { authType: "NONE" } };
+    case "createBatchRun":
+      return {
+        method: "POST",
+        path: "/v1/batch-runs",
+        body: { agentId, testCases: f.testCaseIds.length ? f.testCaseIds : [PLACEHOLDER_ID] },
+      };
+    case "getBatchRun":
+      return { method: "GET", path: `/v1/batch-runs/${encodeURIComponent(f.batchId ?? PLACEHOLDER_ID)}` };
+    case "listTestRuns":
+      return { method: "GET", path: "/v1/test-runs" };
+    case "createKnowledgeBase":
+      return { method: "POST", path: "/v1/knowledge-bases", body: knowledgeBaseForm(`${f.runId} kb`) };
+    case "listCalls":
+      return { method: "GET", path: "/v1/calls" };
+    case "getCall":
+      return { method: "GET", path: `/v1/calls/${encodeURIComponent(f.callId ?? PLACEHOLDER_ID)}` };
+    case "getQaRule":
+      return { method: "GET", path: `/v1/qa-rules/${encodeURIComponent(f.qaRuleId ?? PLACEHOLDER_ID)}` };
     // An id no rule exists under: sent without a valid key, a deployment whose auth leaks still deletes nothing.
-    case "deleteQaRule": return { method: "DELETE", path: `/v1/qa-rules/${PLACEHOLDER_ID}` };
-    case "listPhoneNumbers": return { method: "GET", path: "/v1/phone-number" };
+    case "deleteQaRule":
+      return { method: "DELETE", path: `/v1/qa-rules/${PLACEHOLDER_ID}` };
+    case "listPhoneNumbers":
+      return { method: "GET", path: "/v1/phone-number" };
     // No field: on a foreign target a deployment whose auth leaks must not have its number's label changed.
-    case "updatePhoneNumber": return { method: "PATCH", path: `/v1/phone-number/${phone}`, body: {} };
-    case "createChat": return { method: "POST", path: "/v1/chat", body: { agentId, conversation: "Hello" } };
-    case "listWebhooks": return { method: "GET", path: "/v1/webhooks" };
-    default: throw new Error(`no sample request for ${operationId}`);
+    case "updatePhoneNumber":
+      return { method: "PATCH", path: `/v1/phone-number/${phone}`, body: {} };
+    case "createChat":
+      return { method: "POST", path: "/v1/chat", body: { agentId, conversation: "Hello" } };
+    case "listWebhooks":
+      return { method: "GET", path: "/v1/webhooks" };
+    default:
+      throw new Error(`no sample request for ${operationId}`);
   }
 }
 

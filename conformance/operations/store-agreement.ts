@@ -34,21 +34,41 @@ export function differences(actual: unknown, expected: unknown, pointer = ""): s
   if (isObj(actual) && isObj(expected)) {
     const a = actual as Record<string, unknown>;
     const e = expected as Record<string, unknown>;
-    return [...new Set([...Object.keys(a), ...Object.keys(e)])].flatMap((k) => differences(a[k], e[k], `${pointer}/${k}`));
+    return [...new Set([...Object.keys(a), ...Object.keys(e)])].flatMap((k) =>
+      differences(a[k], e[k], `${pointer}/${k}`),
+    );
   }
   return Object.is(actual, expected) ? [] : [pointer];
 }
 
-const at = (value: unknown, pointer: string) => pointer.split("/").slice(1).reduce<any>((node, k) => (node == null ? undefined : node[k]), value);
+const at = (value: unknown, pointer: string) =>
+  pointer
+    .split("/")
+    .slice(1)
+    .reduce<any>((node, k) => (node == null ? undefined : node[k]), value);
 
 /** Compares one answered record with the stored one, unless the record moved on in between. */
-export function expectStored(t: RuleContext, answered: Record<string, any>, stored: Record<string, any>, pointer: string, store: StoreConfig, exchange = t.exchanges[t.exchanges.length - 1]): void {
+export function expectStored(
+  t: RuleContext,
+  answered: Record<string, any>,
+  stored: Record<string, any>,
+  pointer: string,
+  store: StoreConfig,
+  exchange = t.exchanges[t.exchanges.length - 1],
+): void {
   if (store.version && store.version(answered) < store.version(stored)) return;
   for (const diff of differences(answered, stored).slice(0, 5)) {
     const [got, want] = [at(answered, diff), at(stored, diff)];
     // "" for a text without a value differs from null only by the kit's record rule (an x-assumption).
     const emptyForNull = (got === "" && want == null) || (want === "" && got == null);
-    t.expect(false, { pointer: `${pointer}${diff}`, expected: want, actual: got, message: `the ${store.collection} record as the workspace holds it${emptyForNull ? ' (assumption: a field without a value is null, not "")' : ""}`, exchange, assumed: emptyForNull });
+    t.expect(false, {
+      pointer: `${pointer}${diff}`,
+      expected: want,
+      actual: got,
+      message: `the ${store.collection} record as the workspace holds it${emptyForNull ? ' (assumption: a field without a value is null, not "")' : ""}`,
+      exchange,
+      assumed: emptyForNull,
+    });
   }
 }
 
@@ -61,17 +81,28 @@ async function storedRecords(t: RuleContext, store: StoreConfig): Promise<Map<st
 /** `<list>.matches-store`: walking the unfiltered list yields exactly the workspace's records, unaltered. */
 export function listMatchesStore(cfg: ListConfig, store: StoreConfig): RuleSpec {
   return {
-    id: `${cfg.operationId}.matches-store`, operationId: cfg.operationId, level: "documented", readOnly: true,
+    id: `${cfg.operationId}.matches-store`,
+    operationId: cfg.operationId,
+    level: "documented",
+    readOnly: true,
     description: "The list shows exactly the workspace's records, each as stored (kit's mock only).",
     run: async (t) => {
       if (!t.fixtures.control) return t.skip(NO_CONTROL);
       const result = await walk(t, cfg, {}, 25, 40);
       const records = await storedRecords(t, store);
       if (!result?.complete) return;
-      const expectedIds = [...records.values()].filter((r) => store.listed?.(r) ?? true).map(store.idOf).sort();
+      const expectedIds = [...records.values()]
+        .filter((r) => store.listed?.(r) ?? true)
+        .map(store.idOf)
+        .sort();
       const listedIds = result.items.map(cfg.idOf);
       const extra = listedIds.filter((id) => !records.has(id));
-      t.expect(extra.length === 0, { pointer: "/data", expected: "only records of the workspace", actual: extra.join(", "), message: "every listed record belongs to the workspace of the key" });
+      t.expect(extra.length === 0, {
+        pointer: "/data",
+        expected: "only records of the workspace",
+        actual: extra.join(", "),
+        message: "every listed record belongs to the workspace of the key",
+      });
       t.expectEqual([...listedIds].sort(), expectedIds, "/data", "the pages list every record of the workspace once");
       for (const page of result.pages) {
         page.data.forEach((item, i) => {
@@ -84,9 +115,17 @@ export function listMatchesStore(cfg: ListConfig, store: StoreConfig): RuleSpec 
 }
 
 /** `<get>.matches-store`: the get-one operation answers the stored record for each id the fixtures know. */
-export function getMatchesStore(operationId: string, store: StoreConfig, ids: (f: Fixtures, records: Map<string, Record<string, any>>) => (string | undefined)[], path: (id: string) => string): RuleSpec {
+export function getMatchesStore(
+  operationId: string,
+  store: StoreConfig,
+  ids: (f: Fixtures, records: Map<string, Record<string, any>>) => (string | undefined)[],
+  path: (id: string) => string,
+): RuleSpec {
   return {
-    id: `${operationId}.matches-store`, operationId, level: "documented", readOnly: true,
+    id: `${operationId}.matches-store`,
+    operationId,
+    level: "documented",
+    readOnly: true,
     description: "The record answered is the one the workspace holds, unaltered (kit's mock only).",
     run: async (t) => {
       const records = await storedRecords(t, store);
@@ -97,7 +136,10 @@ export function getMatchesStore(operationId: string, store: StoreConfig, ids: (f
         if (!t.expectStatus(ex, 200)) continue;
         // The store is read again only when the record differs: it may have moved on since (a call progressing).
         const answered = ex.json as Record<string, any>;
-        const stored = differences(answered, records.get(id)).length === 0 ? records.get(id)! : ((await storedRecords(t, store)).get(id) ?? records.get(id)!);
+        const stored =
+          differences(answered, records.get(id)).length === 0
+            ? records.get(id)!
+            : ((await storedRecords(t, store)).get(id) ?? records.get(id)!);
         expectStored(t, answered, stored, "", store, ex);
       }
     },

@@ -32,7 +32,9 @@ export function loadBaseline(file: string): Baseline {
     text = readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(`baseline ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory, not a file" : `cannot be read (${(error as Error).message})`}`);
+    throw new Error(
+      `baseline ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory, not a file" : `cannot be read (${(error as Error).message})`}`,
+    );
   }
   let doc: unknown;
   try {
@@ -41,20 +43,30 @@ export function loadBaseline(file: string): Baseline {
     throw new Error(`baseline ${file}: not JSON (${(error as Error).message.split("\n")[0]})`);
   }
   const shape = `expected {"knownFailures":[{"rule":"<rule id>","pointer":"/optional","note":"optional"}]} or a --json report of the suite`;
-  if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new Error(`baseline ${file}: ${shape}, found ${Array.isArray(doc) ? "an array" : JSON.stringify(doc)}`);
+  if (!doc || typeof doc !== "object" || Array.isArray(doc))
+    throw new Error(`baseline ${file}: ${shape}, found ${Array.isArray(doc) ? "an array" : JSON.stringify(doc)}`);
   const o = doc as Record<string, unknown>;
   if ("knownFailures" in o) {
-    if (!Array.isArray(o.knownFailures)) throw new Error(`baseline ${file}: knownFailures must be an array, found ${typeof o.knownFailures}`);
+    if (!Array.isArray(o.knownFailures))
+      throw new Error(`baseline ${file}: knownFailures must be an array, found ${typeof o.knownFailures}`);
     const entries = o.knownFailures.map((raw, i): BaselineEntry => {
       const where = `baseline ${file}: knownFailures[${i}]`;
-      if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${where} must be an object like {"rule":"listCalls.walk"}`);
+      if (!raw || typeof raw !== "object" || Array.isArray(raw))
+        throw new Error(`${where} must be an object like {"rule":"listCalls.walk"}`);
       const e = raw as Record<string, unknown>;
-      if (typeof e.rule !== "string" || e.rule.trim() === "") throw new Error(`${where}.rule must be a rule id (a non-empty string)`);
-      if (e.pointer !== undefined && typeof e.pointer !== "string") throw new Error(`${where}.pointer must be a string (a JSON pointer, "" for the whole body)`);
+      if (typeof e.rule !== "string" || e.rule.trim() === "")
+        throw new Error(`${where}.rule must be a rule id (a non-empty string)`);
+      if (e.pointer !== undefined && typeof e.pointer !== "string")
+        throw new Error(`${where}.pointer must be a string (a JSON pointer, "" for the whole body)`);
       if (e.note !== undefined && typeof e.note !== "string") throw new Error(`${where}.note must be a string`);
       const unknown = Object.keys(e).filter((k) => !["rule", "pointer", "note"].includes(k));
-      if (unknown.length > 0) throw new Error(`${where} has unknown field ${unknown[0]} (rule, pointer and note are allowed)`);
-      return { rule: e.rule, ...(e.pointer !== undefined ? { pointer: e.pointer as string } : {}), ...(e.note !== undefined ? { note: e.note as string } : {}) };
+      if (unknown.length > 0)
+        throw new Error(`${where} has unknown field ${unknown[0]} (rule, pointer and note are allowed)`);
+      return {
+        rule: e.rule,
+        ...(e.pointer !== undefined ? { pointer: e.pointer as string } : {}),
+        ...(e.note !== undefined ? { note: e.note as string } : {}),
+      };
     });
     return { file, entries };
   }
@@ -63,23 +75,35 @@ export function loadBaseline(file: string): Baseline {
     const seen = new Set<string>();
     o.results.forEach((raw, i) => {
       const r = raw as Record<string, unknown> | null;
-      if (!r || typeof r.id !== "string" || typeof r.outcome !== "string" || !Array.isArray(r.failures)) throw new Error(`baseline ${file}: results[${i}] is not a rule result of a --json report (id, outcome, failures)`);
+      if (!r || typeof r.id !== "string" || typeof r.outcome !== "string" || !Array.isArray(r.failures))
+        throw new Error(
+          `baseline ${file}: results[${i}] is not a rule result of a --json report (id, outcome, failures)`,
+        );
       if (r.outcome !== "failed") return;
       for (const f of r.failures as Partial<Failure>[]) {
         const pointer = pointerPattern(typeof f?.pointer === "string" ? f.pointer : "");
         const key = `${r.id}\u0000${pointer}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        entries.push({ rule: r.id, pointer, note: `from run ${o.runId}: ${typeof f?.message === "string" ? f.message : ""}` });
+        entries.push({
+          rule: r.id,
+          pointer,
+          note: `from run ${o.runId}: ${typeof f?.message === "string" ? f.message : ""}`,
+        });
       }
     });
     return { file, entries };
   }
-  throw new Error(`baseline ${file}: ${shape}; it has neither knownFailures nor results (keys: ${Object.keys(o).slice(0, 6).join(", ") || "none"})`);
+  throw new Error(
+    `baseline ${file}: ${shape}; it has neither knownFailures nor results (keys: ${Object.keys(o).slice(0, 6).join(", ") || "none"})`,
+  );
 }
 
 function matches(entry: BaselineEntry, failure: Failure): boolean {
-  return entry.rule === failure.rule && (entry.pointer === undefined || pointerPattern(entry.pointer) === pointerPattern(failure.pointer));
+  return (
+    entry.rule === failure.rule &&
+    (entry.pointer === undefined || pointerPattern(entry.pointer) === pointerPattern(failure.pointer))
+  );
 }
 
 export function describeEntry(entry: BaselineEntry): string {
@@ -107,7 +131,9 @@ export function applyBaseline(run: RunResult, baseline: Baseline): void {
     if (r.outcome === "failed") r.known = covered;
   }
   // Only a rule that ran to its end says an entry no longer fails (not skipped, errored or inconclusive ones).
-  const finished = new Set(run.results.filter((r) => r.outcome === "passed" || r.outcome === "failed").map((r) => r.id));
+  const finished = new Set(
+    run.results.filter((r) => r.outcome === "passed" || r.outcome === "failed").map((r) => r.id),
+  );
   run.staleBaseline = baseline.entries
     .filter((e) => !used.has(e) && finished.has(e.rule))
     .map((e) => `${describeEntry(e)} (no longer fails)${e.note ? ` - ${e.note}` : ""}`);

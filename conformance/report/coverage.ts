@@ -19,7 +19,9 @@ export function coverageRows(run: Pick<RunResult, "coverage">): CoverageRow[] {
   return [...operations.values()].map((op) => {
     const seen = run.coverage[op.operationId] ?? {};
     const documented = op.statuses.map((status) => ({ status, documented: true, exercised: seen[status] ?? 0 }));
-    const extra = Object.keys(seen).filter((s) => !op.statuses.includes(s)).map((status) => ({ status, documented: false, exercised: seen[status] }));
+    const extra = Object.keys(seen)
+      .filter((s) => !op.statuses.includes(s))
+      .map((status) => ({ status, documented: false, exercised: seen[status] }));
     return { operationId: op.operationId, method: op.method, path: op.path, statuses: [...documented, ...extra] };
   });
 }

@@ -33,7 +33,12 @@ export function messagePattern(message: string): string {
     .replace(UUID, "<id>")
     .replace(PREFIXED_ID, "<id>")
     .replace(PHONE, "<id>")
-    .replace(NUMBER, (n, at: number, all: string) => (STATUS.test(n) && (STATUS_BEFORE.test(all.slice(Math.max(0, at - 12), at)) || STATUS_AFTER.test(all.slice(at + n.length))) ? n : "<n>"));
+    .replace(NUMBER, (n, at: number, all: string) =>
+      STATUS.test(n) &&
+      (STATUS_BEFORE.test(all.slice(Math.max(0, at - 12), at)) || STATUS_AFTER.test(all.slice(at + n.length)))
+        ? n
+        : "<n>",
+    );
 }
 
 export interface FailureGroup {
@@ -59,7 +64,9 @@ export interface FailureGroup {
 
 /** Findings that count against the run: failed rules not known by a baseline, and what crashed rules found before crashing. */
 export function countingFailures(run: Pick<RunResult, "results">): Failure[] {
-  return run.results.filter((r) => (r.outcome === "failed" && !r.known) || r.outcome === "errored").flatMap((r) => r.failures);
+  return run.results
+    .filter((r) => (r.outcome === "failed" && !r.known) || r.outcome === "errored")
+    .flatMap((r) => r.failures);
 }
 
 export function groupFailures(failures: Failure[]): FailureGroup[] {
@@ -70,7 +77,19 @@ export function groupFailures(failures: Failure[]): FailureGroup[] {
     const key = `${pattern}|${pointer}`;
     let group = groups.get(key);
     if (!group) {
-      group = { key, anchor: "", level: f.level, levels: { documented: 0, assumed: 0 }, title: f.message, pointer, count: 0, rules: [], operations: [], example: f, findings: [] };
+      group = {
+        key,
+        anchor: "",
+        level: f.level,
+        levels: { documented: 0, assumed: 0 },
+        title: f.message,
+        pointer,
+        count: 0,
+        rules: [],
+        operations: [],
+        example: f,
+        findings: [],
+      };
       groups.set(key, group);
     }
     group.count++;
@@ -82,7 +101,13 @@ export function groupFailures(failures: Failure[]): FailureGroup[] {
     if (!group.operations.includes(f.operationId)) group.operations.push(f.operationId);
     if (!group.example.curl && f.curl) group.example = f;
   }
-  const sorted = [...groups.values()].sort((a, b) => b.count - a.count || b.rules.length - a.rules.length || (a.level === b.level ? 0 : a.level === "documented" ? -1 : 1) || a.title.localeCompare(b.title));
+  const sorted = [...groups.values()].sort(
+    (a, b) =>
+      b.count - a.count ||
+      b.rules.length - a.rules.length ||
+      (a.level === b.level ? 0 : a.level === "documented" ? -1 : 1) ||
+      a.title.localeCompare(b.title),
+  );
   sorted.forEach((g, i) => (g.anchor = `cause-${i + 1}`));
   return sorted;
 }
@@ -95,8 +120,12 @@ export interface SkipGroup {
 /** Rules of one outcome grouped by their reason, the largest group first. */
 function groupByReason(results: RuleResult[], outcome: RuleResult["outcome"]): SkipGroup[] {
   const groups = new Map<string, string[]>();
-  for (const r of results) if (r.outcome === outcome) groups.set(r.reason ?? "(no reason given)", [...(groups.get(r.reason ?? "(no reason given)") ?? []), r.id]);
-  return [...groups].map(([reason, rules]) => ({ reason, rules })).sort((a, b) => b.rules.length - a.rules.length || a.reason.localeCompare(b.reason));
+  for (const r of results)
+    if (r.outcome === outcome)
+      groups.set(r.reason ?? "(no reason given)", [...(groups.get(r.reason ?? "(no reason given)") ?? []), r.id]);
+  return [...groups]
+    .map(([reason, rules]) => ({ reason, rules }))
+    .sort((a, b) => b.rules.length - a.rules.length || a.reason.localeCompare(b.reason));
 }
 
 export function groupSkipped(results: RuleResult[]): SkipGroup[] {
@@ -105,7 +134,10 @@ export function groupSkipped(results: RuleResult[]): SkipGroup[] {
 
 /** Inconclusive rules (no real answer through the environment) by reason, the prefix every reason shares taken out. */
 export function groupInconclusive(results: RuleResult[]): SkipGroup[] {
-  return groupByReason(results, "inconclusive").map((g) => ({ ...g, reason: g.reason.replace(INCONCLUSIVE_PREFIX, "") || g.reason }));
+  return groupByReason(results, "inconclusive").map((g) => ({
+    ...g,
+    reason: g.reason.replace(INCONCLUSIVE_PREFIX, "") || g.reason,
+  }));
 }
 
 /** What run-rule.ts puts before the reason of every inconclusive rule; the heading says it once. */
@@ -179,7 +211,13 @@ export interface TimingRow {
 export function timingRows(run: Pick<RunResult, "timings">): TimingRow[] {
   return Object.entries(run.timings ?? {})
     .filter(([, times]) => times.length > 0)
-    .map(([operationId, times]) => ({ operationId, count: times.length, p50: percentile(times, 50)!, p95: percentile(times, 95)!, max: Math.max(...times) }))
+    .map(([operationId, times]) => ({
+      operationId,
+      count: times.length,
+      p50: percentile(times, 50)!,
+      p95: percentile(times, 95)!,
+      max: Math.max(...times),
+    }))
     .sort((a, b) => a.operationId.localeCompare(b.operationId));
 }
 
@@ -193,7 +231,12 @@ export interface VerdictOptions {
  * rule only with `failOnInconclusive`.
  */
 export function runFails(run: Pick<RunResult, "results">, options: VerdictOptions = {}): boolean {
-  return run.results.some((r) => r.outcome === "errored" || (r.outcome === "failed" && !r.known) || (r.outcome === "inconclusive" && options.failOnInconclusive === true));
+  return run.results.some(
+    (r) =>
+      r.outcome === "errored" ||
+      (r.outcome === "failed" && !r.known) ||
+      (r.outcome === "inconclusive" && options.failOnInconclusive === true),
+  );
 }
 
 type LedgerEntry = RunResult["ledger"][number];
@@ -202,7 +245,15 @@ type LedgerEntry = RunResult["ledger"][number];
  * The ledger, loudest first: changes that could not be put back, writes whose answer the environment
  * swallowed (the target may or may not keep them), changes caught halfway, then what was left, removed, restored.
  */
-const LEDGER_ORDER: Record<LedgerEntry["state"], number> = { "not-restored": 0, "maybe-left": 1, "maybe-removed": 2, changing: 3, left: 4, removed: 5, restored: 6 };
+const LEDGER_ORDER: Record<LedgerEntry["state"], number> = {
+  "not-restored": 0,
+  "maybe-left": 1,
+  "maybe-removed": 2,
+  changing: 3,
+  left: 4,
+  removed: 5,
+  restored: 6,
+};
 
 export function sortLedger(ledger: LedgerEntry[]): LedgerEntry[] {
   return [...ledger].sort((a, b) => (LEDGER_ORDER[a.state] ?? 7) - (LEDGER_ORDER[b.state] ?? 7));
@@ -212,19 +263,27 @@ export function sortLedger(ledger: LedgerEntry[]): LedgerEntry[] {
 export function ledgerAlarms(ledger: LedgerEntry[]): { notRestored: number; uncertain: number } {
   return {
     notRestored: ledger.filter((e) => e.state === "not-restored").length,
-    uncertain: ledger.filter((e) => e.state === "maybe-left" || e.state === "maybe-removed" || e.state === "changing").length,
+    uncertain: ledger.filter((e) => e.state === "maybe-left" || e.state === "maybe-removed" || e.state === "changing")
+      .length,
   };
 }
 
 /** `documented`, `assumed`, or `documented 49, assumed 39` for a group mixing both. */
 export function levelLabel(g: Pick<FailureGroup, "levels">): string {
   const { documented, assumed } = g.levels;
-  return documented > 0 && assumed > 0 ? `documented ${documented}, assumed ${assumed}` : documented > 0 ? "documented" : "assumed";
+  return documented > 0 && assumed > 0
+    ? `documented ${documented}, assumed ${assumed}`
+    : documented > 0
+      ? "documented"
+      : "assumed";
 }
 
 /** First line of a crash's stack, and the first frame when there is one. */
 export function crashLines(error: string | undefined): string[] {
-  const lines = (error ?? "(no stack)").split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = (error ?? "(no stack)")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const frame = lines.find((l) => l.startsWith("at "));
   return frame ? [lines[0], frame] : [lines[0] ?? "(no stack)"];
 }

@@ -9,7 +9,23 @@ import type { RuleResult, RunResult } from "../lib/runner.js";
 import type { Failure } from "../lib/rule.js";
 import { coverageRows } from "./coverage.js";
 import { environmentRows } from "./environment.js";
-import { countingFailures, countOutcomes, crashLines, groupFailures, groupInconclusive, groupSkipped, ledgerAlarms, levelLabel, notCoveredBeyondSkips, operationRows, runFails, sortLedger, timingRows, type FailureGroup, type VerdictOptions } from "./group.js";
+import {
+  countingFailures,
+  countOutcomes,
+  crashLines,
+  groupFailures,
+  groupInconclusive,
+  groupSkipped,
+  ledgerAlarms,
+  levelLabel,
+  notCoveredBeyondSkips,
+  operationRows,
+  runFails,
+  sortLedger,
+  timingRows,
+  type FailureGroup,
+  type VerdictOptions,
+} from "./group.js";
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function escapeHtml(value: unknown): string {
@@ -22,7 +38,14 @@ export function escapeHtml(value: unknown): string {
 }
 const e = escapeHtml;
 
-const MARK: Record<RuleResult["outcome"] | "known", string> = { passed: "✓", failed: "✗", errored: "!", skipped: "–", inconclusive: "?", known: "K" };
+const MARK: Record<RuleResult["outcome"] | "known", string> = {
+  passed: "✓",
+  failed: "✗",
+  errored: "!",
+  skipped: "–",
+  inconclusive: "?",
+  known: "K",
+};
 
 function ms(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
@@ -38,10 +61,18 @@ function outcomeClass(r: RuleResult): string {
 }
 
 function ruleTitle(r: RuleResult): string {
-  const what = r.outcome === "failed" ? (r.known ? "known failure (baseline)" : `failed: ${r.failures.length} finding${r.failures.length === 1 ? "" : "s"}, first: ${r.failures[0]?.message ?? ""}`)
-    : r.outcome === "errored" ? `crashed: ${crashLines(r.error)[0]}`
-    : r.outcome === "skipped" ? `skipped: ${r.reason ?? ""}`
-    : r.outcome === "inconclusive" ? `inconclusive: ${r.reason ?? ""}` : "passed";
+  const what =
+    r.outcome === "failed"
+      ? r.known
+        ? "known failure (baseline)"
+        : `failed: ${r.failures.length} finding${r.failures.length === 1 ? "" : "s"}, first: ${r.failures[0]?.message ?? ""}`
+      : r.outcome === "errored"
+        ? `crashed: ${crashLines(r.error)[0]}`
+        : r.outcome === "skipped"
+          ? `skipped: ${r.reason ?? ""}`
+          : r.outcome === "inconclusive"
+            ? `inconclusive: ${r.reason ?? ""}`
+            : "passed";
   return `${r.id} [${r.level}] - ${what}\n${r.description}`;
 }
 
@@ -77,45 +108,83 @@ export function htmlReport(run: RunResult, options: VerdictOptions = {}): string
   const verdict = fails ? "FAIL" : "PASS";
   const inconclusiveNote = c.inconclusive > 0 ? `${c.inconclusive} inconclusive` : "";
   const verdictNote = fails
-    ? [c.failed - c.known > 0 ? `${c.failed - c.known} rule${c.failed - c.known === 1 ? "" : "s"} failed` : "", c.errored > 0 ? `${c.errored} crashed` : "", inconclusiveNote].filter(Boolean).join(", ")
-    : [c.known > 0 ? `nothing failed beyond ${c.known} known failure${c.known === 1 ? "" : "s"} (baseline)` : "nothing failed", inconclusiveNote ? `${inconclusiveNote} (no real answer through the environment)` : ""].filter(Boolean).join("; ");
+    ? [
+        c.failed - c.known > 0 ? `${c.failed - c.known} rule${c.failed - c.known === 1 ? "" : "s"} failed` : "",
+        c.errored > 0 ? `${c.errored} crashed` : "",
+        inconclusiveNote,
+      ]
+        .filter(Boolean)
+        .join(", ")
+    : [
+        c.known > 0
+          ? `nothing failed beyond ${c.known} known failure${c.known === 1 ? "" : "s"} (baseline)`
+          : "nothing failed",
+        inconclusiveNote ? `${inconclusiveNote} (no real answer through the environment)` : "",
+      ]
+        .filter(Boolean)
+        .join("; ");
 
   const ops = operationRows(run);
   // The inconclusive column only when a rule was: a run that met no trouble reads as before.
   const withInc = c.inconclusive > 0;
   const opTable = `<table class="ops"><thead><tr><th>operation</th><th>request</th><th class="n">passed</th><th class="n">failed</th><th class="n">errored</th>${withInc ? `<th class="n">inconclusive</th>` : ""}<th class="n">skipped</th><th>rules (one mark each, hover for the rule)</th></tr></thead><tbody>
-${ops.map((r) => {
-    const marks = r.rules.map((rule) => {
-      const cls = outcomeClass(rule);
-      const anchor = rule.outcome === "failed" || rule.outcome === "errored" ? (rule.outcome === "errored" ? "#crashes" : rule.known ? "#known" : `#${firstCause.get(rule.id) ?? "causes"}`) : rule.outcome === "inconclusive" ? "#inconclusive" : undefined;
-      const inner = MARK[cls as keyof typeof MARK];
-      return anchor ? `<a class="m ${cls}" href="${anchor}" title="${e(ruleTitle(rule))}">${inner}</a>` : `<span class="m ${cls}" title="${e(ruleTitle(rule))}">${inner}</span>`;
-    }).join("");
+${ops
+  .map((r) => {
+    const marks = r.rules
+      .map((rule) => {
+        const cls = outcomeClass(rule);
+        const anchor =
+          rule.outcome === "failed" || rule.outcome === "errored"
+            ? rule.outcome === "errored"
+              ? "#crashes"
+              : rule.known
+                ? "#known"
+                : `#${firstCause.get(rule.id) ?? "causes"}`
+            : rule.outcome === "inconclusive"
+              ? "#inconclusive"
+              : undefined;
+        const inner = MARK[cls as keyof typeof MARK];
+        return anchor
+          ? `<a class="m ${cls}" href="${anchor}" title="${e(ruleTitle(rule))}">${inner}</a>`
+          : `<span class="m ${cls}" title="${e(ruleTitle(rule))}">${inner}</span>`;
+      })
+      .join("");
     const bad = r.counts.failed - r.counts.known + r.counts.errored > 0;
     return `<tr class="${bad ? "bad" : r.rules.length === 0 ? "none" : ""}"><td><code>${e(r.operationId)}</code></td><td class="req">${r.method ? `${e(r.method)} ${e(r.path)}` : ""}</td><td class="n">${r.counts.passed || ""}</td><td class="n ${r.counts.failed ? "f" : ""}">${r.counts.failed ? `${r.counts.failed}${r.counts.known ? ` <span class="muted">(${r.counts.known} known)</span>` : ""}` : ""}</td><td class="n ${r.counts.errored ? "x" : ""}">${r.counts.errored || ""}</td>${withInc ? `<td class="n ${r.counts.inconclusive ? "i" : ""}">${r.counts.inconclusive || ""}</td>` : ""}<td class="n">${r.counts.skipped || ""}</td><td class="marks">${marks || `<span class="muted">no rule ran</span>`}</td></tr>`;
-  }).join("\n")}
+  })
+  .join("\n")}
 </tbody><tfoot><tr><td colspan="2">all operations</td><td class="n">${c.passed}</td><td class="n">${c.failed}</td><td class="n">${c.errored}</td>${withInc ? `<td class="n">${c.inconclusive}</td>` : ""}<td class="n">${c.skipped}</td><td>${c.total} rules</td></tr></tfoot></table>
 <p class="legend"><span class="m passed">${MARK.passed}</span> passed <span class="m failed">${MARK.failed}</span> failed <span class="m known">${MARK.known}</span> known failure (baseline) <span class="m errored">${MARK.errored}</span> crashed <span class="m inconclusive">${MARK.inconclusive}</span> inconclusive (no real answer through the environment) <span class="m skipped">${MARK.skipped}</span> skipped</p>`;
 
   const coverage = coverageRows(run);
   const statuses = [...new Set(coverage.flatMap((r) => r.statuses.map((s) => s.status)))].sort();
   const covTable = `<table class="cov"><thead><tr><th>operation</th>${statuses.map((s) => `<th class="n">${e(s)}</th>`).join("")}<th class="n">covered</th></tr></thead><tbody>
-${coverage.map((r) => {
+${coverage
+  .map((r) => {
     const by = new Map(r.statuses.map((s) => [s.status, s]));
     const documented = r.statuses.filter((s) => s.documented);
     const covered = documented.filter((s) => s.exercised > 0).length;
-    return `<tr><td><code>${e(r.operationId)}</code></td>${statuses.map((status) => {
-      const s = by.get(status);
-      if (!s) return `<td class="c absent"></td>`;
-      if (!s.documented) return `<td class="c undoc" title="${e(`${status} is not documented for ${r.operationId}; seen ${s.exercised} time(s)`)}">! ${s.exercised}</td>`;
-      return s.exercised > 0 ? `<td class="c hit" title="${e(`${status} documented, seen ${s.exercised} time(s)`)}">${s.exercised}</td>` : `<td class="c miss" title="${e(`${status} documented, never seen`)}">·</td>`;
-    }).join("")}<td class="n">${covered}/${documented.length}</td></tr>`;
-  }).join("\n")}
+    return `<tr><td><code>${e(r.operationId)}</code></td>${statuses
+      .map((status) => {
+        const s = by.get(status);
+        if (!s) return `<td class="c absent"></td>`;
+        if (!s.documented)
+          return `<td class="c undoc" title="${e(`${status} is not documented for ${r.operationId}; seen ${s.exercised} time(s)`)}">! ${s.exercised}</td>`;
+        return s.exercised > 0
+          ? `<td class="c hit" title="${e(`${status} documented, seen ${s.exercised} time(s)`)}">${s.exercised}</td>`
+          : `<td class="c miss" title="${e(`${status} documented, never seen`)}">·</td>`;
+      })
+      .join("")}<td class="n">${covered}/${documented.length}</td></tr>`;
+  })
+  .join("\n")}
 </tbody></table>
 <p class="legend"><span class="c hit">n</span> documented status seen n times <span class="c miss">·</span> documented, not exercised <span class="c undoc">! n</span> undocumented status seen <span class="c absent">&nbsp;&nbsp;</span> not documented</p>`;
 
   const timings = timingRows(run);
-  const timeTable = timings.length === 0 ? `<p class="muted">No response was timed.</p>` : `<table class="times"><thead><tr><th>operation</th><th class="n">responses</th><th class="n">p50 (ms)</th><th class="n">p95 (ms)</th><th class="n">max (ms)</th></tr></thead><tbody>
+  const timeTable =
+    timings.length === 0
+      ? `<p class="muted">No response was timed.</p>`
+      : `<table class="times"><thead><tr><th>operation</th><th class="n">responses</th><th class="n">p50 (ms)</th><th class="n">p95 (ms)</th><th class="n">max (ms)</th></tr></thead><tbody>
 ${timings.map((t) => `<tr><td><code>${e(t.operationId)}</code></td><td class="n">${t.count}</td><td class="n">${ms(t.p50)}</td><td class="n">${ms(t.p95)}</td><td class="n">${ms(t.max)}</td></tr>`).join("\n")}
 </tbody></table>`;
 
@@ -126,13 +195,21 @@ ${timings.map((t) => `<tr><td><code>${e(t.operationId)}</code></td><td class="n"
   const ledger = sortLedger(run.ledger);
   const { notRestored, uncertain } = ledgerAlarms(ledger);
   const ledgerAlarm = [
-    notRestored > 0 ? `<p class="alarm">${notRestored} change${notRestored === 1 ? "" : "s"} could NOT be put back: the target keeps ${notRestored === 1 ? "it" : "them"}. Fix by hand.</p>` : "",
-    uncertain > 0 ? `<p class="alarm">${uncertain} write${uncertain === 1 ? "" : "s"} the run could not confirm (the environment swallowed the answer): the target MAY keep ${uncertain === 1 ? "it" : "them"}. Check by hand.</p>` : "",
+    notRestored > 0
+      ? `<p class="alarm">${notRestored} change${notRestored === 1 ? "" : "s"} could NOT be put back: the target keeps ${notRestored === 1 ? "it" : "them"}. Fix by hand.</p>`
+      : "",
+    uncertain > 0
+      ? `<p class="alarm">${uncertain} write${uncertain === 1 ? "" : "s"} the run could not confirm (the environment swallowed the answer): the target MAY keep ${uncertain === 1 ? "it" : "them"}. Check by hand.</p>`
+      : "",
   ].join("");
-  const ledgerFile = run.ledgerFile ? `<p>Ledger file: <code>${e(run.ledgerFile)}</code> <span class="muted">(<code>agent-platform-conformance cleanup --ledger ${e(run.ledgerFile)}</code> undoes what is left)</span></p>` : "";
+  const ledgerFile = run.ledgerFile
+    ? `<p>Ledger file: <code>${e(run.ledgerFile)}</code> <span class="muted">(<code>agent-platform-conformance cleanup --ledger ${e(run.ledgerFile)}</code> undoes what is left)</span></p>`
+    : "";
   const env = run.environment;
   const envBody = env
-    ? `<p class="env-summary">${e(env.summary)}</p><table class="env"><tbody>${environmentRows(env).map(([label, value]) => `<tr><th>${e(label)}</th><td>${e(value)}</td></tr>`).join("\n")}</tbody></table>`
+    ? `<p class="env-summary">${e(env.summary)}</p><table class="env"><tbody>${environmentRows(env)
+        .map(([label, value]) => `<tr><th>${e(label)}</th><td>${e(value)}</td></tr>`)
+        .join("\n")}</tbody></table>`
     : "";
   const notCovered = notCoveredBeyondSkips(run);
   const findings = groups.reduce((s, g) => s + g.count, 0);
@@ -140,33 +217,107 @@ ${timings.map((t) => `<tr><td><code>${e(t.operationId)}</code></td><td class="n"
   const parts = [
     section("operations", "By operation", opTable),
     groups.length > 0
-      ? section("causes", `Failures by cause <span class="sub">${groups.length} cause${groups.length === 1 ? "" : "s"}, ${findings} finding${findings === 1 ? "" : "s"}</span>`, groups.map(cause).join("\n"), "Findings with the same message and pointer (array indexes, ids and counts aside) are one cause, shown once with one example. The level says what a finding rests on: <b>documented</b> the reference states it, <b>assumed</b> a decision of the kit.")
+      ? section(
+          "causes",
+          `Failures by cause <span class="sub">${groups.length} cause${groups.length === 1 ? "" : "s"}, ${findings} finding${findings === 1 ? "" : "s"}</span>`,
+          groups.map(cause).join("\n"),
+          "Findings with the same message and pointer (array indexes, ids and counts aside) are one cause, shown once with one example. The level says what a finding rests on: <b>documented</b> the reference states it, <b>assumed</b> a decision of the kit.",
+        )
       : "",
     crashed.length > 0
-      ? section("crashes", `Crashed rules <span class="sub">${crashed.length}</span>`, crashed.map((r) => `<article class="crash"><h3><code>${e(r.id)}</code> ${e(crashLines(r.error)[0])}</h3><pre class="stack">${e(r.error ?? "(no stack)")}</pre></article>`).join("\n"), "The rule itself could not finish (often an answer it could not read): not a finding about the target, but the run fails.")
+      ? section(
+          "crashes",
+          `Crashed rules <span class="sub">${crashed.length}</span>`,
+          crashed
+            .map(
+              (r) =>
+                `<article class="crash"><h3><code>${e(r.id)}</code> ${e(crashLines(r.error)[0])}</h3><pre class="stack">${e(r.error ?? "(no stack)")}</pre></article>`,
+            )
+            .join("\n"),
+          "The rule itself could not finish (often an answer it could not read): not a finding about the target, but the run fails.",
+        )
       : "",
     known.length > 0
-      ? section("known", `Known failures (baseline) <span class="sub">${known.length}</span>`, `<ul>${known.map((r) => `<li><code>${e(r.id)}</code> ${r.failures.length} finding${r.failures.length === 1 ? "" : "s"} at ${[...new Set(r.failures.map((f) => f.pointer || "(body)"))].map((p) => `<code>${e(p)}</code>`).join(" ")}: ${e(r.failures[0]?.message ?? "")}</li>`).join("")}</ul>`, "Reported, not failing the run.")
+      ? section(
+          "known",
+          `Known failures (baseline) <span class="sub">${known.length}</span>`,
+          `<ul>${known.map((r) => `<li><code>${e(r.id)}</code> ${r.failures.length} finding${r.failures.length === 1 ? "" : "s"} at ${[...new Set(r.failures.map((f) => f.pointer || "(body)"))].map((p) => `<code>${e(p)}</code>`).join(" ")}: ${e(r.failures[0]?.message ?? "")}</li>`).join("")}</ul>`,
+          "Reported, not failing the run.",
+        )
       : "",
     run.staleBaseline && run.staleBaseline.length > 0
-      ? section("stale", `Stale baseline entries <span class="sub">${run.staleBaseline.length}</span>`, `<ul>${run.staleBaseline.map((s) => `<li>${e(s)}</li>`).join("")}</ul>`, "They no longer fail: remove them from the baseline.")
+      ? section(
+          "stale",
+          `Stale baseline entries <span class="sub">${run.staleBaseline.length}</span>`,
+          `<ul>${run.staleBaseline.map((s) => `<li>${e(s)}</li>`).join("")}</ul>`,
+          "They no longer fail: remove them from the baseline.",
+        )
       : "",
     section("coverage", "Status coverage", covTable),
-    section("times", "Response times", timeTable, "Every response of the run, per operation (nearest-rank percentiles)."),
-    env ? section("environment", "Environment", envBody, "What stood between the suite and the API: rate limits and the waits they cost, the pace the run settled on, requests sent again and why, gateway pages, network failures, answers that changed when asked again, and the API's own response times.") : "",
+    section(
+      "times",
+      "Response times",
+      timeTable,
+      "Every response of the run, per operation (nearest-rank percentiles).",
+    ),
+    env
+      ? section(
+          "environment",
+          "Environment",
+          envBody,
+          "What stood between the suite and the API: rate limits and the waits they cost, the pace the run settled on, requests sent again and why, gateway pages, network failures, answers that changed when asked again, and the API's own response times.",
+        )
+      : "",
     inconclusive.length > 0
-      ? section("inconclusive", `Inconclusive <span class="sub">${c.inconclusive}</span>`, `<table class="skips inc"><tbody>${inconclusive.map((s) => `<tr><td class="n">${s.rules.length}</td><td>${e(s.reason)}<div class="rules">${s.rules.map((id) => `<code>${e(id)}</code>`).join(" ")}</div></td></tr>`).join("\n")}</tbody></table>`, `No real answer came through the environment after retries (rate limits, gateway pages, resets): neither passed nor failed, ${options.failOnInconclusive ? "and they fail the run (--fail-on-inconclusive)" : "and they do not fail the run"}.`)
+      ? section(
+          "inconclusive",
+          `Inconclusive <span class="sub">${c.inconclusive}</span>`,
+          `<table class="skips inc"><tbody>${inconclusive.map((s) => `<tr><td class="n">${s.rules.length}</td><td>${e(s.reason)}<div class="rules">${s.rules.map((id) => `<code>${e(id)}</code>`).join(" ")}</div></td></tr>`).join("\n")}</tbody></table>`,
+          `No real answer came through the environment after retries (rate limits, gateway pages, resets): neither passed nor failed, ${options.failOnInconclusive ? "and they fail the run (--fail-on-inconclusive)" : "and they do not fail the run"}.`,
+        )
       : "",
     skipped.length > 0
-      ? section("skipped", `Skipped <span class="sub">${c.skipped}</span>`, `<table class="skips"><tbody>${skipped.map((s) => `<tr><td class="n">${s.rules.length}</td><td>${e(s.reason)}<div class="rules">${s.rules.map((id) => `<code>${e(id)}</code>`).join(" ")}</div></td></tr>`).join("\n")}</tbody></table>`)
+      ? section(
+          "skipped",
+          `Skipped <span class="sub">${c.skipped}</span>`,
+          `<table class="skips"><tbody>${skipped.map((s) => `<tr><td class="n">${s.rules.length}</td><td>${e(s.reason)}<div class="rules">${s.rules.map((id) => `<code>${e(id)}</code>`).join(" ")}</div></td></tr>`).join("\n")}</tbody></table>`,
+        )
       : "",
-    section("ledger", `Ledger <span class="sub">${ledger.length}</span>`, ledgerFile + (ledger.length === 0 ? `<p class="muted">The run left nothing on the target.</p>` : `${ledgerAlarm}<table class="ledger"><thead><tr><th>state</th><th>kind</th><th>id</th><th>note</th></tr></thead><tbody>${ledger.map((l) => `<tr class="${e(l.state)}"><td><span class="state ${e(l.state)}">${e(l.state)}</span></td><td>${e(l.kind)}</td><td><code>${e(l.id)}</code></td><td>${e(l.note)}</td></tr>`).join("\n")}</tbody></table>`), "What the run did to the target that outlives it."),
-    notCovered.length > 0 ? section("not-covered", `Not covered <span class="sub">${notCovered.length}</span>`, `<ul>${notCovered.map((n) => `<li>${e(n)}</li>`).join("")}</ul>`) : "",
+    section(
+      "ledger",
+      `Ledger <span class="sub">${ledger.length}</span>`,
+      ledgerFile +
+        (ledger.length === 0
+          ? `<p class="muted">The run left nothing on the target.</p>`
+          : `${ledgerAlarm}<table class="ledger"><thead><tr><th>state</th><th>kind</th><th>id</th><th>note</th></tr></thead><tbody>${ledger.map((l) => `<tr class="${e(l.state)}"><td><span class="state ${e(l.state)}">${e(l.state)}</span></td><td>${e(l.kind)}</td><td><code>${e(l.id)}</code></td><td>${e(l.note)}</td></tr>`).join("\n")}</tbody></table>`),
+      "What the run did to the target that outlives it.",
+    ),
+    notCovered.length > 0
+      ? section(
+          "not-covered",
+          `Not covered <span class="sub">${notCovered.length}</span>`,
+          `<ul>${notCovered.map((n) => `<li>${e(n)}</li>`).join("")}</ul>`,
+        )
+      : "",
   ].filter(Boolean);
 
-  const nav = [["operations", "operations"], ["causes", "failures"], ["crashes", "crashes"], ["known", "known"], ["stale", "stale"], ["coverage", "coverage"], ["times", "response times"], ["environment", "environment"], ["inconclusive", "inconclusive"], ["skipped", "skipped"], ["ledger", "ledger"], ["not-covered", "not covered"]]
+  const nav = [
+    ["operations", "operations"],
+    ["causes", "failures"],
+    ["crashes", "crashes"],
+    ["known", "known"],
+    ["stale", "stale"],
+    ["coverage", "coverage"],
+    ["times", "response times"],
+    ["environment", "environment"],
+    ["inconclusive", "inconclusive"],
+    ["skipped", "skipped"],
+    ["ledger", "ledger"],
+    ["not-covered", "not covered"],
+  ]
     .filter(([id]) => parts.some((p) => p.startsWith(`<section id="${id}"`)))
-    .map(([id, label]) => `<a href="#${id}">${label}</a>`).join(" ");
+    .map(([id, label]) => `<a href="#${id}">${label}</a>`)
+    .join(" ");
 
   return `<!doctype html>
 <html lang="en">
@@ -186,7 +337,12 @@ ${run.interrupted ? `<p class="alarm interrupted">INTERRUPTED (${e(run.interrupt
 <dl class="meta">
 <dt>Target</dt><dd><code>${e(run.baseUrl)}</code>: ${kind === "mock" ? "the kit's mock" : "a foreign deployment"} <span class="muted">(${e(run.target?.reason ?? "")})</span></dd>
 <dt>Level</dt><dd><b>${e(run.level)}</b>${run.readOnly ? ", read-only (GET requests only)" : ""}</dd>
-<dt>Run</dt><dd><code>${e(run.runId)}</code>, started <time datetime="${e(run.startedAt)}">${e(run.startedAt.replace("T", " ").replace(/\.\d+Z$/, " UTC").replace(/Z$/, " UTC"))}</time>, took ${duration(run.durationMs)}, ${c.total} rules</dd>
+<dt>Run</dt><dd><code>${e(run.runId)}</code>, started <time datetime="${e(run.startedAt)}">${e(
+    run.startedAt
+      .replace("T", " ")
+      .replace(/\.\d+Z$/, " UTC")
+      .replace(/Z$/, " UTC"),
+  )}</time>, took ${duration(run.durationMs)}, ${c.total} rules</dd>
 ${env ? `<dt>Environment</dt><dd>${e(env.summary)} <a href="#environment">details</a></dd>` : ""}
 </dl>
 <nav>${nav}</nav>

@@ -15,7 +15,23 @@ import { countingFailures, countOutcomes, groupFailures, runFails, timingRows, t
  */
 export function jsonReport(run: RunResult, options: VerdictOptions = {}): string {
   const c = countOutcomes(run.results);
-  const summary = { verdict: runFails(run, options) ? "fail" : "pass", passed: c.passed, failed: c.failed, known: c.known, errored: c.errored, skipped: c.skipped, inconclusive: c.inconclusive, total: c.total };
-  const causes = groupFailures(countingFailures(run)).map((g) => ({ level: g.level, message: g.title, pointer: g.pointer, count: g.count, rules: g.rules, example: g.example }));
+  const summary = {
+    verdict: runFails(run, options) ? "fail" : "pass",
+    passed: c.passed,
+    failed: c.failed,
+    known: c.known,
+    errored: c.errored,
+    skipped: c.skipped,
+    inconclusive: c.inconclusive,
+    total: c.total,
+  };
+  const causes = groupFailures(countingFailures(run)).map((g) => ({
+    level: g.level,
+    message: g.title,
+    pointer: g.pointer,
+    count: g.count,
+    rules: g.rules,
+    example: g.example,
+  }));
   return `${JSON.stringify({ ...run, environment: run.environment ?? null, summary, coverage: coverageRows(run), coverageCounts: run.coverage, responseTimes: timingRows(run), causes }, null, 2)}\n`;
 }

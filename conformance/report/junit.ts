@@ -19,7 +19,12 @@ export function xmlText(s: string): string {
 
 /** For attribute values: quotes, and line breaks kept as character references (a parser would fold them to spaces). */
 export function xmlAttr(s: string): string {
-  return xmlText(s).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+  return xmlText(s)
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;")
+    .replace(/\n/g, "&#10;")
+    .replace(/\r/g, "&#13;")
+    .replace(/\t/g, "&#9;");
 }
 
 const seconds = (ms: number) => (Math.max(ms, 0) / 1000).toFixed(3);
@@ -53,11 +58,22 @@ function testcase(r: RuleResult, indent: string): string[] {
     case "skipped":
       return [`${open}>`, `${inner}<skipped message="${xmlAttr(r.reason ?? "skipped")}"/>`, `${indent}</testcase>`];
     case "inconclusive":
-      return [`${open}>`, `${inner}<skipped message="${xmlAttr(`inconclusive: ${r.reason ?? "no real answer through the environment"}`)}"/>`, `${indent}</testcase>`];
+      return [
+        `${open}>`,
+        `${inner}<skipped message="${xmlAttr(`inconclusive: ${r.reason ?? "no real answer through the environment"}`)}"/>`,
+        `${indent}</testcase>`,
+      ];
     case "errored": {
       const first = (r.error ?? "crashed").split("\n")[0];
-      const text = [r.error ?? "(no stack)", ...(r.failures.length > 0 ? ["", `Findings before the crash:`, findingsText(r.failures)] : [])].join("\n");
-      return [`${open}>`, `${inner}<error message="${xmlAttr(`rule crashed: ${first}`)}" type="crash">${xmlText(text)}</error>`, `${indent}</testcase>`];
+      const text = [
+        r.error ?? "(no stack)",
+        ...(r.failures.length > 0 ? ["", `Findings before the crash:`, findingsText(r.failures)] : []),
+      ].join("\n");
+      return [
+        `${open}>`,
+        `${inner}<error message="${xmlAttr(`rule crashed: ${first}`)}" type="crash">${xmlText(text)}</error>`,
+        `${indent}</testcase>`,
+      ];
     }
     case "failed":
       if (r.known) {
@@ -101,8 +117,14 @@ export function junitReport(run: RunResult): string {
   let id = 0;
   for (const [group, results] of groups) {
     const time = results.reduce((s, r) => s + r.durationMs, 0);
-    out.push(`  <testsuite name="${xmlAttr(group)}" id="${id++}" ${attrs(countOutcomes(results))} time="${seconds(time)}" timestamp="${xmlAttr(run.startedAt)}">`);
-    out.push("    <properties>", ...properties.map(([name, value]) => `      <property name="${xmlAttr(name)}" value="${xmlAttr(value)}"/>`), "    </properties>");
+    out.push(
+      `  <testsuite name="${xmlAttr(group)}" id="${id++}" ${attrs(countOutcomes(results))} time="${seconds(time)}" timestamp="${xmlAttr(run.startedAt)}">`,
+    );
+    out.push(
+      "    <properties>",
+      ...properties.map(([name, value]) => `      <property name="${xmlAttr(name)}" value="${xmlAttr(value)}"/>`),
+      "    </properties>",
+    );
     for (const r of results) out.push(...testcase(r, "    "));
     out.push("  </testsuite>");
   }
@@ -120,7 +142,13 @@ export function junitCannotStart(message: string, meta: { baseUrl?: string; leve
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="conformance" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="${timestamp}">`,
     `  <testsuite name="conformance" id="0" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="${timestamp}">`,
-    ...(properties.length > 0 ? ["    <properties>", ...properties.map(([n, v]) => `      <property name="${xmlAttr(n)}" value="${xmlAttr(v)}"/>`), "    </properties>"] : []),
+    ...(properties.length > 0
+      ? [
+          "    <properties>",
+          ...properties.map(([n, v]) => `      <property name="${xmlAttr(n)}" value="${xmlAttr(v)}"/>`),
+          "    </properties>",
+        ]
+      : []),
     `    <testcase classname="conformance" name="setup" time="0.000">`,
     `      <error message="${xmlAttr(`the run could not start: ${message}`)}" type="cannot-start">${xmlText(message)}</error>`,
     "    </testcase>",

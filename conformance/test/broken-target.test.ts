@@ -13,15 +13,25 @@ import { baselineFile } from "../report/baseline.js";
 import { hasMock, json, NO_MOCK, silentIo, startKitMock, startProxy, type Rewrite, type Running } from "./support.js";
 
 const faults: Rewrite = (req, res) => {
-  if (req.method === "GET" && req.path === "/v1/calls" && res.status === 200) return json((b) => void (b.totalPages += 1))(res);
-  if (req.method === "GET" && req.path.startsWith("/v1/integrations/") && res.status === 200) return json((b) => void delete b.tools)(res);
-  if (req.method === "POST" && req.path === "/v1/chat" && res.status === 200) return { ...json(() => {})(res), status: 201 };
-  if (req.path.startsWith("/v1/qa-rules/") && res.status === 404) return { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" };
-  if (req.method === "GET" && req.path === "/v1/webhooks" && res.status === 200) return json((b) => void (b.hasNext = false))(res);
-  if (req.method === "GET" && req.path === "/v1/phone-number" && res.status === 200) return json((b) => { b.totalCount = b.totalCounts; delete b.totalCounts; })(res);
+  if (req.method === "GET" && req.path === "/v1/calls" && res.status === 200)
+    return json((b) => void (b.totalPages += 1))(res);
+  if (req.method === "GET" && req.path.startsWith("/v1/integrations/") && res.status === 200)
+    return json((b) => void delete b.tools)(res);
+  if (req.method === "POST" && req.path === "/v1/chat" && res.status === 200)
+    return { ...json(() => {})(res), status: 201 };
+  if (req.path.startsWith("/v1/qa-rules/") && res.status === 404)
+    return { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" };
+  if (req.method === "GET" && req.path === "/v1/webhooks" && res.status === 200)
+    return json((b) => void (b.hasNext = false))(res);
+  if (req.method === "GET" && req.path === "/v1/phone-number" && res.status === 200)
+    return json((b) => {
+      b.totalCount = b.totalCounts;
+      delete b.totalCounts;
+    })(res);
   if (req.path === "/v1/agents" && res.status === 401) return json((b) => void (b.path = "/"))(res);
   // E9 refuses an unsupported type with 400 instead of 415 (a multipart request to reproduce).
-  if (req.path === "/v1/knowledge-bases" && res.status === 415) return { ...json((b) => Object.assign(b, { status: 400, error: "Bad Request" }))(res), status: 400 };
+  if (req.path === "/v1/knowledge-bases" && res.status === 415)
+    return { ...json((b) => Object.assign(b, { status: 400, error: "Bad Request" }))(res), status: 400 };
   return undefined;
 };
 
@@ -50,7 +60,11 @@ describe.skipIf(!hasMock)(`suite against a broken target${hasMock ? "" : ` (skip
 
   it("fails with the rules that catch each fault, reproducibly", async () => {
     const out: string[] = [];
-    const { code, run } = await main(["--base-url", proxy.url, "--api-key", mock.apiKey, "--level", "assumed"], {}, { out: (t) => out.push(t), err: () => {} });
+    const { code, run } = await main(
+      ["--base-url", proxy.url, "--api-key", mock.apiKey, "--level", "assumed"],
+      {},
+      { out: (t) => out.push(t), err: () => {} },
+    );
     expect(code).toBe(1);
     const failed = new Map(run!.results.filter((r) => r.outcome === "failed").map((r) => [r.id, r]));
     for (const [rule, pointer] of expected) {
@@ -69,7 +83,20 @@ describe.skipIf(!hasMock)(`suite against a broken target${hasMock ? "" : ` (skip
 
   it("prints repro lines that bash runs to the same failing answer, uploads included", async () => {
     proxy.seen.length = 0;
-    const { run } = await main(["--base-url", proxy.url, "--api-key", mock.apiKey, "--level", "assumed", "--only", "/getQaRule.unknown-id|createChat.completion|unsupported-type/"], {}, silentIo);
+    const { run } = await main(
+      [
+        "--base-url",
+        proxy.url,
+        "--api-key",
+        mock.apiKey,
+        "--level",
+        "assumed",
+        "--only",
+        "/getQaRule.unknown-id|createChat.completion|unsupported-type/",
+      ],
+      {},
+      silentIo,
+    );
     const failures = run!.results.flatMap((r) => r.failures);
     const picks = [
       failures.find((f) => f.rule === "getQaRule.unknown-id" && f.pointer === "#header/content-type"),
@@ -83,12 +110,18 @@ describe.skipIf(!hasMock)(`suite against a broken target${hasMock ? "" : ` (skip
       for (const r of proxy.seen) if (r.key) counts.set(r.key, (counts.get(r.key) ?? 0) + 1);
       const key = [...counts].sort((a, b) => b[1] - a[1])[0][0];
       // Asynchronously: the proxy and the mock answer from this very process.
-      const result = await promisify(execFile)("bash", ["-c", failure!.curl!], { env: { ...process.env, API_KEY: key }, encoding: "utf8", timeout: 20_000 });
+      const result = await promisify(execFile)("bash", ["-c", failure!.curl!], {
+        env: { ...process.env, API_KEY: key },
+        encoding: "utf8",
+        timeout: 20_000,
+      });
       const statusLine = result.stdout.split("\r\n")[0];
       if (failure!.rule === "getQaRule.unknown-id") expect(result.stdout).toMatch(/content-type: text\/plain/i);
       if (failure!.rule === "createChat.completion") expect(statusLine).toMatch(/^HTTP\/1\.1 201/);
       if (failure!.rule.startsWith("createKnowledgeBase")) {
-        expect(failure!.curl).toMatch(/^d=\$\(mktemp -d\) && printf %s '[A-Za-z0-9+/=]+' \| base64 -d > "\$d\/\d+" && /);
+        expect(failure!.curl).toMatch(
+          /^d=\$\(mktemp -d\) && printf %s '[A-Za-z0-9+/=]+' \| base64 -d > "\$d\/\d+" && /,
+        );
         expect(statusLine).toMatch(/^HTTP\/1\.1 400/);
       }
     }
@@ -96,7 +129,17 @@ describe.skipIf(!hasMock)(`suite against a broken target${hasMock ? "" : ` (skip
 
   it("--baseline makes known failures pass and names stale entries; --html writes the page", async () => {
     const dir = mkdtempSync(join(tmpdir(), "conformance-baseline-"));
-    const argv = ["--base-url", proxy.url, "--api-key", mock.apiKey, "--level", "assumed", "--only", "/listCalls.total-pages|listPhoneNumbers.total-counts-name|getCall.unknown-id/", "--quiet"];
+    const argv = [
+      "--base-url",
+      proxy.url,
+      "--api-key",
+      mock.apiKey,
+      "--level",
+      "assumed",
+      "--only",
+      "/listCalls.total-pages|listPhoneNumbers.total-counts-name|getCall.unknown-id/",
+      "--quiet",
+    ];
     const first = await main([...argv, "--html", join(dir, "report.html")], {}, silentIo);
     expect(first.code).toBe(1);
     expect(readFileSync(join(dir, "report.html"), "utf8")).toMatch(/FAIL/);

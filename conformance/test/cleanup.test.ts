@@ -30,34 +30,68 @@ describe.skipIf(!hasMock)(`cleanup after a stopped run${hasMock ? "" : ` (skippe
   });
 
   /** The phone numbers as the API lists them, read from the mock directly (not through the gateway). */
-  const phoneNumbers = async () => (await (await fetch(`${mock.url}/v1/phone-number?size=1000`, { headers: { "X-API-Key": mock.apiKey } })).json()).data;
+  const phoneNumbers = async () =>
+    (await (await fetch(`${mock.url}/v1/phone-number?size=1000`, { headers: { "X-API-Key": mock.apiKey } })).json())
+      .data;
 
   /**
    * Starts the CLI as a process through a gateway that sends it `signal` the moment the target has
    * applied the run's first label change (an E15 answer naming the run), before the answer gets back.
    */
-  async function runUntilChanged(signal: NodeJS.Signals, ledger: string): Promise<{ gateway: Gateway; exit: Promise<number | null>; child: ChildProcess; output: () => string }> {
+  async function runUntilChanged(
+    signal: NodeJS.Signals,
+    ledger: string,
+  ): Promise<{ gateway: Gateway; exit: Promise<number | null>; child: ChildProcess; output: () => string }> {
     let child: ChildProcess | undefined;
     let sent = false;
     const gateway = await startGateway({
       upstream: mock.url,
       rewrite: (req, res) => {
         // Once: a second signal would mean "stop at once".
-        if (!sent && req.method === "PATCH" && /"friendlyName":"conformance-[^"]* label"/.test(res.body.toString("utf8"))) sent = Boolean(child?.kill(signal));
+        if (
+          !sent &&
+          req.method === "PATCH" &&
+          /"friendlyName":"conformance-[^"]* label"/.test(res.body.toString("utf8"))
+        )
+          sent = Boolean(child?.kill(signal));
         return undefined;
       },
     });
     let output = "";
-    child = spawn(process.execPath, ["--import", "tsx", "conformance/cli.ts", "--base-url", gateway.url, "--api-key", mock.apiKey, "--target", "foreign", "--only", "updatePhoneNumber.by-e164", "--ledger", ledger], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "conformance/cli.ts",
+        "--base-url",
+        gateway.url,
+        "--api-key",
+        mock.apiKey,
+        "--target",
+        "foreign",
+        "--only",
+        "updatePhoneNumber.by-e164",
+        "--ledger",
+        ledger,
+      ],
+      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+    );
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
-    const exit = new Promise<number | null>((resolve) => child!.on("exit", (code, sig) => resolve(code ?? (sig === "SIGKILL" ? 137 : null))));
+    const exit = new Promise<number | null>((resolve) =>
+      child!.on("exit", (code, sig) => resolve(code ?? (sig === "SIGKILL" ? 137 : null))),
+    );
     return { gateway, exit, child, output: () => output };
   }
 
   async function cleanup(ledger: string, gateway: Gateway): Promise<{ code: number; out: string[] }> {
     const out: string[] = [];
-    const { code } = await main(["cleanup", "--ledger", ledger, "--base-url", gateway.url, "--api-key", mock.apiKey], {}, { out: (t) => out.push(t), err: (t) => out.push(t) });
+    const { code } = await main(
+      ["cleanup", "--ledger", ledger, "--base-url", gateway.url, "--api-key", mock.apiKey],
+      {},
+      { out: (t) => out.push(t), err: (t) => out.push(t) },
+    );
     return { code, out };
   }
 
@@ -73,7 +107,10 @@ describe.skipIf(!hasMock)(`cleanup after a stopped run${hasMock ? "" : ` (skippe
       expect(await phoneNumbers()).not.toEqual(before);
       const pending = latestByItem(readLedger(ledger)).filter((r) => r.state === "changing");
       expect(pending).toHaveLength(1);
-      expect(pending[0]).toMatchObject({ kind: "phone number", replay: { method: "PATCH", expect: { friendlyName: expect.any(String) } } });
+      expect(pending[0]).toMatchObject({
+        kind: "phone number",
+        replay: { method: "PATCH", expect: { friendlyName: expect.any(String) } },
+      });
 
       const first = await cleanup(ledger, gateway);
       expect(first.code, first.out.join("\n")).toBe(0);
@@ -100,7 +137,11 @@ describe.skipIf(!hasMock)(`cleanup after a stopped run${hasMock ? "" : ` (skippe
       expect(output()).toMatch(/SIGTERM: putting back/);
       expect(output()).toMatch(/INTERRUPTED \(SIGTERM\)/);
       expect(await phoneNumbers(), output()).toEqual(before);
-      expect(latestByItem(readLedger(ledger)).filter((r) => r.kind === "phone number").map((r) => r.state)).toEqual(["restored"]);
+      expect(
+        latestByItem(readLedger(ledger))
+          .filter((r) => r.kind === "phone number")
+          .map((r) => r.state),
+      ).toEqual(["restored"]);
       const after = await cleanup(ledger, gateway);
       expect(after.out.join("\n")).toMatch(/nothing to put back/);
     } finally {
@@ -113,9 +154,14 @@ describe.skipIf(!hasMock)(`cleanup after a stopped run${hasMock ? "" : ` (skippe
     try {
       const missing = await cleanup(join(dir, "none.jsonl"), gateway);
       expect(missing.code).toBe(2);
-      expect(missing.out).toEqual([expect.stringMatching(/^conformance cleanup: cannot start: --ledger .* does not exist$/)]);
+      expect(missing.out).toEqual([
+        expect.stringMatching(/^conformance cleanup: cannot start: --ledger .* does not exist$/),
+      ]);
       const other = join(dir, "other.jsonl");
-      writeFileSync(other, `${JSON.stringify({ at: "", runId: "r", baseUrl: "https://staging.example.com", kind: "phone number", id: "+1", note: "", state: "changing" })}\n`);
+      writeFileSync(
+        other,
+        `${JSON.stringify({ at: "", runId: "r", baseUrl: "https://staging.example.com", kind: "phone number", id: "+1", note: "", state: "changing" })}\n`,
+      );
       const elsewhere = await cleanup(other, gateway);
       expect(elsewhere.code).toBe(2);
       expect(elsewhere.out[0]).toMatch(/written for https:\/\/staging\.example\.com/);

@@ -48,7 +48,11 @@ describe("conformance CLI: cannot start", () => {
   it("the npm entry point exits 2 on an unreachable target", async () => {
     const port = await closedPort();
     const root = fileURLToPath(new URL("../..", import.meta.url));
-    const result = spawnSync(process.execPath, ["--import", "tsx", "conformance/cli.ts", "--base-url", `http://127.0.0.1:${port}`, "--api-key", "k"], { cwd: root, encoding: "utf8", timeout: 20_000 });
+    const result = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "conformance/cli.ts", "--base-url", `http://127.0.0.1:${port}`, "--api-key", "k"],
+      { cwd: root, encoding: "utf8", timeout: 20_000 },
+    );
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(/target unreachable/);
@@ -57,18 +61,46 @@ describe("conformance CLI: cannot start", () => {
 
 describe.skipIf(!hasMock)("conformance CLI: setup mistakes say what to fix, in one line", () => {
   it.each([
-    ["a key the target refuses", (url: string) => ["--base-url", url, "--api-key", "not-a-key"], /cannot start: the target refuses --api-key \(GET \/v1\/agents answered 401.*check the key$/],
-    ["a second key the target refuses", (url: string, key: string) => ["--base-url", url, "--api-key", key, "--second-api-key", "nope"], /the target refuses --second-api-key/],
-    ["the same key twice", (url: string, key: string) => ["--base-url", url, "--api-key", key, "--second-api-key", key], /--second-api-key is the same key as --api-key/],
-    ["--only matching no rule", (url: string, key: string) => ["--base-url", url, "--api-key", key, "--only", "no-such-rule"], /--only no-such-rule matches no rule \(see --list\)$/],
-    ["a base URL ending in /v1", (url: string, key: string) => ["--base-url", `${url}/v1/`, "--api-key", key], /ends in \/v1: give the base address without it .* e\.g\. http:\/\/127\.0\.0\.1:\d+$/],
-    ["--ca that is no certificate", (url: string, key: string) => ["--base-url", url, "--api-key", key, "--ca", fileURLToPath(import.meta.url)], /--ca .* holds no PEM certificate$/],
+    [
+      "a key the target refuses",
+      (url: string) => ["--base-url", url, "--api-key", "not-a-key"],
+      /cannot start: the target refuses --api-key \(GET \/v1\/agents answered 401.*check the key$/,
+    ],
+    [
+      "a second key the target refuses",
+      (url: string, key: string) => ["--base-url", url, "--api-key", key, "--second-api-key", "nope"],
+      /the target refuses --second-api-key/,
+    ],
+    [
+      "the same key twice",
+      (url: string, key: string) => ["--base-url", url, "--api-key", key, "--second-api-key", key],
+      /--second-api-key is the same key as --api-key/,
+    ],
+    [
+      "--only matching no rule",
+      (url: string, key: string) => ["--base-url", url, "--api-key", key, "--only", "no-such-rule"],
+      /--only no-such-rule matches no rule \(see --list\)$/,
+    ],
+    [
+      "a base URL ending in /v1",
+      (url: string, key: string) => ["--base-url", `${url}/v1/`, "--api-key", key],
+      /ends in \/v1: give the base address without it .* e\.g\. http:\/\/127\.0\.0\.1:\d+$/,
+    ],
+    [
+      "--ca that is no certificate",
+      (url: string, key: string) => ["--base-url", url, "--api-key", key, "--ca", fileURLToPath(import.meta.url)],
+      /--ca .* holds no PEM certificate$/,
+    ],
   ] as const)("exits 2 on %s", async (_name, argv, pattern) => {
     const mock = await startKitMock();
     try {
       const err: string[] = [];
       const out: string[] = [];
-      const { code, run } = await main([...argv(mock.url, mock.apiKey)], {}, { out: (t) => out.push(t), err: (t) => err.push(t) });
+      const { code, run } = await main(
+        [...argv(mock.url, mock.apiKey)],
+        {},
+        { out: (t) => out.push(t), err: (t) => err.push(t) },
+      );
       expect(code).toBe(2);
       expect(run).toBeUndefined();
       expect(err).toHaveLength(1);
@@ -78,10 +110,19 @@ describe.skipIf(!hasMock)("conformance CLI: setup mistakes say what to fix, in o
       expect(out.join("\n")).not.toMatch(/passed|failed/);
       // --junit still gets a file, whose one testcase holds the error.
       const junit = join(mkdtempSync(join(tmpdir(), "conformance-cli-")), "junit.xml");
-      expect((await main([...argv(mock.url, mock.apiKey), "--junit", junit], {}, { out: () => {}, err: () => {} })).code).toBe(2);
+      expect(
+        (await main([...argv(mock.url, mock.apiKey), "--junit", junit], {}, { out: () => {}, err: () => {} })).code,
+      ).toBe(2);
       const xml = readFileSync(junit, "utf8");
       expect(xml.match(/<testcase /g)).toHaveLength(1);
-      expect(xml).toContain(`<error message="the run could not start: ${err[0].replace(/^conformance: cannot start: /, "").replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}"`);
+      expect(xml).toContain(
+        `<error message="the run could not start: ${err[0]
+          .replace(/^conformance: cannot start: /, "")
+          .replace(/&/g, "&amp;")
+          .replace(/"/g, "&quot;")
+          .replace(/</g, "&lt;")
+          .replace(/>/g, "&gt;")}"`,
+      );
     } finally {
       await mock.close();
     }
@@ -102,6 +143,12 @@ describe("conformance CLI: --list", () => {
     expect(lines.at(-1)).toMatch(new RegExp(`^${allRules.length} rules \\(\\d+ documented, \\d+ read-only\\)$`));
     const only: string[] = [];
     await main(["--list", "--only", "listCalls."], {}, { out: (t) => only.push(t), err: () => {} });
-    expect(only.join("\n").split("\n").slice(0, -1).every((l) => l.startsWith("listCalls."))).toBe(true);
+    expect(
+      only
+        .join("\n")
+        .split("\n")
+        .slice(0, -1)
+        .every((l) => l.startsWith("listCalls.")),
+    ).toBe(true);
   });
 });

@@ -16,11 +16,24 @@ import type { RunResult } from "../lib/runner.js";
 import { silentIo } from "./support.js";
 
 function failuresOf(run: RunResult | undefined): string {
-  return (run?.results ?? []).filter((r) => r.outcome === "failed").map((r) => `${r.id}: ${r.failures.slice(0, 3).map((f) => `${f.pointer} ${f.message} (expected ${f.expected}, got ${f.actual})`).join("; ")}`).join("\n");
+  return (run?.results ?? [])
+    .filter((r) => r.outcome === "failed")
+    .map(
+      (r) =>
+        `${r.id}: ${r.failures
+          .slice(0, 3)
+          .map((f) => `${f.pointer} ${f.message} (expected ${f.expected}, got ${f.actual})`)
+          .join("; ")}`,
+    )
+    .join("\n");
 }
 
 async function runSuite(baseUrl: string, apiKey: string): Promise<RunResult> {
-  const { code, run } = await main(["--base-url", baseUrl, "--api-key", apiKey, "--level", "assumed", "--quiet"], {}, silentIo);
+  const { code, run } = await main(
+    ["--base-url", baseUrl, "--api-key", apiKey, "--level", "assumed", "--quiet"],
+    {},
+    silentIo,
+  );
   expect(failuresOf(run)).toBe("");
   expect(code).toBe(0);
   expect(run!.isMock).toBe(true);
@@ -29,7 +42,9 @@ async function runSuite(baseUrl: string, apiKey: string): Promise<RunResult> {
 }
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 describe("createApp() mounted in a parent Express app", () => {

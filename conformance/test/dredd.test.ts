@@ -26,7 +26,12 @@ describe.skipIf(!hasMock)(`Dredd via prism proxy --errors${hasMock ? "" : ` (ski
 
   it("passes when Prism validates every exchange in between", async () => {
     const lines: string[] = [];
-    const result = await runDredd({ baseUrl: mock.url, apiKey: mock.apiKey, viaPrism: true, log: (l) => lines.push(l) });
+    const result = await runDredd({
+      baseUrl: mock.url,
+      apiKey: mock.apiKey,
+      viaPrism: true,
+      log: (l) => lines.push(l),
+    });
     expect(result.reason).toBeUndefined();
     expect(lines[0]).toMatch(/via prism proxy --errors at http:\/\/127\.0\.0\.1:\d+/);
     expect(result.stats).toMatchObject({ failures: 0, errors: 0, passes: 17 });

@@ -27,7 +27,12 @@ describe.skipIf(!hasMock)(`fault injection${hasMock ? "" : ` (skipped: ${NO_MOCK
 
     it.each(variations.map((v) => [v.id, v] as const))("legitimate variation %s passes", async (_id, variation) => {
       for (const level of variation.levels ?? ["documented", "assumed"]) {
-        const { code, failed } = await runThrough(mock, variation.hooks(), ["--level", level, ...(variation.only ? ["--only", variation.only] : [])], variation.prefix);
+        const { code, failed } = await runThrough(
+          mock,
+          variation.hooks(),
+          ["--level", level, ...(variation.only ? ["--only", variation.only] : [])],
+          variation.prefix,
+        );
         expect(failed, `${variation.description} at level ${level}`).toEqual([]);
         expect(code).toBe(0);
       }
@@ -37,7 +42,10 @@ describe.skipIf(!hasMock)(`fault injection${hasMock ? "" : ` (skipped: ${NO_MOCK
   describe("every fault is caught", () => {
     it.each(faults.map((f) => [f.id, f] as const))("%s", async (_id, fault) => {
       const { code, failed } = await runThrough(mock, fault.hooks(), ["--level", fault.level, "--only", fault.only]);
-      expect(failed.length, `${fault.description}: no rule of --only ${fault.only} failed at level ${fault.level}`).toBeGreaterThan(0);
+      expect(
+        failed.length,
+        `${fault.description}: no rule of --only ${fault.only} failed at level ${fault.level}`,
+      ).toBeGreaterThan(0);
       expect(code).toBe(1);
     });
   });

@@ -32,8 +32,10 @@ const TOTAL_OFF_BY_ONE: GatewayOptions["rewrite"] = (req, res) => {
 };
 
 const outcomes = (run: RunResult) => Object.fromEntries(run.results.map((r) => [r.id, r.outcome]));
-const failed = (run: RunResult) => run.results.filter((r) => r.outcome === "failed" || r.outcome === "errored").map((r) => r.id);
-const inconclusive = (run: RunResult) => run.results.filter((r) => r.outcome === "inconclusive").map((r) => `${r.id}: ${r.reason}`);
+const failed = (run: RunResult) =>
+  run.results.filter((r) => r.outcome === "failed" || r.outcome === "errored").map((r) => r.id);
+const inconclusive = (run: RunResult) =>
+  run.results.filter((r) => r.outcome === "inconclusive").map((r) => `${r.id}: ${r.reason}`);
 
 describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skipped: ${NO_MOCK})`}`, () => {
   let mock: Running;
@@ -48,13 +50,29 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
   });
 
   /** One run through a fresh gateway with `options`; the gateway is closed after, its stats kept. */
-  async function through(options: Omit<GatewayOptions, "upstream">, args: string[] = [], target: Running = mock): Promise<{ code: number; run: RunResult; gateway: ReturnType<Gateway["stats"]>; out: string[] }> {
+  async function through(
+    options: Omit<GatewayOptions, "upstream">,
+    args: string[] = [],
+    target: Running = mock,
+  ): Promise<{ code: number; run: RunResult; gateway: ReturnType<Gateway["stats"]>; out: string[] }> {
     const gateway = await startGateway({ upstream: target.url, ...options });
     const out: string[] = [];
     try {
       const { code, run } = await main(
-        ["--base-url", gateway.url, "--api-key", target.apiKey, "--target", "foreign", "--ledger", join(dir, `${Math.random()}.jsonl`), ...args],
-        {}, { out: (t) => out.push(t), err: (t) => out.push(t) }, { backoffBaseMs: 20 },
+        [
+          "--base-url",
+          gateway.url,
+          "--api-key",
+          target.apiKey,
+          "--target",
+          "foreign",
+          "--ledger",
+          join(dir, `${Math.random()}.jsonl`),
+          ...args,
+        ],
+        {},
+        { out: (t) => out.push(t), err: (t) => out.push(t) },
+        { backoffBaseMs: 20 },
       );
       return { code, run: run!, gateway: gateway.stats(), out };
     } finally {
@@ -69,7 +87,10 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
   ] as const)("a rate limit announcing its wait with %s", (_label, retryAfter, body) => {
     it("is waited out, never judged, and nothing is sent while an announced wait runs", async () => {
       {
-        const { code, run, gateway } = await through({ rateLimit: { perSecond: 60, burst: 20, retryAfter, body } }, ["--only", "/\\/(listCalls|createIntegration)\\./"]);
+        const { code, run, gateway } = await through({ rateLimit: { perSecond: 60, burst: 20, retryAfter, body } }, [
+          "--only",
+          "/\\/(listCalls|createIntegration)\\./",
+        ]);
         expect(failed(run), body).toEqual([]);
         expect(inconclusive(run)).toEqual([]);
         expect(code).toBe(0);
@@ -94,7 +115,10 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
   }, 120_000);
 
   it("sends again after connection resets and per-request timeouts", async () => {
-    const { code, run, gateway } = await through({ resets: { probability: 0.03 }, hangs: { probability: 0.01 }, seed: 9 }, ["--timeout", "0.5"]);
+    const { code, run, gateway } = await through(
+      { resets: { probability: 0.03 }, hangs: { probability: 0.01 }, seed: 9 },
+      ["--timeout", "0.5"],
+    );
     expect(failed(run)).toEqual([]);
     expect(inconclusive(run)).toEqual([]);
     expect(code).toBe(0);
@@ -105,16 +129,25 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
 
   it("never makes twice, outside the ledger, what a write made before the gateway failed", async () => {
     const before = await records("integrations");
-    const { code, run, gateway } = await through({ failAfterForward: { match: (r) => r.method === "POST" && r.path === "/v1/integrations", times: 2 } }, ["--only", "createIntegration."]);
+    const { code, run, gateway } = await through(
+      { failAfterForward: { match: (r) => r.method === "POST" && r.path === "/v1/integrations", times: 2 } },
+      ["--only", "createIntegration."],
+    );
     expect(gateway.failedAfterForward).toBe(2);
     expect(failed(run)).toEqual([]);
     expect(code).toBe(0);
-    const made = (await records("integrations")).filter((i) => !before.some((b) => b.integrationId === i.integrationId));
+    const made = (await records("integrations")).filter(
+      (i) => !before.some((b) => b.integrationId === i.integrationId),
+    );
     // Each one is in the ledger: by its id when its answer came back, by what it was made from when the gateway swallowed it.
     const lost = run.ledger.filter((e) => e.state === "maybe-left");
     expect(lost).toHaveLength(2);
     for (const integration of made) {
-      const listed = run.ledger.some((e) => e.id === integration.integrationId || (e.state === "maybe-left" && e.id.includes(JSON.stringify(integration.name))));
+      const listed = run.ledger.some(
+        (e) =>
+          e.id === integration.integrationId ||
+          (e.state === "maybe-left" && e.id.includes(JSON.stringify(integration.name))),
+      );
       expect(listed, `integration ${integration.integrationId} "${integration.name}" is in the ledger`).toBe(true);
     }
     expect(made.length).toBe(run.ledger.filter((e) => e.kind === "integration").length);
@@ -124,11 +157,16 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
     const before = await records("batchRuns");
     const testCase = (await records("testCases"))[0];
     const ids = ["--agent-id", testCase.agent.agentId, "--test-case-id", testCase.testCaseId];
-    const { code, run, gateway } = await through({ failAfterForward: { match: (r) => r.method === "POST" && r.path === "/v1/batch-runs", times: 1 } }, ["--only", "createBatchRun.created", ...ids]);
+    const { code, run, gateway } = await through(
+      { failAfterForward: { match: (r) => r.method === "POST" && r.path === "/v1/batch-runs", times: 1 } },
+      ["--only", "createBatchRun.created", ...ids],
+    );
     expect(run.results.map((r) => r.outcome)).toEqual(["passed"]);
     expect(gateway.failedAfterForward).toBe(1);
     expect(code).toBe(0);
-    const made = (await records("batchRuns")).filter((b) => !before.some((x) => x.batchId === b.batchId)).map((b) => b.batchId);
+    const made = (await records("batchRuns"))
+      .filter((b) => !before.some((x) => x.batchId === b.batchId))
+      .map((b) => b.batchId);
     expect(made.length).toBeGreaterThanOrEqual(2);
     const lost = run.ledger.filter((e) => e.kind === "batch run" && e.state === "maybe-left");
     expect(lost).toHaveLength(1);
@@ -144,9 +182,19 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
       // two new ones start: the ended walk then counts calls the in_progress walk counted already.
       const moves = (rounds: number): GatewayOptions["rewrite"] => {
         let moved = 0;
-        const control = (path: string, body: unknown) => fetch(`${live.url}/__mock${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        const control = (path: string, body: unknown) =>
+          fetch(`${live.url}/__mock${path}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+          });
         return async (req, res) => {
-          if (moved >= rounds || req.query.get("status") !== "in_progress" || JSON.parse(res.body.toString("utf8")).hasNext !== false) return undefined;
+          if (
+            moved >= rounds ||
+            req.query.get("status") !== "in_progress" ||
+            JSON.parse(res.body.toString("utf8")).hasNext !== false
+          )
+            return undefined;
           moved++;
           await control("/clock/advance", { seconds: 3600, workspaceId: "default" });
           for (let i = 0; i < 2; i++) await control("/workspaces/default/calls", { status: "in_progress" });
@@ -156,7 +204,9 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
       const once = await through({ rewrite: moves(1) }, ["--only", "listCalls.status-filter"], live);
       expect(once.run.results.map((r) => r.outcome)).toEqual(["passed"]);
       const twice = await through({ rewrite: moves(2) }, ["--only", "listCalls.status-filter"], live);
-      expect(twice.run.results.map((r) => [r.outcome, r.reason])).toEqual([["inconclusive", expect.stringMatching(/calls changed state while the five filters were walked/)]]);
+      expect(twice.run.results.map((r) => [r.outcome, r.reason])).toEqual([
+        ["inconclusive", expect.stringMatching(/calls changed state while the five filters were walked/)],
+      ]);
       expect(twice.code).toBe(0);
     } finally {
       await live.close();
@@ -173,7 +223,16 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
     }
     expect(outcomes(runs[1].run)).toEqual(outcomes(runs[0].run));
     expect(outcomes(runs[2].run)).toEqual(outcomes(runs[0].run));
-    expect(runs.reduce((n, r) => n + r.gateway.rateLimited + r.gateway.resets + Object.values(r.gateway.gatewayErrors).reduce((a, b) => a + b, 0), 0)).toBeGreaterThan(10);
+    expect(
+      runs.reduce(
+        (n, r) =>
+          n +
+          r.gateway.rateLimited +
+          r.gateway.resets +
+          Object.values(r.gateway.gatewayErrors).reduce((a, b) => a + b, 0),
+        0,
+      ),
+    ).toBeGreaterThan(10);
 
     const alone = await through({ rewrite: TOTAL_OFF_BY_ONE });
     const mixed = await through({ ...MIX, seed: 4, rewrite: TOTAL_OFF_BY_ONE }, ["--timeout", "2"]);
@@ -184,18 +243,35 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
   }, 300_000);
 
   it("calls a rule inconclusive when the gateway never lets its operation through: exit 0, or 1 with --fail-on-inconclusive", async () => {
-    const page = Buffer.from("<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>");
-    const blocked: GatewayOptions["rewrite"] = (req, res) => (req.path === "/v1/webhooks" ? { status: 502, headers: { "content-type": "text/html" }, body: page } : undefined);
+    const page = Buffer.from(
+      "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>",
+    );
+    const blocked: GatewayOptions["rewrite"] = (req, res) =>
+      req.path === "/v1/webhooks" ? { status: 502, headers: { "content-type": "text/html" }, body: page } : undefined;
     const junit = join(dir, "inconclusive.xml");
     const plain = await through({ rewrite: blocked }, ["--only", "listWebhooks.", "--retries", "1", "--junit", junit]);
     const ran = plain.run.results.filter((r) => r.outcome !== "skipped");
     expect(ran.length).toBeGreaterThan(3);
-    expect(ran.every((r) => r.outcome === "inconclusive" && /no real answer through the environment: GET \/v1\/webhooks/.test(r.reason ?? ""))).toBe(true);
+    expect(
+      ran.every(
+        (r) =>
+          r.outcome === "inconclusive" &&
+          /no real answer through the environment: GET \/v1\/webhooks/.test(r.reason ?? ""),
+      ),
+    ).toBe(true);
     expect(plain.code).toBe(0);
     expect(plain.run.environment.inconclusive).toEqual(ran.map((r) => r.id));
-    expect(readFileSync(junit, "utf8")).toMatch(/<skipped message="inconclusive: no real answer through the environment/);
+    expect(readFileSync(junit, "utf8")).toMatch(
+      /<skipped message="inconclusive: no real answer through the environment/,
+    );
     expect(plain.out.join("\n")).toMatch(new RegExp(`${ran.length} inconclusive`));
-    const strict = await through({ rewrite: blocked }, ["--only", "listWebhooks.", "--retries", "1", "--fail-on-inconclusive"]);
+    const strict = await through({ rewrite: blocked }, [
+      "--only",
+      "listWebhooks.",
+      "--retries",
+      "1",
+      "--fail-on-inconclusive",
+    ]);
     expect(strict.code).toBe(1);
   }, 60_000);
 
@@ -208,9 +284,19 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
     expect(four.run.results.map((r) => r.id)).toEqual(one.run.results.map((r) => r.id));
   }, 120_000);
 
-  it.each([["--rate-limit", "fast"], ["--rate-limit", "0/s"], ["--concurrency", "0"], ["--retries", "-1"], ["--timeout", "soon"]])("refuses %s %s with one line (exit 2)", async (option, value) => {
+  it.each([
+    ["--rate-limit", "fast"],
+    ["--rate-limit", "0/s"],
+    ["--concurrency", "0"],
+    ["--retries", "-1"],
+    ["--timeout", "soon"],
+  ])("refuses %s %s with one line (exit 2)", async (option, value) => {
     const err: string[] = [];
-    const { code } = await main(["--base-url", mock.url, "--api-key", mock.apiKey, `${option}=${value}`], {}, { out: () => {}, err: (t) => err.push(t) });
+    const { code } = await main(
+      ["--base-url", mock.url, "--api-key", mock.apiKey, `${option}=${value}`],
+      {},
+      { out: () => {}, err: (t) => err.push(t) },
+    );
     expect(code).toBe(2);
     expect(err).toEqual([expect.stringMatching(new RegExp(`^conformance: cannot start: ${option} must be`))]);
   });
@@ -219,4 +305,3 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
     return (await fetch(`${mock.url}/__mock/workspaces/default/${collection}`)).json();
   }
 });
-

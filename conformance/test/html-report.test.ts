@@ -21,10 +21,14 @@ import { hasMock, json, NO_MOCK, silentIo, startKitMock, startProxy, type Rewrit
 const MARKUP = `<script>document.title="pwned";window.pwned=1</script><img src="http://evil.invalid/x.png">`;
 
 const faults: Rewrite = (req, res) => {
-  if (req.method === "GET" && req.path === "/v1/calls" && res.status === 200) return json((b) => void (b.totalPages += 1))(res);
-  if (req.method === "GET" && req.path.startsWith("/v1/integrations/") && res.status === 200) return json((b) => void (b.name = MARKUP))(res);
-  if (req.method === "POST" && req.path === "/v1/chat" && res.status === 200) return { ...json(() => {})(res), status: 201 };
-  if (req.path.startsWith("/v1/qa-rules/") && res.status === 404) return { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" };
+  if (req.method === "GET" && req.path === "/v1/calls" && res.status === 200)
+    return json((b) => void (b.totalPages += 1))(res);
+  if (req.method === "GET" && req.path.startsWith("/v1/integrations/") && res.status === 200)
+    return json((b) => void (b.name = MARKUP))(res);
+  if (req.method === "POST" && req.path === "/v1/chat" && res.status === 200)
+    return { ...json(() => {})(res), status: 201 };
+  if (req.path.startsWith("/v1/qa-rules/") && res.status === 404)
+    return { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" };
   return undefined;
 };
 
@@ -42,7 +46,11 @@ describe.skipIf(reason !== "")(`HTML report in headless Chromium${reason ? ` (sk
     mock = await startKitMock();
     proxy = await startProxy(mock.url, faults);
     browser = await launchChromium();
-    const outcome = await main(["--base-url", proxy.url, "--api-key", mock.apiKey, "--level", "assumed", "--quiet"], {}, silentIo);
+    const outcome = await main(
+      ["--base-url", proxy.url, "--api-key", mock.apiKey, "--level", "assumed", "--quiet"],
+      {},
+      silentIo,
+    );
     expect(outcome.code).toBe(1);
     run = outcome.run!;
   }, 180_000);
@@ -71,15 +79,33 @@ describe.skipIf(reason !== "")(`HTML report in headless Chromium${reason ? ` (sk
     // Nothing but the file itself; the markup of the body did not run.
     expect(requests).toEqual([url]);
     expect(await page.title()).toMatch(/^FAIL: conformance of http:\/\/127\.0\.0\.1:\d+ \(assumed\)$/);
-    expect(await page.evaluate(() => ({ scripts: document.scripts.length, images: document.images.length, pwned: "pwned" in window }))).toEqual({ scripts: 0, images: 0, pwned: false });
+    expect(
+      await page.evaluate(() => ({
+        scripts: document.scripts.length,
+        images: document.images.length,
+        pwned: "pwned" in window,
+      })),
+    ).toEqual({ scripts: 0, images: 0, pwned: false });
 
     // Verdict and counts.
     const c = countOutcomes(run.results);
     expect(await page.locator("header .word").textContent()).toBe("FAIL");
     expect(await page.locator("header .word").isVisible()).toBe(true);
-    expect(await page.locator(".counts .k").allTextContents()).toEqual([`${c.passed} passed`, `${c.failed} failed`, `${c.errored} errored`, `${c.skipped} skipped`]);
+    expect(await page.locator(".counts .k").allTextContents()).toEqual([
+      `${c.passed} passed`,
+      `${c.failed} failed`,
+      `${c.errored} errored`,
+      `${c.skipped} skipped`,
+    ]);
     expect(c.failed).toBeGreaterThan(0);
-    expect(await page.locator("table.ops tfoot td").allTextContents()).toEqual(["all operations", String(c.passed), String(c.failed), String(c.errored), String(c.skipped), `${c.total} rules`]);
+    expect(await page.locator("table.ops tfoot td").allTextContents()).toEqual([
+      "all operations",
+      String(c.passed),
+      String(c.failed),
+      String(c.errored),
+      String(c.skipped),
+      `${c.total} rules`,
+    ]);
     // A failed mark per failing rule, with its rule in the title.
     expect(await page.locator("table.ops a.m.failed").count()).toBe(c.failed);
     expect(await page.locator(`table.ops a.m.failed[title^="listCalls.total-pages "]`).count()).toBe(1);
@@ -95,7 +121,9 @@ describe.skipIf(reason !== "")(`HTML report in headless Chromium${reason ? ` (sk
     expect(await page.locator(`article.cause[id] >> text=totalPages`).count()).toBeGreaterThan(0);
 
     // Response times: a row per operation the run called, p50 <= p95 <= max.
-    const rows = await page.locator("table.times tbody tr").evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent ?? "")));
+    const rows = await page
+      .locator("table.times tbody tr")
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent ?? "")));
     expect(rows.length).toBeGreaterThan(10);
     for (const [op, count, p50, p95, max] of rows) {
       expect(Number(count), op).toBe(run.timings[op].length);
@@ -108,13 +136,24 @@ describe.skipIf(reason !== "")(`HTML report in headless Chromium${reason ? ` (sk
     expect(run.environment.requests).toBeGreaterThan(0);
     expect(await page.locator("#environment").isVisible()).toBe(true);
     expect(await page.locator("#environment p.env-summary").textContent()).toBe(run.environment.summary);
-    expect(await page.locator("#environment table.env th").allTextContents()).toEqual(["requests", "rate limited", "pace", "retries", "gateway errors", "network errors", "flaky answers", "latency"]);
+    expect(await page.locator("#environment table.env th").allTextContents()).toEqual([
+      "requests",
+      "rate limited",
+      "pace",
+      "retries",
+      "gateway errors",
+      "network errors",
+      "flaky answers",
+      "latency",
+    ]);
     expect(await page.locator("dl.meta").textContent()).toContain(run.environment.summary);
 
     const shot = join(shots, "conformance-report.png");
     await page.screenshot({ path: shot, fullPage: true });
     await page.screenshot({ path: join(shots, "conformance-report-top.png") });
-    console.log(`HTML report screenshot: ${shot} (top of page: ${join(shots, "conformance-report-top.png")}; the page: ${join(shots, "conformance-report.html")})`);
+    console.log(
+      `HTML report screenshot: ${shot} (top of page: ${join(shots, "conformance-report-top.png")}; the page: ${join(shots, "conformance-report.html")})`,
+    );
     await context.close();
   }, 60_000);
 });

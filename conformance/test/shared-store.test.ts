@@ -18,7 +18,8 @@ describe("suite against two mock processes sharing one Redis", () => {
 
   beforeAll(async () => {
     redis = await startRedis();
-    for (let i = 0; i < 2; i++) mocks.push(await spawnMock(["--store", redis.url, "--clock", "virtual", "--log-format", "off"]));
+    for (let i = 0; i < 2; i++)
+      mocks.push(await spawnMock(["--store", redis.url, "--clock", "virtual", "--log-format", "off"]));
     proxy = await startRoundRobinProxy(mocks.map((m) => m.url));
   }, 90_000);
 
@@ -29,8 +30,20 @@ describe("suite against two mock processes sharing one Redis", () => {
   });
 
   it("passes at level assumed, with requests split evenly between the processes", async () => {
-    const { code, run } = await main(["--base-url", proxy.url, "--api-key", mocks[0].apiKey, "--level", "assumed", "--quiet"], {}, silentIo);
-    const failed = (run?.results ?? []).filter((r) => r.outcome === "failed").map((r) => `${r.id}: ${r.failures.slice(0, 2).map((f) => `${f.pointer} ${f.message}`).join("; ")}`);
+    const { code, run } = await main(
+      ["--base-url", proxy.url, "--api-key", mocks[0].apiKey, "--level", "assumed", "--quiet"],
+      {},
+      silentIo,
+    );
+    const failed = (run?.results ?? [])
+      .filter((r) => r.outcome === "failed")
+      .map(
+        (r) =>
+          `${r.id}: ${r.failures
+            .slice(0, 2)
+            .map((f) => `${f.pointer} ${f.message}`)
+            .join("; ")}`,
+      );
     expect(failed).toEqual([]);
     expect(code).toBe(0);
     expect(run!.isMock).toBe(true);

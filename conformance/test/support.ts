@@ -21,10 +21,16 @@ export async function startKitMock(options: { clock?: "real" | "virtual" } = {})
   return startMock({ port: 0, host: "127.0.0.1", ...options });
 }
 
-export type Rewrite = (req: { method: string; path: string }, res: { status: number; headers: Headers; body: Buffer }) => { status: number; headers: Record<string, string>; body: Buffer | string } | undefined;
+export type Rewrite = (
+  req: { method: string; path: string },
+  res: { status: number; headers: Headers; body: Buffer },
+) => { status: number; headers: Record<string, string>; body: Buffer | string } | undefined;
 
 /** A pass-through proxy to `upstream`; `rewrite` may replace any response; `seen` records every request. */
-export async function startProxy(upstream: string, rewrite: Rewrite = () => undefined): Promise<Running & { seen: { method: string; path: string; key?: string }[] }> {
+export async function startProxy(
+  upstream: string,
+  rewrite: Rewrite = () => undefined,
+): Promise<Running & { seen: { method: string; path: string; key?: string }[] }> {
   const seen: { method: string; path: string; key?: string }[] = [];
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -34,16 +40,26 @@ export async function startProxy(upstream: string, rewrite: Rewrite = () => unde
     const url = new URL(req.url ?? "/", upstream);
     seen.push({ method, path: url.pathname, key: req.headers["x-api-key"] as string | undefined });
     const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && k !== "host" && k !== "content-length") headers.set(k, Array.isArray(v) ? v.join(",") : v);
-    const upstreamRes = await fetch(url, { method, headers, body: method === "GET" || method === "HEAD" ? undefined : body });
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined && k !== "host" && k !== "content-length") headers.set(k, Array.isArray(v) ? v.join(",") : v);
+    const upstreamRes = await fetch(url, {
+      method,
+      headers,
+      body: method === "GET" || method === "HEAD" ? undefined : body,
+    });
     const upstreamBody = Buffer.from(await upstreamRes.arrayBuffer());
-    const replaced = rewrite({ method, path: url.pathname }, { status: upstreamRes.status, headers: upstreamRes.headers, body: upstreamBody });
+    const replaced = rewrite(
+      { method, path: url.pathname },
+      { status: upstreamRes.status, headers: upstreamRes.headers, body: upstreamBody },
+    );
     if (replaced) {
       res.writeHead(replaced.status, replaced.headers).end(replaced.body);
       return;
     }
     const out: Record<string, string> = {};
-    upstreamRes.headers.forEach((v, k) => { if (k !== "content-length" && k !== "content-encoding" && k !== "transfer-encoding") out[k] = v; });
+    upstreamRes.headers.forEach((v, k) => {
+      if (k !== "content-length" && k !== "content-encoding" && k !== "transfer-encoding") out[k] = v;
+    });
     res.writeHead(upstreamRes.status, out).end(upstreamBody);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -52,12 +68,22 @@ export async function startProxy(upstream: string, rewrite: Rewrite = () => unde
     url: `http://127.0.0.1:${port}`,
     apiKey: "",
     seen,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** Rewrites a JSON response body; other responses pass. */
-export function json(mutate: (body: any) => void): (res: { status: number; headers: Headers; body: Buffer }) => { status: number; headers: Record<string, string>; body: string } {
+export function json(
+  mutate: (body: any) => void,
+): (res: { status: number; headers: Headers; body: Buffer }) => {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+} {
   return (res) => {
     const body = JSON.parse(res.body.toString("utf8"));
     mutate(body);

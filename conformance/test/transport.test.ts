@@ -9,11 +9,22 @@ import { Pacer } from "../transport/pacer.js";
 import { parseRateLimit, retryAfterMs } from "../transport/retry-after.js";
 import { Inconclusive, Transport, WriteOutcomeUnknown } from "../transport/transport.js";
 
-const API_ERROR = { timestamp: "2026-01-01T00:00:00Z", status: 500, error: "Internal Server Error", message: "boom", path: "/v1/calls" };
+const API_ERROR = {
+  timestamp: "2026-01-01T00:00:00Z",
+  status: 500,
+  error: "Internal Server Error",
+  message: "boom",
+  path: "/v1/calls",
+};
 
 function answer(status: number, json?: unknown, headers: Record<string, string> = {}): Answer {
   const text = json === undefined ? "<html><body><h1>Bad Gateway</h1></body></html>" : JSON.stringify(json);
-  return { status, headers: new Headers({ "content-type": json === undefined ? "text/html" : "application/json", ...headers }), text, json };
+  return {
+    status,
+    headers: new Headers({ "content-type": json === undefined ? "text/html" : "application/json", ...headers }),
+    text,
+    json,
+  };
 }
 
 /** An attempt function that plays `script` in order (an Error entry is a network failure) and logs when each was sent. */
@@ -32,7 +43,8 @@ function scripted(script: (Answer | Error)[]) {
 const fast = (extra = {}) => new Transport({ backoffBaseMs: 5, random: () => 0.5, ...extra });
 const GET = { method: "GET", describe: "GET /v1/calls" };
 const POST = { method: "POST", describe: "POST /v1/integrations" };
-const reset = (bytesWritten: number) => Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET", socket: { bytesWritten } });
+const reset = (bytesWritten: number) =>
+  Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET", socket: { bytesWritten } });
 
 describe("answer kinds", () => {
   it.each([
@@ -56,10 +68,14 @@ describe("answer kinds", () => {
   });
 
   it("tells network failures apart through fetch's wrapper", () => {
-    expect(networkKind(new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "ECONNREFUSED" }) }))).toBe("refused");
+    expect(
+      networkKind(new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "ECONNREFUSED" }) })),
+    ).toBe("refused");
     expect(networkKind(new TypeError("fetch failed", { cause: reset(0) }))).toBe("reset-unsent");
     expect(networkKind(new TypeError("fetch failed", { cause: reset(120) }))).toBe("reset");
-    expect(networkKind(Object.assign(new Error("The operation was aborted due to timeout"), { name: "TimeoutError" }))).toBe("timeout");
+    expect(
+      networkKind(Object.assign(new Error("The operation was aborted due to timeout"), { name: "TimeoutError" })),
+    ).toBe("timeout");
     expect(networkKind(new Error("something else"))).toBe("reset");
   });
 });
@@ -69,7 +85,9 @@ describe("Retry-After and --rate-limit", () => {
     expect(retryAfterMs(new Headers({ "retry-after": "3" }))).toBe(3000);
     const date = "Wed, 25 Nov 2026 10:00:00 GMT";
     expect(retryAfterMs(new Headers({ "retry-after": "Wed, 25 Nov 2026 10:00:05 GMT", date }))).toBe(5000);
-    expect(retryAfterMs(new Headers({ "retry-after": "Wed, 25 Nov 2026 10:00:05 GMT" }), Date.parse(date) + 1000)).toBe(4000);
+    expect(retryAfterMs(new Headers({ "retry-after": "Wed, 25 Nov 2026 10:00:05 GMT" }), Date.parse(date) + 1000)).toBe(
+      4000,
+    );
     expect(retryAfterMs(new Headers({ "retry-after": "soon" }))).toBeUndefined();
     expect(retryAfterMs(new Headers())).toBeUndefined();
   });
@@ -103,7 +121,9 @@ describe("transport", () => {
 
   it("gives up after --retries with Inconclusive, naming what it met", async () => {
     const s = scripted([answer(502)]);
-    await expect(fast({ retries: 2 }).send(GET, s.attempt)).rejects.toThrow(/no answer from the API after 3 attempts \(met 502/);
+    await expect(fast({ retries: 2 }).send(GET, s.attempt)).rejects.toThrow(
+      /no answer from the API after 3 attempts \(met 502/,
+    );
     expect(s.count()).toBe(3);
   });
 
@@ -138,10 +158,16 @@ describe("transport", () => {
       expect(s.count()).toBe(1);
     }
     // A rule that started over judges an API 5xx; a gateway page still sends it back to the start.
-    expect((await fast().send({ ...POST, unknownWrite: "judge" }, scripted([answer(500, API_ERROR)]).attempt)).status).toBe(500);
-    await expect(fast().send({ ...POST, unknownWrite: "judge" }, scripted([answer(502)]).attempt)).rejects.toBeInstanceOf(WriteOutcomeUnknown);
+    expect(
+      (await fast().send({ ...POST, unknownWrite: "judge" }, scripted([answer(500, API_ERROR)]).attempt)).status,
+    ).toBe(500);
+    await expect(
+      fast().send({ ...POST, unknownWrite: "judge" }, scripted([answer(502)]).attempt),
+    ).rejects.toBeInstanceOf(WriteOutcomeUnknown);
     // A write that cannot take effect twice (putting a field back) is resent like a read.
-    expect((await fast().send({ ...POST, idempotent: true }, scripted([answer(502), answer(200, {})]).attempt)).status).toBe(200);
+    expect(
+      (await fast().send({ ...POST, idempotent: true }, scripted([answer(502), answer(200, {})]).attempt)).status,
+    ).toBe(200);
   });
 
   it("resends a write that provably never left: refused, or reset before a byte", async () => {
@@ -170,7 +196,9 @@ describe("transport", () => {
 
   it("stops waiting once the run's wait budget is spent", async () => {
     const s = scripted([answer(429, undefined, { "retry-after": "5" })]);
-    await expect(fast({ maxWaitMs: 1000 }).send(GET, s.attempt)).rejects.toThrow(/wait budget is spent|after 1 attempt/);
+    await expect(fast({ maxWaitMs: 1000 }).send(GET, s.attempt)).rejects.toThrow(
+      /wait budget is spent|after 1 attempt/,
+    );
     expect(s.count()).toBe(1);
   });
 });
@@ -240,18 +268,34 @@ describe("pacer", () => {
     const pacer = new Pacer({ kind: "auto" }, 2);
     let inFlight = 0;
     let most = 0;
-    await Promise.all(Array.from({ length: 6 }, async () => {
-      await pacer.acquire();
-      most = Math.max(most, ++inFlight);
-      await new Promise((r) => setTimeout(r, 5));
-      inFlight--;
-      pacer.release();
-    }));
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        await pacer.acquire();
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight--;
+        pacer.release();
+      }),
+    );
     expect(most).toBe(2);
   });
 });
 
 it("sums the environment up in one line", () => {
-  const line = environmentLine({ requests: 900, rateLimited: 262, waitedSeconds: 31.2, pace: 19.6, paceMode: "auto", retries: { rateLimited: 262, unavailable: 0, gateway: 11, network: 0, timeout: 0, api5xx: 0 }, gatewayErrors: { 502: 6, 504: 5 }, networkErrors: {}, flaky: [], inconclusive: [], latency: { p50: 3, p95: 9, p99: 20 } });
-  expect(line).toBe("target rate-limited 262 requests at about 20/s; waited 31 s; 11 gateway errors retried; 0 inconclusive");
+  const line = environmentLine({
+    requests: 900,
+    rateLimited: 262,
+    waitedSeconds: 31.2,
+    pace: 19.6,
+    paceMode: "auto",
+    retries: { rateLimited: 262, unavailable: 0, gateway: 11, network: 0, timeout: 0, api5xx: 0 },
+    gatewayErrors: { 502: 6, 504: 5 },
+    networkErrors: {},
+    flaky: [],
+    inconclusive: [],
+    latency: { p50: 3, p95: 9, p99: 20 },
+  });
+  expect(line).toBe(
+    "target rate-limited 262 requests at about 20/s; waited 31 s; 11 gateway errors retried; 0 inconclusive",
+  );
 });

@@ -9,7 +9,11 @@ describe.skipIf(!hasMock)(`webhook contract${hasMock ? "" : ` (skipped: ${NO_MOC
   afterAll(async () => mock?.close());
 
   it("E16 delivers a signed conversation_started that the receiver verifies", async () => {
-    const { code, run } = await main(["--base-url", mock.url, "--api-key", mock.apiKey, "--only", "signed-delivery", "--quiet"], {}, silentIo);
+    const { code, run } = await main(
+      ["--base-url", mock.url, "--api-key", mock.apiKey, "--only", "signed-delivery", "--quiet"],
+      {},
+      silentIo,
+    );
     const [result] = run!.results;
     expect(result.id).toBe("conversationStartedEvent.signed-delivery");
     expect(result.failures).toEqual([]);

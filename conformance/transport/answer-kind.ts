@@ -61,10 +61,18 @@ export function networkKind(error: unknown): NetworkKind {
   let e = error as { name?: string; code?: string; cause?: unknown; socket?: { bytesWritten?: number } } | undefined;
   while (e && !seen.has(e)) {
     seen.add(e);
-    if (e.name === "TimeoutError" || e.code === "UND_ERR_HEADERS_TIMEOUT" || e.code === "UND_ERR_BODY_TIMEOUT" || e.code === "ETIMEDOUT") return "timeout";
+    if (
+      e.name === "TimeoutError" ||
+      e.code === "UND_ERR_HEADERS_TIMEOUT" ||
+      e.code === "UND_ERR_BODY_TIMEOUT" ||
+      e.code === "ETIMEDOUT"
+    )
+      return "timeout";
     if (e.code === "ECONNREFUSED") return "refused";
-    if (e.code === "ENOTFOUND" || /CERT|SELF_SIGNED|ERR_TLS|ERR_SSL|UNABLE_TO_VERIFY/.test(e.code ?? "")) return "fatal";
-    if (e.socket && typeof e.socket.bytesWritten === "number") return e.socket.bytesWritten === 0 ? "reset-unsent" : "reset";
+    if (e.code === "ENOTFOUND" || /CERT|SELF_SIGNED|ERR_TLS|ERR_SSL|UNABLE_TO_VERIFY/.test(e.code ?? ""))
+      return "fatal";
+    if (e.socket && typeof e.socket.bytesWritten === "number")
+      return e.socket.bytesWritten === 0 ? "reset-unsent" : "reset";
     e = e.cause as typeof e;
   }
   return "reset";

@@ -43,7 +43,14 @@ export type RetryReason = keyof EnvironmentReport["retries"];
 export class EnvironmentStats {
   requests = 0;
   rateLimited = 0;
-  retries: EnvironmentReport["retries"] = { rateLimited: 0, unavailable: 0, gateway: 0, network: 0, timeout: 0, api5xx: 0 };
+  retries: EnvironmentReport["retries"] = {
+    rateLimited: 0,
+    unavailable: 0,
+    gateway: 0,
+    network: 0,
+    timeout: 0,
+    api5xx: 0,
+  };
   gatewayErrors: Record<string, number> = {};
   networkErrors: Record<string, number> = {};
   flaky: FlakyAnswer[] = [];
@@ -55,8 +62,16 @@ export class EnvironmentStats {
   attempt(kind: AnswerKind | NetworkKind, status: number | undefined, durationMs: number | undefined): void {
     this.requests++;
     if (kind === "rate-limited") this.rateLimited++;
-    else if (kind === "gateway" || kind === "unavailable") this.gatewayErrors[String(status)] = (this.gatewayErrors[String(status)] ?? 0) + 1;
-    else if (kind === "refused" || kind === "reset" || kind === "reset-unsent" || kind === "timeout" || kind === "fatal") this.networkErrors[kind] = (this.networkErrors[kind] ?? 0) + 1;
+    else if (kind === "gateway" || kind === "unavailable")
+      this.gatewayErrors[String(status)] = (this.gatewayErrors[String(status)] ?? 0) + 1;
+    else if (
+      kind === "refused" ||
+      kind === "reset" ||
+      kind === "reset-unsent" ||
+      kind === "timeout" ||
+      kind === "fatal"
+    )
+      this.networkErrors[kind] = (this.networkErrors[kind] ?? 0) + 1;
     if ((kind === "api" || kind === "api-5xx") && durationMs !== undefined) this.latencies.push(durationMs);
   }
 
@@ -77,7 +92,8 @@ export class EnvironmentStats {
 
   report(pace: number | undefined, paceMode: "auto" | "fixed", inconclusive: string[]): EnvironmentReport {
     const sorted = [...this.latencies].sort((a, b) => a - b);
-    const at = (q: number) => (sorted.length === 0 ? null : round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]));
+    const at = (q: number) =>
+      sorted.length === 0 ? null : round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]);
     const report: EnvironmentReport = {
       requests: this.requests,
       rateLimited: this.rateLimited,
@@ -103,7 +119,10 @@ const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a,
 /** e.g. "target rate-limited 262 requests at about 20/s; waited 31 s; 11 gateway errors retried; 0 inconclusive" */
 export function environmentLine(env: Omit<EnvironmentReport, "summary">): string {
   const paceText = env.pace === null ? "" : ` at about ${formatPace(env.pace)}`;
-  const limited = env.rateLimited > 0 ? `target rate-limited ${env.rateLimited} request${env.rateLimited === 1 ? "" : "s"}${paceText}` : `no rate limit met${env.paceMode === "fixed" && env.pace !== null ? ` (paced at ${formatPace(env.pace)})` : ""}`;
+  const limited =
+    env.rateLimited > 0
+      ? `target rate-limited ${env.rateLimited} request${env.rateLimited === 1 ? "" : "s"}${paceText}`
+      : `no rate limit met${env.paceMode === "fixed" && env.pace !== null ? ` (paced at ${formatPace(env.pace)})` : ""}`;
   const gateway = sum(env.gatewayErrors);
   const network = sum(env.networkErrors);
   return [

@@ -11,7 +11,15 @@
  *   over once, and the second answer is judged (reported as flaky when it differs).
  * When the budgets run out the caller gets Inconclusive: there was no real answer to judge.
  */
-import { answerKind, networkKind, provablyUnprocessed, TargetUnreachable, type Answer, type AnswerKind, type NetworkKind } from "./answer-kind.js";
+import {
+  answerKind,
+  networkKind,
+  provablyUnprocessed,
+  TargetUnreachable,
+  type Answer,
+  type AnswerKind,
+  type NetworkKind,
+} from "./answer-kind.js";
 import { EnvironmentStats, type EnvironmentReport, type RetryReason } from "./environment.js";
 import { Pacer, sleep, type PaceSetting } from "./pacer.js";
 import { retryAfterMs } from "./retry-after.js";
@@ -38,7 +46,11 @@ export class Inconclusive extends Error {}
 
 /** A write met an answer that does not say whether it was processed (a gateway page, a reset, a timeout, an API 5xx). */
 export class WriteOutcomeUnknown extends Error {
-  constructor(message: string, readonly kind: AnswerKind | NetworkKind, readonly status: number | undefined) {
+  constructor(
+    message: string,
+    readonly kind: AnswerKind | NetworkKind,
+    readonly status: number | undefined,
+  ) {
     super(message);
   }
 }
@@ -117,20 +129,29 @@ export class Transport {
         this.pacer.accepted();
         this.bareLimits = 0;
         if (firstApi5xx !== undefined) {
-          if (answer.status !== firstApi5xx) this.stats.flaky.push({ request: policy.describe, first: firstApi5xx, then: answer.status });
+          if (answer.status !== firstApi5xx)
+            this.stats.flaky.push({ request: policy.describe, first: firstApi5xx, then: answer.status });
           return answer;
         }
         if (kind === "api") return answer;
         if (write) {
           if (policy.unknownWrite === "judge") return answer;
-          throw new WriteOutcomeUnknown(`${policy.describe} answered ${answer.status} (the API's own error body)`, kind, answer.status);
+          throw new WriteOutcomeUnknown(
+            `${policy.describe} answered ${answer.status} (the API's own error body)`,
+            kind,
+            answer.status,
+          );
         }
         firstApi5xx = answer.status;
         this.stats.retry("api5xx");
         continue;
       }
       if (failure && policy.passNetworkErrors && kind === "refused") throw failure;
-      met.push(answer ? `${answer.status}${kind === "rate-limited" || kind === "unavailable" ? "" : " (not the API's answer)"}` : `${kind}: ${failure!.message}`);
+      met.push(
+        answer
+          ? `${answer.status}${kind === "rate-limited" || kind === "unavailable" ? "" : " (not the API's answer)"}`
+          : `${kind}: ${failure!.message}`,
+      );
       if (kind === "rate-limited" || kind === "unavailable") {
         const announced = retryAfterMs(answer!.headers);
         if (announced === undefined) this.bareLimits++;
@@ -144,7 +165,11 @@ export class Transport {
         continue;
       }
       if (write && !provablyUnprocessed(kind)) {
-        throw new WriteOutcomeUnknown(`${policy.describe} met ${met[met.length - 1]}: it may or may not have been processed`, kind, answer?.status);
+        throw new WriteOutcomeUnknown(
+          `${policy.describe} met ${met[met.length - 1]}: it may or may not have been processed`,
+          kind,
+          answer?.status,
+        );
       }
       retriesLeft--;
       const wait = this.backoff(sent + 1);
@@ -167,7 +192,10 @@ export class Transport {
 
   private giveUpUnless(ok: boolean, policy: SendPolicy, met: string[]): void {
     if (ok) return;
-    const why = this.stats.waitedSeconds * 1000 >= this.maxWaitMs ? "the run's wait budget is spent" : `after ${met.length} attempt${met.length === 1 ? "" : "s"}`;
+    const why =
+      this.stats.waitedSeconds * 1000 >= this.maxWaitMs
+        ? "the run's wait budget is spent"
+        : `after ${met.length} attempt${met.length === 1 ? "" : "s"}`;
     throw new Inconclusive(`${policy.describe}: no answer from the API ${why} (met ${met.join(", ")})`);
   }
 }

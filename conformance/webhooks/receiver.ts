@@ -22,7 +22,11 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      deliveries.push({ headers: req.headers, rawBody: Buffer.concat(chunks).toString("utf8"), receivedAt: new Date() });
+      deliveries.push({
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks).toString("utf8"),
+        receivedAt: new Date(),
+      });
       res.writeHead(204).end();
     });
   });
@@ -40,6 +44,10 @@ export async function startReceiver(): Promise<Receiver> {
       }
       return deliveries.find(predicate);
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

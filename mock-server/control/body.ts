@@ -14,7 +14,8 @@ export function onlyKeys(body: Record<string, unknown>, allowed: string[]): void
 
 export function optionalInteger(value: unknown, field: string, max = 4294967295): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > max) throw invalid({ [field]: `must be an integer from 0 to ${max}` });
+  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > max)
+    throw invalid({ [field]: `must be an integer from 0 to ${max}` });
   return value as number;
 }
 
@@ -41,6 +42,7 @@ export function queryOf(query: URLSearchParams, allowed: string[]): Record<strin
 export function queryInteger(value: string | undefined, field: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === "" || !Number.isInteger(n) || n < min || n > max) throw invalid({ [field]: `must be an integer from ${min} to ${max}` });
+  if (value.trim() === "" || !Number.isInteger(n) || n < min || n > max)
+    throw invalid({ [field]: `must be an integer from ${min} to ${max}` });
   return n;
 }

@@ -9,7 +9,14 @@
  * random timing. The result is a CallPlan that sim/calls.ts follows.
  */
 import { invalid, type ValidationErrors } from "../core/errors.js";
-import { CALL_STATUSES, NEXT_STATUSES, isFinal, statusOfReason, terminationReasonsFor, type TerminationReason } from "../seed/call-lifecycle.js";
+import {
+  CALL_STATUSES,
+  NEXT_STATUSES,
+  isFinal,
+  statusOfReason,
+  terminationReasonsFor,
+  type TerminationReason,
+} from "../seed/call-lifecycle.js";
 import type { CallStatus } from "../store/records.js";
 import type { CallPlan } from "../store/workspace.js";
 
@@ -22,7 +29,10 @@ const MAX_SECONDS = 30 * 24 * 3600;
  * The partial without `outcome`, and the plan it asks for. A call given an outcome but no status is
  * live: in_progress when a start is given, else scheduled (a status the builder would otherwise draw).
  */
-export function takeOutcome(body: Record<string, unknown>, now: Date): { partial: Record<string, unknown>; plan?: CallPlan } {
+export function takeOutcome(
+  body: Record<string, unknown>,
+  now: Date,
+): { partial: Record<string, unknown>; plan?: CallPlan } {
   if (!("outcome" in body)) return { partial: body };
   const { outcome, ...partial } = body;
   const status = statusOfPartial(partial);
@@ -47,19 +57,26 @@ function reachableFinals(from: CallStatus): CallStatus[] {
 
 /** The plan of a valid outcome for a call of status `from`; a 400 naming every field that is not. */
 export function planOf(outcome: unknown, from: CallStatus, now: Date): CallPlan {
-  if (!outcome || typeof outcome !== "object" || Array.isArray(outcome)) throw invalid({ outcome: "must be an object" }, "Invalid call outcome");
-  if (isFinal(from)) throw invalid({ outcome: `a call that is already ${from} has no outcome left to script` }, "Invalid call outcome");
+  if (!outcome || typeof outcome !== "object" || Array.isArray(outcome))
+    throw invalid({ outcome: "must be an object" }, "Invalid call outcome");
+  if (isFinal(from))
+    throw invalid({ outcome: `a call that is already ${from} has no outcome left to script` }, "Invalid call outcome");
   const o = outcome as Record<string, unknown>;
   const errors: ValidationErrors = {};
   for (const key of Object.keys(o)) {
-    if (!(FIELDS as readonly string[]).includes(key)) errors[`outcome.${key}`] = `is not a field of an outcome (${FIELDS.join(", ")})`;
+    if (!(FIELDS as readonly string[]).includes(key))
+      errors[`outcome.${key}`] = `is not a field of an outcome (${FIELDS.join(", ")})`;
   }
   const finals = reachableFinals(from);
   const status = o.status as CallPlan["status"];
   if (!finals.includes(status)) {
     errors["outcome.status"] = `must be one of ${finals.join(", ")} (what a ${from} call can end as)`;
-  } else if (o.terminationReason !== undefined && !terminationReasonsFor(status).includes(o.terminationReason as TerminationReason)) {
-    errors["outcome.terminationReason"] = `must be one of ${terminationReasonsFor(status).join(", ")} (the reasons of ${status})`;
+  } else if (
+    o.terminationReason !== undefined &&
+    !terminationReasonsFor(status).includes(o.terminationReason as TerminationReason)
+  ) {
+    errors["outcome.terminationReason"] =
+      `must be one of ${terminationReasonsFor(status).join(", ")} (the reasons of ${status})`;
   }
   for (const key of SECONDS_FIELDS) {
     const v = o[key];
@@ -71,19 +88,25 @@ export function planOf(outcome: unknown, from: CallStatus, now: Date): CallPlan 
   const connectAfter = o.connectAfterSeconds as number | undefined;
   const duration = o.durationSeconds as number | undefined;
   // An error connects first when the outcome says when, or how long the conversation lasts.
-  const connects = from === "scheduled" && (status === "ended" || (status === "error" && (connectAfter !== undefined || duration !== undefined)));
+  const connects =
+    from === "scheduled" &&
+    (status === "ended" || (status === "error" && (connectAfter !== undefined || duration !== undefined)));
   if (connectAfter !== undefined && !connects) {
-    errors["outcome.connectAfterSeconds"] = from === "in_progress" ? "the call is already in progress" : `a ${status} call never connects`;
+    errors["outcome.connectAfterSeconds"] =
+      from === "in_progress" ? "the call is already in progress" : `a ${status} call never connects`;
   }
   if (duration !== undefined) {
-    if (from === "in_progress") errors["outcome.durationSeconds"] = "the call is already in progress: give afterSeconds";
+    if (from === "in_progress")
+      errors["outcome.durationSeconds"] = "the call is already in progress: give afterSeconds";
     else if (!connects) errors["outcome.durationSeconds"] = `a ${status} call never connects`;
     else if (after !== undefined) errors["outcome.durationSeconds"] = "give afterSeconds or durationSeconds, not both";
   }
-  if (after !== undefined && connectAfter !== undefined && after < connectAfter) errors["outcome.afterSeconds"] = "must be at least connectAfterSeconds";
+  if (after !== undefined && connectAfter !== undefined && after < connectAfter)
+    errors["outcome.afterSeconds"] = "must be at least connectAfterSeconds";
   if (Object.keys(errors).length > 0) throw invalid(errors, "Invalid call outcome");
 
-  const at = (seconds: number | undefined) => (seconds === undefined ? undefined : new Date(now.getTime() + seconds * 1000).toISOString());
+  const at = (seconds: number | undefined) =>
+    seconds === undefined ? undefined : new Date(now.getTime() + seconds * 1000).toISOString();
   const plan: CallPlan = { status, connects };
   if (o.terminationReason !== undefined) plan.terminationReason = o.terminationReason as TerminationReason;
   if (connectAfter !== undefined) plan.connectAt = at(connectAfter);

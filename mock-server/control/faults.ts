@@ -5,7 +5,12 @@ import type { ControlRoute, ControlServices } from "./router.js";
 
 export function faultRoutes({ faults }: ControlServices): ControlRoute[] {
   return [
-    { operationId: "createFault", method: "POST", path: "/faults", handle: ({ body }) => ({ status: 201, body: faults.add(objectBody(body)) }) },
+    {
+      operationId: "createFault",
+      method: "POST",
+      path: "/faults",
+      handle: ({ body }) => ({ status: 201, body: faults.add(objectBody(body)) }),
+    },
     { operationId: "listFaults", method: "GET", path: "/faults", handle: () => ({ status: 200, body: faults.list() }) },
     {
       operationId: "deleteFault",

@@ -18,12 +18,20 @@ function filterOf(query: URLSearchParams, capacity: number): JournalFilter {
 
 export function journalRoutes({ journal, webhooks, workspaces }: ControlServices): ControlRoute[] {
   return [
-    { operationId: "listRequests", method: "GET", path: "/requests", handle: async ({ query }) => ({ status: 200, body: await journal.list(filterOf(query, journal.capacity)) }) },
+    {
+      operationId: "listRequests",
+      method: "GET",
+      path: "/requests",
+      handle: async ({ query }) => ({ status: 200, body: await journal.list(filterOf(query, journal.capacity)) }),
+    },
     {
       operationId: "countRequests",
       method: "GET",
       path: "/requests/count",
-      handle: async ({ query }) => ({ status: 200, body: { count: await journal.count(filterOf(query, journal.capacity)) } }),
+      handle: async ({ query }) => ({
+        status: 200,
+        body: { count: await journal.count(filterOf(query, journal.capacity)) },
+      }),
     },
     {
       operationId: "clearRequests",
@@ -34,6 +42,11 @@ export function journalRoutes({ journal, webhooks, workspaces }: ControlServices
         return { status: 204 };
       },
     },
-    { operationId: "listWebhookDeliveries", method: "GET", path: "/webhook-deliveries", handle: () => ({ status: 200, body: webhooks.list(workspaces.list()) }) },
+    {
+      operationId: "listWebhookDeliveries",
+      method: "GET",
+      path: "/webhook-deliveries",
+      handle: () => ({ status: 200, body: webhooks.list(workspaces.list()) }),
+    },
   ];
 }

@@ -15,7 +15,8 @@ import type { ControlRoute, ControlServices } from "./router.js";
 import { workspaceOf } from "./workspaces.js";
 
 function collectionOf(name: string): CollectionName {
-  if (!(collectionNames as string[]).includes(name)) throw new ApiError(404, `Unknown collection ${name}; one of: ${collectionNames.join(", ")}`);
+  if (!(collectionNames as string[]).includes(name))
+    throw new ApiError(404, `Unknown collection ${name}; one of: ${collectionNames.join(", ")}`);
   return name as CollectionName;
 }
 
@@ -25,7 +26,10 @@ export function recordRoutes({ workspaces, simulation }: ControlServices): Contr
       operationId: "listRecords",
       method: "GET",
       path: "/workspaces/{workspaceId}/{collection}",
-      handle: ({ params }) => ({ status: 200, body: workspaceOf(workspaces, params.workspaceId).collections[collectionOf(params.collection)].all().reverse() }),
+      handle: ({ params }) => ({
+        status: 200,
+        body: workspaceOf(workspaces, params.workspaceId).collections[collectionOf(params.collection)].all().reverse(),
+      }),
     },
 
     {
@@ -37,7 +41,8 @@ export function recordRoutes({ workspaces, simulation }: ControlServices): Contr
         const name = collectionOf(params.collection);
         const now = workspace.clock.now();
         // A call's scripted outcome is checked (400) before anything is built or stored.
-        const { partial, plan } = name === "calls" ? takeOutcome(objectBody(body), now) : { partial: objectBody(body), plan: undefined };
+        const { partial, plan } =
+          name === "calls" ? takeOutcome(objectBody(body), now) : { partial: objectBody(body), plan: undefined };
         const created: CreatedRecord[] = [];
         let record: unknown;
         try {
@@ -65,7 +70,13 @@ export function recordRoutes({ workspaces, simulation }: ControlServices): Contr
 }
 
 /** Builds, checks and stores a record; records made for its references are listed in `created`. */
-function storeRecord(workspace: Workspace, name: CollectionName, partial: Record<string, unknown>, now: Date, created: CreatedRecord[]): unknown {
+function storeRecord(
+  workspace: Workspace,
+  name: CollectionName,
+  partial: Record<string, unknown>,
+  now: Date,
+  created: CreatedRecord[],
+): unknown {
   let record: unknown;
   try {
     record = fillRecord(workspace, name, partial, now, created);
@@ -75,15 +86,23 @@ function storeRecord(workspace: Workspace, name: CollectionName, partial: Record
   }
   const errors = recordErrors(name, record);
   if (errors) throw invalid(errors, `Not a valid ${name} record`);
-  const collection = workspace.collections[name] as unknown as { create(r: unknown): unknown; idOf(r: unknown): string; has(id: string): boolean };
-  if (collection.has(collection.idOf(record))) throw new ApiError(409, `${name} already holds a record with id ${collection.idOf(record)}`);
+  const collection = workspace.collections[name] as unknown as {
+    create(r: unknown): unknown;
+    idOf(r: unknown): string;
+    has(id: string): boolean;
+  };
+  if (collection.has(collection.idOf(record)))
+    throw new ApiError(409, `${name} already holds a record with id ${collection.idOf(record)}`);
   collection.create(record);
   return record;
 }
 
 function refreshAgentWebhooks(workspace: Workspace, agentId: string): void {
   if (!workspace.collections.agents.has(agentId)) return;
-  workspace.collections.agents.update(agentId, (a) => ({ ...a, agentSettings: { ...a.agentSettings, webhooks: webhooksOfAgent(workspace, agentId) } }));
+  workspace.collections.agents.update(agentId, (a) => ({
+    ...a,
+    agentSettings: { ...a.agentSettings, webhooks: webhooksOfAgent(workspace, agentId) },
+  }));
 }
 
 /**
@@ -91,12 +110,24 @@ function refreshAgentWebhooks(workspace: Workspace, agentId: string): void {
  * first in "most recently created first" lists. Its creation time must agree, so a fill the builder
  * dated before the newest record of the collection is built again from that record's time.
  */
-function fillRecord(workspace: Workspace, name: CollectionName, partial: Record<string, unknown>, now: Date, created: CreatedRecord[]): unknown {
-  const record = buildRecord(name, createBuildContext(workspace, now, created), partial) as unknown as Record<string, unknown>;
+function fillRecord(
+  workspace: Workspace,
+  name: CollectionName,
+  partial: Record<string, unknown>,
+  now: Date,
+  created: CreatedRecord[],
+): unknown {
+  const record = buildRecord(name, createBuildContext(workspace, now, created), partial) as unknown as Record<
+    string,
+    unknown
+  >;
   const field = ["createdAt", "createdDate"].find((f) => typeof record[f] === "string" && !(f in partial));
   if (!field) return record;
-  const newest = (workspace.collections[name] as unknown as { page(q: object): { items: Record<string, unknown>[] } }).page({ order: "newest", page: 0, size: 1 }).items[0];
+  const newest = (
+    workspace.collections[name] as unknown as { page(q: object): { items: Record<string, unknown>[] } }
+  ).page({ order: "newest", page: 0, size: 1 }).items[0];
   const floor = typeof newest?.[field] === "string" ? (newest[field] as string) : undefined;
-  if (!floor || Date.parse(record[field] as string) >= Date.parse(floor) || Date.parse(floor) > now.getTime()) return record;
+  if (!floor || Date.parse(record[field] as string) >= Date.parse(floor) || Date.parse(floor) > now.getTime())
+    return record;
   return buildRecord(name, createBuildContext(workspace, now, created), { ...partial, [field]: floor });
 }

@@ -38,5 +38,11 @@ export interface ControlServices extends Services {
 
 /** In match order: a fixed segment (`/workspaces/{id}/reset`) before the `{collection}` it would also fit. */
 export function controlRoutes(services: ControlServices): ControlRoute[] {
-  return [...workspaceRoutes(services), ...recordRoutes(services), ...clockRoutes(services), ...faultRoutes(services), ...journalRoutes(services)];
+  return [
+    ...workspaceRoutes(services),
+    ...recordRoutes(services),
+    ...clockRoutes(services),
+    ...faultRoutes(services),
+    ...journalRoutes(services),
+  ];
 }

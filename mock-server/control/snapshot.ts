@@ -22,7 +22,11 @@ export function importSnapshot(workspace: Workspace, snapshot: Record<string, un
     }
     for (const [i, record] of records.entries()) {
       const errors = recordErrors(name as CollectionName, record);
-      if (errors) throw invalid(Object.fromEntries(Object.entries(errors).map(([field, message]) => [`${name}[${i}].${field}`, message])), "Snapshot refused");
+      if (errors)
+        throw invalid(
+          Object.fromEntries(Object.entries(errors).map(([field, message]) => [`${name}[${i}].${field}`, message])),
+          "Snapshot refused",
+        );
     }
   }
   const before = exportSnapshot(workspace);

@@ -102,10 +102,14 @@ function dropWithPartners(workspace: Workspace, unfit: Unfit[]): CollectionFollo
     const record = remove(workspace, item.name, item.id);
     if (!record) continue;
     if (item.how) follow(item.name, item.how);
-    if (item.name === "calls" && chats.has(item.id)) queue.push({ name: "chats", id: item.id, how: "were dropped with their calls (the same E16 conversations)" });
-    if (item.name === "chats" && calls.has(item.id)) queue.push({ name: "calls", id: item.id, how: "were dropped with their chats (the same E16 conversations)" });
+    if (item.name === "calls" && chats.has(item.id))
+      queue.push({ name: "chats", id: item.id, how: "were dropped with their calls (the same E16 conversations)" });
+    if (item.name === "chats" && calls.has(item.id))
+      queue.push({ name: "calls", id: item.id, how: "were dropped with their chats (the same E16 conversations)" });
     if (item.name === "batchRuns") {
-      for (const run of testRuns.all()) if (run.batchId === item.id) queue.push({ name: "testRuns", id: run.jobId, how: "were dropped with their batch runs" });
+      for (const run of testRuns.all())
+        if (run.batchId === item.id)
+          queue.push({ name: "testRuns", id: run.jobId, how: "were dropped with their batch runs" });
     }
     if (item.name === "testRuns") recount.add(record.batchId);
     if (item.name === "webhooks") relist.add(record.agentId);

@@ -25,7 +25,12 @@ export function workspaceRoutes({ workspaces, simulation, journal, faults }: Con
     return optionalInteger(body.seed, "seed");
   };
   return [
-    { operationId: "getHealth", method: "GET", path: "/health", handle: () => ({ status: 200, body: { status: "ok", kit: KIT_NAME, version: KIT_VERSION } }) },
+    {
+      operationId: "getHealth",
+      method: "GET",
+      path: "/health",
+      handle: () => ({ status: 200, body: { status: "ok", kit: KIT_NAME, version: KIT_VERSION } }),
+    },
 
     {
       operationId: "resetMock",
@@ -42,7 +47,12 @@ export function workspaceRoutes({ workspaces, simulation, journal, faults }: Con
       },
     },
 
-    { operationId: "listWorkspaces", method: "GET", path: "/workspaces", handle: () => ({ status: 200, body: workspaces.list().map(info) }) },
+    {
+      operationId: "listWorkspaces",
+      method: "GET",
+      path: "/workspaces",
+      handle: () => ({ status: 200, body: workspaces.list().map(info) }),
+    },
 
     {
       operationId: "createWorkspace",
@@ -52,10 +62,15 @@ export function workspaceRoutes({ workspaces, simulation, journal, faults }: Con
         const body = objectBody(raw);
         onlyKeys(body, ["seed", "empty", "readOnly"]);
         for (const flag of ["empty", "readOnly"]) {
-          if (body[flag] !== undefined && typeof body[flag] !== "boolean") throw invalid({ [flag]: "must be a boolean" });
+          if (body[flag] !== undefined && typeof body[flag] !== "boolean")
+            throw invalid({ [flag]: "must be a boolean" });
         }
         const workspace = workspaces.create(
-          { seed: optionalInteger(body.seed, "seed"), empty: body.empty as boolean | undefined, readOnly: body.readOnly as boolean | undefined },
+          {
+            seed: optionalInteger(body.seed, "seed"),
+            empty: body.empty as boolean | undefined,
+            readOnly: body.readOnly as boolean | undefined,
+          },
           workspaceOf(workspaces, DEFAULT_WORKSPACE_ID).random,
         );
         return { status: 201, body: { workspaceId: workspace.workspaceId, apiKey: workspace.apiKey } };
@@ -83,7 +98,11 @@ export function workspaceRoutes({ workspaces, simulation, journal, faults }: Con
       handle: ({ params }) => {
         const workspace = workspaceOf(workspaces, params.workspaceId);
         // POST /__mock/reset and the printed key rely on it; reset it instead.
-        if (workspace.workspaceId === DEFAULT_WORKSPACE_ID) throw new ApiError(409, "The default workspace cannot be deleted; reset it with POST /__mock/workspaces/default/reset");
+        if (workspace.workspaceId === DEFAULT_WORKSPACE_ID)
+          throw new ApiError(
+            409,
+            "The default workspace cannot be deleted; reset it with POST /__mock/workspaces/default/reset",
+          );
         workspaces.delete(workspace);
         faults.clear(workspace.workspaceId);
         return { status: 204 };

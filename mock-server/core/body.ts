@@ -13,7 +13,8 @@ export function mediaType(header: string | string[] | undefined): { type: string
   return { type: type.trim().toLowerCase(), charset: charset?.replace(/^"|"$/g, "").toLowerCase() };
 }
 
-export const isJsonType = (type: string) => type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+export const isJsonType = (type: string) =>
+  type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 
 export const unsupportedEncoding = () => new ApiError(400, "Unsupported request body encoding or charset");
 export const bodyTooLarge = (limit: number) => new ApiError(413, `Request body exceeds the ${limit} byte limit`);
@@ -28,7 +29,9 @@ export type ContentCoding = "identity" | "gzip" | "deflate" | "br";
 
 /** The body's Content-Encoding as one of the codings the doors inflate; 400 for any other. */
 export function contentCoding(header: string | string[] | undefined): ContentCoding {
-  const value = String((Array.isArray(header) ? header[0] : header) ?? "identity").trim().toLowerCase();
+  const value = String((Array.isArray(header) ? header[0] : header) ?? "identity")
+    .trim()
+    .toLowerCase();
   switch (value) {
     case "identity":
     case "":

@@ -20,7 +20,8 @@ export interface Services {
 }
 
 type Op<K extends OperationId> = operations[K];
-type JsonBody<K extends OperationId> = Op<K> extends { requestBody: { content: { "application/json": infer B } } } ? B : undefined;
+type JsonBody<K extends OperationId> =
+  Op<K> extends { requestBody: { content: { "application/json": infer B } } } ? B : undefined;
 type Query<K extends OperationId> = Op<K>["parameters"] extends { query?: infer Q } ? NonNullable<Q> : never;
 type PathParams<K extends OperationId> = Op<K>["parameters"] extends { path: infer P } ? P : never;
 

@@ -60,7 +60,13 @@ export function pathOf(url: string): string {
 }
 
 /** The 2.2 body; `path` is the request path as the client sent it, without the query. */
-export function errorBody(clock: Clock, path: string, status: number, message: string, validationErrors?: ValidationErrors): ErrorBody {
+export function errorBody(
+  clock: Clock,
+  path: string,
+  status: number,
+  message: string,
+  validationErrors?: ValidationErrors,
+): ErrorBody {
   const body: ErrorBody = {
     timestamp: clock.iso(),
     status,

@@ -18,9 +18,7 @@ export interface RequestHead {
 }
 
 /** One part of a multipart/form-data body, as a door parsed it. */
-export type FormPart =
-  | { name: string; value: string; truncated?: boolean }
-  | { name: string; file: UploadedFilePart };
+export type FormPart = { name: string; value: string; truncated?: boolean } | { name: string; file: UploadedFilePart };
 
 export interface UploadedFilePart {
   /** "" for a file input left empty. */

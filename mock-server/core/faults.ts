@@ -54,7 +54,19 @@ export interface Fault {
   trickleMs?: number;
 }
 
-const FIELDS = ["operationId", "workspaceId", "kind", "status", "delayMs", "latency", "trickleMs", "times", "after", "probability", "seed"];
+const FIELDS = [
+  "operationId",
+  "workspaceId",
+  "kind",
+  "status",
+  "delayMs",
+  "latency",
+  "trickleMs",
+  "times",
+  "after",
+  "probability",
+  "seed",
+];
 
 /** A rule with where its Random stands: how a store shared by several processes keeps it. */
 export interface StoredFaultRule {
@@ -107,7 +119,8 @@ export class FaultRules {
 
   /** Drops every rule, or those scoped to one workspace (it was reset or deleted). */
   clear(workspaceId?: string): void {
-    for (const { rule } of this.rules) if (workspaceId === undefined || rule.workspaceId === workspaceId) this.onTouch?.(`f:${rule.faultId}`);
+    for (const { rule } of this.rules)
+      if (workspaceId === undefined || rule.workspaceId === workspaceId) this.onTouch?.(`f:${rule.faultId}`);
     this.rules = workspaceId === undefined ? [] : this.rules.filter(({ rule }) => rule.workspaceId !== workspaceId);
   }
 
@@ -153,7 +166,13 @@ export class FaultRules {
       if (rule.matched <= rule.after) continue;
       if (rule.probability < 1 && random.next() >= rule.probability) continue;
       rule.applied++;
-      return { faultId: rule.faultId, kind: rule.kind, status: rule.status, delayMs: delayOf(rule, random), trickleMs: rule.trickleMs };
+      return {
+        faultId: rule.faultId,
+        kind: rule.kind,
+        status: rule.status,
+        delayMs: delayOf(rule, random),
+        trickleMs: rule.trickleMs,
+      };
     }
     return undefined;
   }
@@ -167,7 +186,8 @@ export class FaultRules {
       } else rule.operationId = operationId;
     }
     if (workspaceId !== undefined) {
-      if (typeof workspaceId !== "string" || !this.hasWorkspace(workspaceId)) errors.workspaceId = "must be the id of an existing workspace";
+      if (typeof workspaceId !== "string" || !this.hasWorkspace(workspaceId))
+        errors.workspaceId = "must be the id of an existing workspace";
       else rule.workspaceId = workspaceId;
     }
     if (kind !== undefined) {
@@ -192,12 +212,19 @@ export class FaultRules {
     rule.after = integerIn(body, "after", 0, 2 ** 31, errors) ?? 0;
     const probability = body.probability;
     if (probability !== undefined) {
-      if (typeof probability !== "number" || !(probability > 0 && probability <= 1)) errors.probability = "must be a number above 0 and at most 1";
+      if (typeof probability !== "number" || !(probability > 0 && probability <= 1))
+        errors.probability = "must be a number above 0 and at most 1";
       else rule.probability = probability;
     }
     // Without a seed one is drawn, and shown: a test can pin it to meet the same faults again.
     rule.seed = integerIn(body, "seed", 0, 4294967295, errors) ?? Math.floor(Math.random() * 4294967296);
-    if (rule.kind === undefined && rule.delayMs === undefined && rule.latency === undefined && !errors.kind && !errors.status) {
+    if (
+      rule.kind === undefined &&
+      rule.delayMs === undefined &&
+      rule.latency === undefined &&
+      !errors.kind &&
+      !errors.status
+    ) {
       errors.kind = "is required unless the rule only delays (give kind, status, delayMs or latency)";
     }
     // Shown as asked first, then the defaults and counters.
@@ -212,10 +239,15 @@ export class FaultRules {
       return;
     }
     const scope = rule.operationId ? [this.operations.get(rule.operationId)!] : [...this.operations.values()];
-    const documented = [...scope[0].responses.keys()].filter((s) => s >= 400 && scope.every((op) => op.responses.has(s)));
-    const where = rule.operationId ? `${rule.operationId} documents` : "every operation documents (give operationId for others)";
+    const documented = [...scope[0].responses.keys()].filter(
+      (s) => s >= 400 && scope.every((op) => op.responses.has(s)),
+    );
+    const where = rule.operationId
+      ? `${rule.operationId} documents`
+      : "every operation documents (give operationId for others)";
     if (status === undefined) errors.status = `is required for kind status: one of ${documented.join(", ")}`;
-    else if (!Number.isInteger(status) || !documented.includes(status as number)) errors.status = `must be an error status ${where}: one of ${documented.join(", ")}`;
+    else if (!Number.isInteger(status) || !documented.includes(status as number))
+      errors.status = `must be an error status ${where}: one of ${documented.join(", ")}`;
     else {
       rule.kind = "status";
       rule.status = status as number;
@@ -223,7 +255,13 @@ export class FaultRules {
   }
 }
 
-function integerIn(body: Record<string, unknown>, field: string, min: number, max: number, errors: Record<string, string>): number | undefined {
+function integerIn(
+  body: Record<string, unknown>,
+  field: string,
+  min: number,
+  max: number,
+  errors: Record<string, string>,
+): number | undefined {
   const value = body[field];
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
@@ -237,7 +275,8 @@ function parseLatency(value: unknown, errors: Record<string, string>): Latency |
   const fail = (message: string) => void (errors.latency = message);
   if (!value || typeof value !== "object" || Array.isArray(value)) return fail("must be an object with a distribution");
   const l = value as Record<string, unknown>;
-  const ms = (name: string, min = 0) => Number.isInteger(l[name]) && (l[name] as number) >= min && (l[name] as number) <= MAX_DELAY_MS;
+  const ms = (name: string, min = 0) =>
+    Number.isInteger(l[name]) && (l[name] as number) >= min && (l[name] as number) <= MAX_DELAY_MS;
   const keys = (allowed: string[]) => Object.keys(l).every((k) => k === "distribution" || allowed.includes(k));
   const bound = `integers of milliseconds up to ${MAX_DELAY_MS}`;
   switch (l.distribution) {
@@ -245,10 +284,16 @@ function parseLatency(value: unknown, errors: Record<string, string>): Latency |
       if (!keys(["ms"]) || !ms("ms")) return fail(`fixed takes ms: ${bound}`);
       return { distribution: "fixed", ms: l.ms as number };
     case "uniform":
-      if (!keys(["minMs", "maxMs"]) || !ms("minMs") || !ms("maxMs") || (l.minMs as number) > (l.maxMs as number)) return fail(`uniform takes minMs <= maxMs: ${bound}`);
+      if (!keys(["minMs", "maxMs"]) || !ms("minMs") || !ms("maxMs") || (l.minMs as number) > (l.maxMs as number))
+        return fail(`uniform takes minMs <= maxMs: ${bound}`);
       return { distribution: "uniform", minMs: l.minMs as number, maxMs: l.maxMs as number };
     case "lognormal":
-      if (!keys(["medianMs", "sigma"]) || !ms("medianMs", 1) || typeof l.sigma !== "number" || !(l.sigma >= 0 && l.sigma <= 3)) {
+      if (
+        !keys(["medianMs", "sigma"]) ||
+        !ms("medianMs", 1) ||
+        typeof l.sigma !== "number" ||
+        !(l.sigma >= 0 && l.sigma <= 3)
+      ) {
         return fail(`lognormal takes medianMs (${bound}, at least 1) and sigma (0 to 3)`);
       }
       return { distribution: "lognormal", medianMs: l.medianMs as number, sigma: l.sigma };

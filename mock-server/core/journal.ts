@@ -91,7 +91,8 @@ export class Journal implements RequestJournal {
 
   /** Forgets every request, or one workspace's. */
   clear(workspaceId?: string): void {
-    const kept = workspaceId === undefined ? [] : [...this.newestFirst()].reverse().filter((r) => r.workspaceId !== workspaceId);
+    const kept =
+      workspaceId === undefined ? [] : [...this.newestFirst()].reverse().filter((r) => r.workspaceId !== workspaceId);
     this.ring = kept;
     this.next = kept.length % Math.max(1, this.capacity);
   }

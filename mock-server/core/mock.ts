@@ -67,27 +67,49 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
   clock.onTaskError = (error) => options.log(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
   const { shared } = options;
   // On a shared store, an attempt whose process died is made again once its lease (clock time) runs out.
-  const leaseMs = shared ? (options.webhooks.timeoutMs ?? DEFAULT_DISPATCHER_OPTIONS.timeoutMs) * 2 + 10_000 : undefined;
-  const webhooks = new WebhookDispatcher({ ...DEFAULT_DISPATCHER_OPTIONS, leaseMs, ...options.webhooks, log: options.log });
+  const leaseMs = shared
+    ? (options.webhooks.timeoutMs ?? DEFAULT_DISPATCHER_OPTIONS.timeoutMs) * 2 + 10_000
+    : undefined;
+  const webhooks = new WebhookDispatcher({
+    ...DEFAULT_DISPATCHER_OPTIONS,
+    leaseMs,
+    ...options.webhooks,
+    log: options.log,
+  });
   const simulation = new Simulation(webhooks);
   const seeder = (workspace: Workspace) => {
     seedWorkspace(workspace, workspace.clock.now());
     simulation.resume(workspace);
   };
-  const workspaces = shared ? new SharedWorkspaces(shared, seeder, clock, options.sha256) : new Workspaces(seeder, clock, options.sha256);
-  const transact = <T>(workspace: Workspace, work: () => T, refresh?: boolean) => workspaces.transact(workspace, work, refresh);
+  const workspaces = shared
+    ? new SharedWorkspaces(shared, seeder, clock, options.sha256)
+    : new Workspaces(seeder, clock, options.sha256);
+  const transact = <T>(workspace: Workspace, work: () => T, refresh?: boolean) =>
+    workspaces.transact(workspace, work, refresh);
   webhooks.transact = transact;
   const scheduler = new Scheduler(simulation, transact);
   workspaces.onAdd = (workspace) => scheduler.wakeClockOf(workspace);
   const services: Services = { clock, workspaces, simulation, webhooks, scheduler };
-  const addDefault = () => workspaces.add({ workspaceId: DEFAULT_WORKSPACE_ID, apiKey: options.apiKey, seed: options.seed, empty: false, readOnly: false });
+  const addDefault = () =>
+    workspaces.add({
+      workspaceId: DEFAULT_WORKSPACE_ID,
+      apiKey: options.apiKey,
+      seed: options.seed,
+      empty: false,
+      readOnly: false,
+    });
   if (!shared) addDefault();
   if (options.restore) {
     restoreState(options.restore, workspaces);
     for (const workspace of workspaces.list()) simulation.resume(workspace);
   }
   const journal = shared ? new SharedJournal(shared, options.journalCapacity) : new Journal(options.journalCapacity);
-  const core = createCore(services, journal, { validateResponses: options.validateResponses, log: options.log, docs: options.docs, onRequest: options.onRequest });
+  const core = createCore(services, journal, {
+    validateResponses: options.validateResponses,
+    log: options.log,
+    docs: options.docs,
+    onRequest: options.onRequest,
+  });
   let joined: Promise<"seeded" | "joined"> | undefined;
   if (workspaces instanceof SharedWorkspaces) {
     workspaces.attachFaults(core.faults);

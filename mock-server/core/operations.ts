@@ -9,7 +9,9 @@ import { currentValidators, validateCached, type CompiledValidator } from "./val
 
 type WebhookOperation = NonNullable<webhooks[keyof webhooks]["post"]>;
 /** Operations under paths; the top-level `webhooks` are deliveries the mock sends, not routes. */
-export type OperationId = { [K in keyof operations]: operations[K] extends WebhookOperation ? never : K }[keyof operations];
+export type OperationId = {
+  [K in keyof operations]: operations[K] extends WebhookOperation ? never : K;
+}[keyof operations];
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 
 interface ParameterObject {
@@ -86,7 +88,9 @@ function responseCheck(validate: CompiledValidator, schema: unknown): Pick<Respo
 function buildOperation(path: string, method: Method, item: Record<string, any>, op: Record<string, any>): Operation {
   const validators = currentValidators().operationValidators[op.operationId];
   if (!validators) throw new Error(`no generated validators for ${op.operationId}: run npm run generate`);
-  const params: ParameterObject[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(p));
+  const params: ParameterObject[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) =>
+    deref<ParameterObject>(p),
+  );
   const body = op.requestBody ? deref<Record<string, any>>(op.requestBody) : undefined;
   const bodyType = body ? (Object.keys(body.content)[0] as Operation["bodyType"]) : undefined;
   const responses = new Map<number, ResponseInfo>();
@@ -94,7 +98,10 @@ function buildOperation(path: string, method: Method, item: Record<string, any>,
     const response = deref<Record<string, any>>(ref);
     const media = response.content?.["application/json"];
     const examples = Object.fromEntries(
-      Object.entries<Record<string, unknown>>(media?.examples ?? {}).map(([name, ex]) => [name, deref<{ value: unknown }>(ex).value]),
+      Object.entries<Record<string, unknown>>(media?.examples ?? {}).map(([name, ex]) => [
+        name,
+        deref<{ value: unknown }>(ex).value,
+      ]),
     );
     const validate = validators.responses[code];
     const check = validate ? responseCheck(validate, media?.schema) : { check: null, errors: () => [] };

@@ -11,7 +11,12 @@ export interface PageParams {
   size: number;
 }
 
-export function wrapPage<T>(items: T[], total: number, { page, size }: PageParams, totalField: TotalField = "totalCount") {
+export function wrapPage<T>(
+  items: T[],
+  total: number,
+  { page, size }: PageParams,
+  totalField: TotalField = "totalCount",
+) {
   const totalPages = Math.ceil(total / size);
   return {
     data: items,

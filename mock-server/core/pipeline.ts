@@ -22,7 +22,15 @@ import type { Handler, Reply, Services } from "./context.js";
 import { CORS_HEADERS, preflightHeaders } from "./cors.js";
 import { ApiError, errorBody, invalid, STATUS_TEXT, toApiError } from "./errors.js";
 import { faultError, FaultRules, type Fault } from "./faults.js";
-import type { BodyReader, CoreReply, DocsSite, FormPart, RequestHead, RequestLogEntry, StaticFile } from "./exchange.js";
+import type {
+  BodyReader,
+  CoreReply,
+  DocsSite,
+  FormPart,
+  RequestHead,
+  RequestLogEntry,
+  StaticFile,
+} from "./exchange.js";
 import type { RequestJournal } from "./journal.js";
 import { loadOperations, type Operation } from "./operations.js";
 import { preferredReply } from "./prefer.js";
@@ -78,7 +86,10 @@ export function createCore(services: Services, journal: RequestJournal, options:
   // Refilled in place when the spec is reloaded: the fault rules check new rules against it.
   const operationsById = new Map<string, Operation>();
   const faults = new FaultRules(operationsById, (id) => workspaces.get(id) !== undefined);
-  const controlTargets = controlRoutes({ ...services, journal, faults }).map((route) => ({ route, target: { kind: "control", route } as const }));
+  const controlTargets = controlRoutes({ ...services, journal, faults }).map((route) => ({
+    route,
+    target: { kind: "control", route } as const,
+  }));
   const docs = options.docs;
 
   /**
@@ -99,13 +110,19 @@ export function createCore(services: Services, journal: RequestJournal, options:
     }
     for (const { route, target } of controlTargets) routes.add(route.method, `/__mock${route.path}`, target);
     let specJson: string | undefined;
-    routes.add("GET", "/openapi.json", { kind: "static", file: () => ({ contentType: "application/json", body: (specJson ??= JSON.stringify(loadSpec())) }) });
+    routes.add("GET", "/openapi.json", {
+      kind: "static",
+      file: () => ({ contentType: "application/json", body: (specJson ??= JSON.stringify(loadSpec())) }),
+    });
     if (docs) {
       routes.add("GET", "/docs", { kind: "static", file: () => docs("") });
       routes.add("GET", "/docs/{file}", { kind: "static", file: (params) => docs(params.file) });
     } else {
       let page: string | undefined;
-      routes.add("GET", "/docs", { kind: "static", file: () => ({ contentType: "text/html; charset=utf-8", body: (page ??= docsPage()) }) });
+      routes.add("GET", "/docs", {
+        kind: "static",
+        file: () => ({ contentType: "text/html; charset=utf-8", body: (page ??= docsPage()) }),
+      });
     }
     return { version, routes };
   }
@@ -124,7 +141,9 @@ export function createCore(services: Services, journal: RequestJournal, options:
       if (!match.allow) throw new ApiError(404, `No operation at ${head.method} ${exchange.path}`);
       // A plain OPTIONS (not a CORS preflight) asks what is allowed.
       if (head.method === "OPTIONS") return { status: 204, headers: { Allow: match.allow } };
-      throw new ApiError(405, `${head.method} is not allowed here; allowed: ${match.allow}`, undefined, { Allow: match.allow });
+      throw new ApiError(405, `${head.method} is not allowed here; allowed: ${match.allow}`, undefined, {
+        Allow: match.allow,
+      });
     }
     const { target, params } = match;
     if (target.kind === "static") {
@@ -136,17 +155,29 @@ export function createCore(services: Services, journal: RequestJournal, options:
     if (target.kind === "control") {
       const body = await readControlBody(head, readBody);
       const { route } = target;
-      return jsonReply(await workspaces.control(() => route.handle({ params, query: new URLSearchParams(exchange.query), body }), route.ownTransactions));
+      return jsonReply(
+        await workspaces.control(
+          () => route.handle({ params, query: new URLSearchParams(exchange.query), body }),
+          route.ownTransactions,
+        ),
+      );
     }
     return serveOperation(exchange, target.op, target.handler, params, readBody);
   }
 
-  async function serveOperation(exchange: Exchange, op: Operation, handler: Handler<never>, path: Record<string, string>, readBody: BodyReader): Promise<CoreReply> {
+  async function serveOperation(
+    exchange: Exchange,
+    op: Operation,
+    handler: Handler<never>,
+    path: Record<string, string>,
+    readBody: BodyReader,
+  ): Promise<CoreReply> {
     const { head } = exchange;
     const admitted = authenticate(workspaces, head.headers["x-api-key"], head.method);
     const workspace = (exchange.workspace = admitted instanceof Promise ? await admitted : admitted);
     // Rules count their matches: a shared store writes that like any change (in memory, no await for it).
-    const matched = faults.size > 0 ? workspaces.transactMock(() => faults.match(op.operationId, workspace.workspaceId)) : undefined;
+    const matched =
+      faults.size > 0 ? workspaces.transactMock(() => faults.match(op.operationId, workspace.workspaceId)) : undefined;
     const fault = (exchange.fault = matched instanceof Promise ? await matched : matched);
     if (fault) {
       if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
@@ -159,10 +190,14 @@ export function createCore(services: Services, journal: RequestJournal, options:
     const target = { path, query: parseQuery(exchange.query) };
     if (!op.validateParams(target)) {
       // Parameters are reported by their own name (`size`, `phoneNumber`), not by location.
-      const errors = op.validateParams.errors?.map((e) => ({ ...e, instancePath: e.instancePath.replace(/^\/(path|query)/, "") }));
+      const errors = op.validateParams.errors?.map((e) => ({
+        ...e,
+        instancePath: e.instancePath.replace(/^\/(path|query)/, ""),
+      }));
       throw invalid(toValidationErrors(errors));
     }
-    if (op.bodyType === "application/json" && body !== undefined && !op.validateBody!(body)) throw invalid(toValidationErrors(op.validateBody!.errors));
+    if (op.bodyType === "application/json" && body !== undefined && !op.validateBody!(body))
+      throw invalid(toValidationErrors(op.validateBody!.errors));
     // Most requests carry no Prefer header and most handlers are synchronous: no await for them.
     const prefer = header(head, "prefer");
     const preferred = prefer ? await preferredReply(op, prefer, workspace.clock, exchange.path) : undefined;
@@ -189,7 +224,11 @@ export function createCore(services: Services, journal: RequestJournal, options:
       return;
     }
     if (!documented.check(reply.body)) {
-      const detail = documented.errors().slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}`).join("; ");
+      const detail = documented
+        .errors()
+        .slice(0, 5)
+        .map((e) => `${e.instancePath || "/"} ${e.message}`)
+        .join("; ");
       throw driftError(op, `body of ${reply.status} does not match the spec: ${detail}`);
     }
   }
@@ -202,8 +241,18 @@ export function createCore(services: Services, journal: RequestJournal, options:
   function errorReply(exchange: Exchange, err: unknown): CoreReply {
     const error = toApiError(err);
     // 501 is the answer of an operation with no handler yet (notImplemented), not a failure of the mock.
-    if (error.status >= 500 && error.status !== 501 && !exchange.fault) options.log(`${exchange.head.method} ${exchange.path} failed: ${(err as Error)?.stack ?? String(err)}`);
-    const reply = jsonReply({ status: error.status, body: errorBody(exchange.workspace?.clock ?? clock, exchange.path, error.status, error.message, error.validationErrors) });
+    if (error.status >= 500 && error.status !== 501 && !exchange.fault)
+      options.log(`${exchange.head.method} ${exchange.path} failed: ${(err as Error)?.stack ?? String(err)}`);
+    const reply = jsonReply({
+      status: error.status,
+      body: errorBody(
+        exchange.workspace?.clock ?? clock,
+        exchange.path,
+        error.status,
+        error.message,
+        error.validationErrors,
+      ),
+    });
     Object.assign(reply.headers, error.headers);
     return reply;
   }
@@ -222,16 +271,44 @@ export function createCore(services: Services, journal: RequestJournal, options:
     const faultId = exchange.fault?.faultId ?? null;
     const { method } = exchange.head;
     const atMs = (exchange.workspace?.clock ?? clock).nowMs();
-    const added = journal.add({ atMs, method, url: (exchange.head.base ?? "") + exchange.head.url, operationId: exchange.operationId, workspaceId, status, durationMs, faultId });
-    options.onRequest?.({ method, path: exchange.path, status, durationMs, operationId: exchange.operationId, workspaceId, faultId });
+    const added = journal.add({
+      atMs,
+      method,
+      url: (exchange.head.base ?? "") + exchange.head.url,
+      operationId: exchange.operationId,
+      workspaceId,
+      status,
+      durationMs,
+      faultId,
+    });
+    options.onRequest?.({
+      method,
+      path: exchange.path,
+      status,
+      durationMs,
+      operationId: exchange.operationId,
+      workspaceId,
+      faultId,
+    });
     // The store being down already made this request's answer a 500, or did not touch it: the reply stands.
-    return added instanceof Promise ? added.then(() => reply, () => reply) : reply;
+    return added instanceof Promise
+      ? added.then(
+          () => reply,
+          () => reply,
+        )
+      : reply;
   }
 
   const exchangeOf = (head: RequestHead): Exchange => {
     const q = head.url.indexOf("?");
     const urlPath = q === -1 ? head.url : head.url.slice(0, q);
-    return { head, urlPath, query: q === -1 ? "" : head.url.slice(q + 1), path: (head.base ?? "") + urlPath, operationId: null };
+    return {
+      head,
+      urlPath,
+      query: q === -1 ? "" : head.url.slice(q + 1),
+      path: (head.base ?? "") + urlPath,
+      operationId: null,
+    };
   };
 
   return {
@@ -259,7 +336,10 @@ export function createCore(services: Services, journal: RequestJournal, options:
 /** An operation the spec gained while the mock ran (--watch) and no handler serves yet. */
 function notImplemented(op: Operation): Handler<never> {
   return () => {
-    throw new ApiError(501, `${op.operationId} is in the reloaded spec but the mock has no handler for it yet (mock-server/routes/); Prefer: code=... or example=... answers from the spec meanwhile`);
+    throw new ApiError(
+      501,
+      `${op.operationId} is in the reloaded spec but the mock has no handler for it yet (mock-server/routes/); Prefer: code=... or example=... answers from the spec meanwhile`,
+    );
   };
 }
 
@@ -271,21 +351,30 @@ function header(head: RequestHead, name: string): string | undefined {
 const NO_BODY = { body: undefined, parts: Object.freeze([]) as unknown as FormPart[] };
 
 /** JSON operations: the body must be JSON when one is sent, and present when the spec requires it. Multipart: a form. */
-async function readOperationBody(head: RequestHead, op: Operation, readBody: BodyReader): Promise<{ body: unknown; parts: FormPart[] }> {
+async function readOperationBody(
+  head: RequestHead,
+  op: Operation,
+  readBody: BodyReader,
+): Promise<{ body: unknown; parts: FormPart[] }> {
   if (op.bodyType === "multipart/form-data") {
-    if (mediaType(head.headers["content-type"]).type !== "multipart/form-data") throw new ApiError(415, "Content-Type must be multipart/form-data");
+    if (mediaType(head.headers["content-type"]).type !== "multipart/form-data")
+      throw new ApiError(415, "Content-Type must be multipart/form-data");
     const read = await readBody({ kind: "multipart" });
     return { body: undefined, parts: read.kind === "multipart" ? read.parts : [] };
   }
   let body: unknown;
   if (head.hasBody) {
     const { type, charset } = mediaType(head.headers["content-type"]);
-    if (!isJsonType(type)) throw new ApiError(400, `Content-Type must be application/json for ${op.operationId}`, { body: "must be sent as application/json" });
+    if (!isJsonType(type))
+      throw new ApiError(400, `Content-Type must be application/json for ${op.operationId}`, {
+        body: "must be sent as application/json",
+      });
     checkJsonCharset(charset);
     const read = await readBody({ kind: "json", limit: JSON_LIMIT_BYTES });
     body = read.kind === "json" ? parseJsonText(read.text) : undefined;
   }
-  if (op.bodyRequired && body === undefined) throw new ApiError(400, "Request body is required", { body: "is required" });
+  if (op.bodyRequired && body === undefined)
+    throw new ApiError(400, "Request body is required", { body: "is required" });
   return { body, parts: NO_BODY.parts };
 }
 
@@ -310,7 +399,9 @@ function parseQuery(query: string): Record<string, string | string[]> {
 }
 
 function jsonText(status: number, json: string | undefined): CoreReply {
-  return json === undefined ? { status, headers: {} } : { status, headers: { "Content-Type": "application/json" }, body: json };
+  return json === undefined
+    ? { status, headers: {} }
+    : { status, headers: { "Content-Type": "application/json" }, body: json };
 }
 
 function jsonReply(reply: Reply): CoreReply {

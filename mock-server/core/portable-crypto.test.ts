@@ -16,7 +16,9 @@ describe("portable SHA-256", () => {
   });
 
   it("matches the FIPS 180-4 example and UTF-8 text", () => {
-    expect(hex(sha256(new TextEncoder().encode("abc")))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(hex(sha256(new TextEncoder().encode("abc")))).toBe(
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    );
     const text = "clé API — 鍵 🔑";
     expect(hex(sha256(new TextEncoder().encode(text)))).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
   });

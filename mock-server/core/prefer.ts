@@ -13,7 +13,6 @@ import { sampleSchema } from "./schema-sampler.js";
 import type { Clock } from "../clock.js";
 import { MAX_DELAY_MS } from "./faults.js";
 
-
 export function parsePrefer(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of (header ?? "").split(/[,;]/)) {
@@ -24,13 +23,20 @@ export function parsePrefer(header: string | undefined): Record<string, string> 
 }
 
 /** `path`: the request path as sent, for a forced error's body. */
-export async function preferredReply(op: Operation, header: string, clock: Clock, path: string): Promise<Reply | undefined> {
+export async function preferredReply(
+  op: Operation,
+  header: string,
+  clock: Clock,
+  path: string,
+): Promise<Reply | undefined> {
   if (header.length === 0) return undefined;
   const prefer = parsePrefer(header);
   if (prefer.delay !== undefined) {
     const ms = Number(prefer.delay);
-    if (prefer.delay === "" || !Number.isFinite(ms) || ms < 0) throw new ApiError(400, `Prefer: delay must be a number of milliseconds, got "${prefer.delay}"`);
-    if (ms > MAX_DELAY_MS) throw new ApiError(400, `Prefer: delay=${prefer.delay} is over the mock's cap of ${MAX_DELAY_MS} ms`);
+    if (prefer.delay === "" || !Number.isFinite(ms) || ms < 0)
+      throw new ApiError(400, `Prefer: delay must be a number of milliseconds, got "${prefer.delay}"`);
+    if (ms > MAX_DELAY_MS)
+      throw new ApiError(400, `Prefer: delay=${prefer.delay} is over the mock's cap of ${MAX_DELAY_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, ms));
   }
   if (prefer.code === undefined && prefer.example === undefined && prefer.dynamic !== "true") return undefined;
@@ -39,13 +45,19 @@ export async function preferredReply(op: Operation, header: string, clock: Clock
   const response = op.responses.get(status);
   if (!response) {
     const declared = [...op.responses.keys()].join(", ");
-    throw new ApiError(400, `Prefer: code=${prefer.code} is not declared for ${op.operationId} (declared: ${declared})`);
+    throw new ApiError(
+      400,
+      `Prefer: code=${prefer.code} is not declared for ${op.operationId} (declared: ${declared})`,
+    );
   }
   if (response.check === null) return { status };
   if (prefer.example !== undefined) {
     if (!(prefer.example in response.examples)) {
       const names = Object.keys(response.examples).join(", ") || "none";
-      throw new ApiError(400, `Prefer: example=${prefer.example} is not an example of ${op.operationId} ${status} (examples: ${names})`);
+      throw new ApiError(
+        400,
+        `Prefer: example=${prefer.example} is not an example of ${op.operationId} ${status} (examples: ${names})`,
+      );
     }
     return { status, body: response.examples[prefer.example] };
   }

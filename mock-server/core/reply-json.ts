@@ -42,7 +42,8 @@ function recordJson(value: object): JsonText {
   return text;
 }
 
-const isRecord = (value: unknown): value is object => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is object =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A 2.1 page (data first, as wrapPage builds it) or a single record; anything else as JSON.stringify has it. */
 export function readReplyJson(body: unknown): JsonText {

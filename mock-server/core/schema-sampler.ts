@@ -6,7 +6,8 @@ import { randomUUID } from "./portable-crypto.js";
 import { deref } from "./spec.js";
 
 /** An integer in [min, max): random, not seeded (dynamic examples are meant to vary). */
-const randomInt = (min: number, max?: number) => (max === undefined ? Math.floor(Math.random() * min) : min + Math.floor(Math.random() * (max - min)));
+const randomInt = (min: number, max?: number) =>
+  max === undefined ? Math.floor(Math.random() * min) : min + Math.floor(Math.random() * (max - min));
 
 type Schema = Record<string, any>;
 
@@ -53,7 +54,8 @@ export function sampleSchema(input: unknown, depth = 0): unknown {
 function sampleString(schema: Schema): string {
   if (schema.format === "date-time" || schema.pattern?.endsWith("(Z|[+-]00:00)$")) return new Date().toISOString();
   if (schema.format === "uri") return `https://example.com/${WORDS[randomInt(WORDS.length)]}`;
-  if (typeof schema.pattern === "string" && schema.pattern.startsWith("^\\+[1-9]")) return `+1415555${String(randomInt(10000)).padStart(4, "0")}`;
+  if (typeof schema.pattern === "string" && schema.pattern.startsWith("^\\+[1-9]"))
+    return `+1415555${String(randomInt(10000)).padStart(4, "0")}`;
   if (schema.minLength === 1 && schema.maxLength === 128) return randomUUID();
   const text = `${WORDS[randomInt(WORDS.length)]} ${WORDS[randomInt(WORDS.length)]}`;
   return text.slice(0, schema.maxLength ?? text.length).padEnd(schema.minLength ?? 0, "x");

@@ -44,7 +44,10 @@ export function installSpec(next: GeneratedSpec): void {
 export function deref<T = Record<string, unknown>>(node: unknown): T {
   let current = node as { $ref?: string };
   for (let hops = 0; current && typeof current.$ref === "string" && hops < 10; hops++) {
-    const parts = current.$ref.replace(/^#\//, "").split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const parts = current.$ref
+      .replace(/^#\//, "")
+      .split("/")
+      .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
     current = parts.reduce<any>((at, key) => at?.[key], document);
   }
   return current as T;

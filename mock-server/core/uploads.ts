@@ -41,7 +41,8 @@ export function fileKind(filename: string): FileKind | undefined {
 /** What is wrong with a file part, judged from its header alone (field name and filename). */
 export function refuseFilePart(name: string, filename: string): ApiError | undefined {
   if (name !== FILE_FIELD) return invalid({ [name]: `is not a file field: files go under ${FILE_FIELD}` });
-  if (filename !== "" && !fileKind(filename)) return new ApiError(415, `File ${filename} is not PDF, TXT, HTML, Markdown or DOCX`);
+  if (filename !== "" && !fileKind(filename))
+    return new ApiError(415, `File ${filename} is not PDF, TXT, HTML, Markdown or DOCX`);
   return undefined;
 }
 
@@ -77,10 +78,13 @@ export function contentMatches(kind: FileKind, head: Uint8Array): boolean {
 }
 
 export function refuseContent(filename: string, kind: FileKind, head: Uint8Array): ApiError | undefined {
-  return contentMatches(kind, head) ? undefined : new ApiError(415, `File ${filename} does not contain ${kind.toUpperCase()} content`);
+  return contentMatches(kind, head)
+    ? undefined
+    : new ApiError(415, `File ${filename} does not contain ${kind.toUpperCase()} content`);
 }
 
-const byteLength = (text: string) => (text.length * 3 <= MAX_FIELD_BYTES ? text.length : new TextEncoder().encode(text).length);
+const byteLength = (text: string) =>
+  text.length * 3 <= MAX_FIELD_BYTES ? text.length : new TextEncoder().encode(text).length;
 
 /** The form's text fields and its files, every rule applied in the order the parts came; throws the first failure. */
 export function readForm(parts: FormPart[]): { fields: Record<string, string>; files: UploadedFile[] } {

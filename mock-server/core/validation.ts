@@ -40,12 +40,17 @@ export function toValidationErrors(errors: ValidatorError[] | null | undefined, 
   const out: ValidationErrors = {};
   for (const error of errors ?? []) {
     if (error.keyword === "oneOf" || error.keyword === "anyOf" || error.keyword === "if") continue;
-    const segments = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const segments = error.instancePath
+      .split("/")
+      .slice(1)
+      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
     let message = error.message ?? "is invalid";
     if (error.keyword === "required") segments.push(String(error.params.missingProperty)), (message = "is required");
-    if (error.keyword === "additionalProperties") segments.push(String(error.params.additionalProperty)), (message = "is not allowed");
+    if (error.keyword === "additionalProperties")
+      segments.push(String(error.params.additionalProperty)), (message = "is not allowed");
     if (error.keyword === "enum") message = `must be one of: ${(error.params.allowedValues as unknown[]).join(", ")}`;
-    if (error.keyword === "discriminator") message = error.params.error === "mapping" ? `must be one of: API_KEY, BEARER, BASIC, NONE` : "is required";
+    if (error.keyword === "discriminator")
+      message = error.params.error === "mapping" ? `must be one of: API_KEY, BEARER, BASIC, NONE` : "is required";
     if (error.keyword === "discriminator") segments.push(String(error.params.tag));
     const field = fieldName(segments, root);
     if (!(field in out)) out[field] = message;

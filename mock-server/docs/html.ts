@@ -33,7 +33,10 @@ export interface PageOptions {
 }
 
 const escape = (text: unknown) =>
-  String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  String(text ?? "").replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 
 /** Swagger UI's deep link of an operation: `#/{tag}/{operationId}`, white space in the tag as %20 (its createDeepLinkPath). */
 const deepLink = (tag: string, operationId: string) => escape(`#/${tag.trim().replace(/\s/g, "%20")}/${operationId}`);
@@ -49,19 +52,24 @@ function tableOfContents(spec: Json): string {
       if (!op?.operationId) continue;
       const tag = op.tags?.[0] ?? "default";
       if (!byTag.has(tag)) byTag.set(tag, []);
-      byTag.get(tag)!.push(
-        `<li><a href="${deepLink(tag, op.operationId)}" data-operation-id="${escape(op.operationId)}" data-target="${escape(blockId(tag, op.operationId))}" title="${escape(`${method.toUpperCase()} ${path}`)}"><span class="toc-method toc-${method}">${method.toUpperCase()}</span> ${escape(op.summary ?? op.operationId)}</a></li>`,
-      );
+      byTag
+        .get(tag)!
+        .push(
+          `<li><a href="${deepLink(tag, op.operationId)}" data-operation-id="${escape(op.operationId)}" data-target="${escape(blockId(tag, op.operationId))}" title="${escape(`${method.toUpperCase()} ${path}`)}"><span class="toc-method toc-${method}">${method.toUpperCase()}</span> ${escape(op.summary ?? op.operationId)}</a></li>`,
+        );
     }
   }
-  const groups = [...byTag].filter(([, ops]) => ops.length > 0).map(([tag, ops]) => `<li><span class="toc-tag">${escape(tag)}</span><ul>${ops.join("")}</ul></li>`);
+  const groups = [...byTag]
+    .filter(([, ops]) => ops.length > 0)
+    .map(([tag, ops]) => `<li><span class="toc-tag">${escape(tag)}</span><ul>${ops.join("")}</ul></li>`);
   return `<nav id="docs-toc" aria-label="Contents"><h2>Contents</h2><ul>${groups.join("")}</ul></nav>`;
 }
 
 export function docsPageHtml({ title, assets, current, settings, spec }: PageOptions): string {
   const api = assets ? "docs" : "../docs";
   const control = `${assets}control`;
-  const link = (href: string, label: string, here: boolean) => `<a href="${href}"${here ? ' aria-current="page"' : ""}>${label}</a>`;
+  const link = (href: string, label: string, here: boolean) =>
+    `<a href="${href}"${here ? ' aria-current="page"' : ""}>${label}</a>`;
   // `<` escaped so the JSON cannot close the data block.
   const data = JSON.stringify(settings).replace(/</g, "\\u003c");
   return `<!doctype html>

@@ -9,7 +9,10 @@ import { loadOperations } from "../core/operations.js";
 import { deref, loadSpec, specVersion } from "../core/spec.js";
 
 const escape = (text: unknown) =>
-  String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  String(text ?? "").replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 
 function schemaName(schema: unknown): string {
   const ref = (schema as { $ref?: string })?.$ref;
@@ -23,19 +26,30 @@ function firstJsonExample(op: Record<string, any>): unknown {
 }
 
 function operationSection(op: ReturnType<typeof loadOperations>[number], raw: Record<string, any>): string {
-  const params = [...(raw.item.parameters ?? []), ...(raw.op.parameters ?? [])].map((p: unknown) => deref<Record<string, any>>(p));
+  const params = [...(raw.item.parameters ?? []), ...(raw.op.parameters ?? [])].map((p: unknown) =>
+    deref<Record<string, any>>(p),
+  );
   const rows = params
     .map((p) => {
       const s = deref<Record<string, any>>(p.schema);
-      const bounds = [s.default !== undefined && `default ${s.default}`, s.minimum !== undefined && `>= ${s.minimum}`, s.enum && `one of ${s.enum.join(", ")}`, s.pattern && `pattern ${s.pattern}`]
+      const bounds = [
+        s.default !== undefined && `default ${s.default}`,
+        s.minimum !== undefined && `>= ${s.minimum}`,
+        s.enum && `one of ${s.enum.join(", ")}`,
+        s.pattern && `pattern ${s.pattern}`,
+      ]
         .filter(Boolean)
         .join("; ");
       return `<tr><td><code>${escape(p.name)}</code></td><td>${escape(p.in)}</td><td>${escape(s.type ?? "")}${s.format ? ` (${escape(s.format)})` : ""}</td><td>${escape(bounds)}</td></tr>`;
     })
     .join("");
   const statuses = [...op.responses.keys()].map((s) => `<span class="status s${String(s)[0]}">${s}</span>`).join(" ");
-  const assumption = raw.op["x-assumption"] ? `<p class="assumption">Assumption: ${escape(raw.op["x-assumption"])}</p>` : "";
-  const body = op.bodyType ? `<p>Body <code>${escape(op.bodyType)}</code>: <code>${escape(schemaName(op.bodySchema))}</code></p>` : "";
+  const assumption = raw.op["x-assumption"]
+    ? `<p class="assumption">Assumption: ${escape(raw.op["x-assumption"])}</p>`
+    : "";
+  const body = op.bodyType
+    ? `<p>Body <code>${escape(op.bodyType)}</code>: <code>${escape(schemaName(op.bodySchema))}</code></p>`
+    : "";
   const sample = op.bodyType === "application/json" ? escape(JSON.stringify(firstJsonExample(raw.op), null, 2)) : "";
   return `<section class="operation" id="${op.operationId}" data-operation-id="${op.operationId}">
   <h3><span class="method ${op.method}">${op.method.toUpperCase()}</span> <code>${escape(op.path)}</code> <small>${escape(op.operationId)}</small></h3>
@@ -43,7 +57,10 @@ function operationSection(op: ReturnType<typeof loadOperations>[number], raw: Re
   ${rows ? `<table><tr><th>Parameter</th><th>In</th><th>Type</th><th>Rules</th></tr>${rows}</table>` : ""}
   ${body}<p>Responses: ${statuses}</p>
   <details><summary>Try it</summary><form class="try" data-method="${op.method}" data-path="${escape(op.path)}" data-body="${op.bodyType ?? ""}">
-    ${params.filter((p) => p.in !== "header").map((p) => `<label>${escape(p.name)} <input name="${escape(p.in)}:${escape(p.name)}"></label>`).join(" ")}
+    ${params
+      .filter((p) => p.in !== "header")
+      .map((p) => `<label>${escape(p.name)} <input name="${escape(p.in)}:${escape(p.name)}"></label>`)
+      .join(" ")}
     ${op.bodyType === "application/json" ? `<textarea name="body" rows="6">${sample}</textarea>` : ""}
     ${op.bodyType === "multipart/form-data" ? `<label>name <input name="form:name"></label> <input type="file" name="file" multiple>` : ""}
     <button type="submit">Send</button><pre class="result"></pre></form></details>

@@ -74,14 +74,22 @@ export function nodeDocsSite({ apiKey }: DocsSiteOptions): DocsSite {
         current: "api",
         settings: { spec: "docs/openapi.json", apiKey, securityScheme: securityScheme(spec("openapi.json")) },
       }),
-    control: () => page({ title: "Mock control plane · mock docs", assets: "", current: "control", settings: { spec: "mock-control.json" } }),
+    control: () =>
+      page({
+        title: "Mock control plane · mock docs",
+        assets: "",
+        current: "control",
+        settings: { spec: "mock-control.json" },
+      }),
   };
 
   function build(name: string): StaticFile | undefined {
     if (name in pages) return pages[name]();
-    if (name in specs) return { contentType: "application/json", body: JSON.stringify(specs[name]()), headers: FRESH_HEADERS };
+    if (name in specs)
+      return { contentType: "application/json", body: JSON.stringify(specs[name]()), headers: FRESH_HEADERS };
     const asset = ASSETS[name];
-    if (asset) return { contentType: asset.contentType, body: readFileSync(join(asset.dir, name)), headers: ASSET_HEADERS };
+    if (asset)
+      return { contentType: asset.contentType, body: readFileSync(join(asset.dir, name)), headers: ASSET_HEADERS };
     return undefined;
   }
 

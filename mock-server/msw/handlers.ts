@@ -10,9 +10,22 @@
  */
 import { http } from "msw";
 import type { ClockMode, ClockOptions } from "../clock.js";
-import { bodyTooLarge, contentCoding, malformedCompression, unsupportedEncoding, type ContentCoding } from "../core/body.js";
+import {
+  bodyTooLarge,
+  contentCoding,
+  malformedCompression,
+  unsupportedEncoding,
+  type ContentCoding,
+} from "../core/body.js";
 import { ApiError } from "../core/errors.js";
-import { trickledPieces, type BodyRequest, type FormPart, type RequestBody, type RequestHead, type RequestLogEntry } from "../core/exchange.js";
+import {
+  trickledPieces,
+  type BodyRequest,
+  type FormPart,
+  type RequestBody,
+  type RequestHead,
+  type RequestLogEntry,
+} from "../core/exchange.js";
 import { createMock, DEFAULT_API_KEY, type Mock } from "../core/mock.js";
 import { SNIFF_BYTES } from "../core/uploads.js";
 
@@ -112,7 +125,9 @@ async function readText(request: Request, limit: number): Promise<string> {
   if (coding !== "identity") {
     const format = INFLATERS[coding];
     if (!format) throw unsupportedEncoding();
-    stream = stream.pipeThrough(new DecompressionStream(format) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+    stream = stream.pipeThrough(
+      new DecompressionStream(format) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
+    );
   }
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
@@ -151,7 +166,15 @@ async function readForm(request: Request): Promise<FormPart[]> {
   const parts: FormPart[] = [];
   for (const [name, value] of entries) {
     if (typeof value === "string") parts.push({ name, value });
-    else parts.push({ name, file: { filename: value.name, bytes: value.size, head: new Uint8Array(await value.slice(0, SNIFF_BYTES).arrayBuffer()) } });
+    else
+      parts.push({
+        name,
+        file: {
+          filename: value.name,
+          bytes: value.size,
+          head: new Uint8Array(await value.slice(0, SNIFF_BYTES).arrayBuffer()),
+        },
+      });
   }
   return parts;
 }

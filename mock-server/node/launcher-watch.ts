@@ -23,7 +23,12 @@ function parentOf(pid: number): number | undefined {
   }
   if (process.platform === "win32") return undefined;
   try {
-    const ppid = Number(execFileSync("ps", ["-o", "ppid=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim());
+    const ppid = Number(
+      execFileSync("ps", ["-o", "ppid=", "-p", String(pid)], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }).trim(),
+    );
     return ppid > 0 ? ppid : undefined;
   } catch {
     return undefined;
@@ -45,7 +50,10 @@ function alive(pid: number): boolean {
  * (`npm_lifecycle_event` set): run directly, a mock outliving its parent may be wanted (`nohup`, `&`).
  * The interval is unref'd, so it never keeps the process alive by itself.
  */
-export function watchLauncher(gone: (why: string) => void, env: NodeJS.ProcessEnv = process.env): (() => void) | undefined {
+export function watchLauncher(
+  gone: (why: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): (() => void) | undefined {
   if (!env.npm_lifecycle_event) return undefined;
   const parent = process.ppid;
   const grandparent = parentOf(parent);

@@ -76,7 +76,11 @@ export function readMultipart(req: IncomingMessage): Promise<FormPart[]> {
       received += chunk.length;
       if (openFiles.size > 0) mark = received;
       else if (received - mark > MAX_FIELD_BYTES + PART_SLACK_BYTES) {
-        fail(new ApiError(400, `A form field exceeds ${MAX_FIELD_BYTES} bytes`, { body: `form fields must be at most ${MAX_FIELD_BYTES} bytes` }));
+        fail(
+          new ApiError(400, `A form field exceeds ${MAX_FIELD_BYTES} bytes`, {
+            body: `form fields must be at most ${MAX_FIELD_BYTES} bytes`,
+          }),
+        );
       }
     });
 
@@ -122,7 +126,10 @@ export function readMultipart(req: IncomingMessage): Promise<FormPart[]> {
         pendingFiles--;
         if (failed) return;
         part.file.head = Buffer.concat(head);
-        const wrong = filename === "" ? refuseNamelessFile(part.file.bytes) : refuseContent(filename, fileKind(filename)!, part.file.head);
+        const wrong =
+          filename === ""
+            ? refuseNamelessFile(part.file.bytes)
+            : refuseContent(filename, fileKind(filename)!, part.file.head);
         if (wrong) return fail(wrong);
         settle();
       });

@@ -6,4 +6,6 @@ import crypto, { createHash } from "node:crypto";
 import type { Sha256 } from "../store/workspace.js";
 
 export const nodeSha256: Sha256 =
-  typeof crypto.hash === "function" ? (text) => crypto.hash("sha256", text, "buffer") : (text) => createHash("sha256").update(text, "utf8").digest();
+  typeof crypto.hash === "function"
+    ? (text) => crypto.hash("sha256", text, "buffer")
+    : (text) => createHash("sha256").update(text, "utf8").digest();

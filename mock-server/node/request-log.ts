@@ -85,7 +85,11 @@ export function stdoutLines(stream: NodeJS.WritableStream & { writableLength: nu
 }
 
 /** The onRequest hook for `format`; undefined for "off", so the core builds no line at all. */
-export function requestLogger(format: LogFormat, write?: Write, color = colorWanted(process.stdout, process.env)): ((entry: RequestLogEntry) => void) | undefined {
+export function requestLogger(
+  format: LogFormat,
+  write?: Write,
+  color = colorWanted(process.stdout, process.env),
+): ((entry: RequestLogEntry) => void) | undefined {
   if (format === "off") return undefined;
   const out = write ?? stdoutLines();
   if (format === "json") return (entry) => out(jsonLine(entry, new Date()));

@@ -41,7 +41,12 @@ export function headOf(req: IncomingMessage, base?: string): RequestHead {
   };
 }
 
-export async function serveNode(core: Core, req: IncomingMessage, res: ServerResponse, options: ServeOptions = {}): Promise<void> {
+export async function serveNode(
+  core: Core,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ServeOptions = {},
+): Promise<void> {
   const head = headOf(req, options.base);
   if (req.httpVersion === "1.1" && !req.headers.host) {
     // HTTP/1.1 requires Host (RFC 9112, 3.2): the error body instead of Node's bare status line.

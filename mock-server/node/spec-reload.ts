@@ -40,8 +40,13 @@ let imports = 0;
 
 async function importGenerated(): Promise<GeneratedSpec> {
   const version = ++imports;
-  const [document, validators] = await Promise.all(MODULES.map((name) => import(`${generatedUrl(name).href}?v=${version}`)));
-  return { document: document.default, validators: { operationValidators: validators.operationValidators, schemaValidators: validators.schemaValidators } };
+  const [document, validators] = await Promise.all(
+    MODULES.map((name) => import(`${generatedUrl(name).href}?v=${version}`)),
+  );
+  return {
+    document: document.default,
+    validators: { operationValidators: validators.operationValidators, schemaValidators: validators.schemaValidators },
+  };
 }
 
 /** Installs the generated spec and fits the state to it; throws (the previous spec back in place) if the mock cannot use it. */

@@ -64,10 +64,15 @@ interface Run {
 
 function runIn(root: string, command: string, args: string[], running: Set<ChildProcess>): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(command, args, { cwd: root, timeout: GENERATE_TIMEOUT_MS, maxBuffer: 16 * 2 ** 20 }, (error, stdout, stderr) => {
-      running.delete(child);
-      resolve({ ok: !error, output: `${stderr}\n${stdout}${error && !stderr && !stdout ? error.message : ""}` });
-    });
+    const child = execFile(
+      command,
+      args,
+      { cwd: root, timeout: GENERATE_TIMEOUT_MS, maxBuffer: 16 * 2 ** 20 },
+      (error, stdout, stderr) => {
+        running.delete(child);
+        resolve({ ok: !error, output: `${stderr}\n${stdout}${error && !stderr && !stdout ? error.message : ""}` });
+      },
+    );
     running.add(child);
   });
 }

@@ -14,7 +14,11 @@ export const isWorker = () => cluster.isWorker;
 /** The first worker prints the banner; the others only their failures. */
 export const isFirstWorker = () => !cluster.isWorker || cluster.worker?.id === 1;
 
-export async function runWorkers(count: number, store: string, onStopRequest: (stop: (why: string) => void) => void): Promise<void> {
+export async function runWorkers(
+  count: number,
+  store: string,
+  onStopRequest: (stop: (why: string) => void) => void,
+): Promise<void> {
   const probe = await RedisLink.open(store, () => undefined);
   await probe.close();
   let stopping = false;

@@ -5,7 +5,12 @@ import { pageOf } from "../core/pagination.js";
 export const callHandlers: HandlerTable<"listCalls" | "getCall"> = {
   listCalls: ({ workspace, query }) => ({
     status: 200,
-    body: pageOf(workspace.collections.calls, { where: { status: query.status }, order: "newest", page: query.page!, size: query.size! }),
+    body: pageOf(workspace.collections.calls, {
+      where: { status: query.status },
+      order: "newest",
+      page: query.page!,
+      size: query.size!,
+    }),
   }),
 
   getCall: ({ workspace, params }) => ({

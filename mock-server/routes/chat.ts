@@ -4,12 +4,13 @@ import type { HandlerTable } from "../core/context.js";
 export const chatHandlers: HandlerTable<"createChat"> = {
   createChat: ({ workspace, body, services }) => {
     const agent = workspace.collections.agents.require(body.agentId, "Agent");
-    const { agentId: _agentId, conversation: _conversation, variables: _variables, transcript: _transcript, ...chat } = services.simulation.chat(
-      workspace,
-      agent,
-      body.conversation,
-      body.variables ?? {},
-    );
+    const {
+      agentId: _agentId,
+      conversation: _conversation,
+      variables: _variables,
+      transcript: _transcript,
+      ...chat
+    } = services.simulation.chat(workspace, agent, body.conversation, body.variables ?? {});
     return { status: 200, body: chat };
   },
 };

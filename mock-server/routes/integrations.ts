@@ -3,7 +3,9 @@ import type { HandlerTable } from "../core/context.js";
 import type { Integration, IntegrationAuth } from "../store/records.js";
 import { laterThan } from "./timestamps.js";
 
-export const integrationHandlers: HandlerTable<"createIntegration" | "getIntegration" | "updateIntegration" | "createIntegrationAuth"> = {
+export const integrationHandlers: HandlerTable<
+  "createIntegration" | "getIntegration" | "updateIntegration" | "createIntegrationAuth"
+> = {
   createIntegration: ({ workspace, body, services }) => {
     const now = workspace.clock.iso();
     const integration: Integration = {

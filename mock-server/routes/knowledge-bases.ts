@@ -38,7 +38,9 @@ function textSources(raw: string | undefined): string[] {
     const title = typeof entry?.title === "string" ? entry.title : undefined;
     const text = typeof entry?.text === "string" ? entry.text : undefined;
     if (!entry || typeof entry !== "object" || Array.isArray(entry) || (title === undefined && text === undefined)) {
-      throw invalid({ [`knowledge_base_texts[${i}]`]: "must be a string or an object with a string title and/or text" });
+      throw invalid({
+        [`knowledge_base_texts[${i}]`]: "must be a string or an object with a string title and/or text",
+      });
     }
     return title !== undefined && text !== undefined ? `${title}\n\n${text}` : (title ?? text)!;
   });
@@ -58,12 +60,26 @@ export const knowledgeBaseHandlers: HandlerTable<"createKnowledgeBase"> = {
     checkFields(fields, files);
     const documentId = () => workspace.random.uuid();
     const sources: Source[] = [
-      ...textSources(fields.knowledge_base_texts).map((content) => ({ documentId: documentId(), type: "text" as const, content })),
-      ...urlSources(fields.knowledge_base_urls).map((content) => ({ documentId: documentId(), type: "url" as const, content })),
+      ...textSources(fields.knowledge_base_texts).map((content) => ({
+        documentId: documentId(),
+        type: "text" as const,
+        content,
+      })),
+      ...urlSources(fields.knowledge_base_urls).map((content) => ({
+        documentId: documentId(),
+        type: "url" as const,
+        content,
+      })),
       ...files.map((file) => ({ documentId: documentId(), type: "file", content: file.filename })),
     ];
     const now = workspace.clock.iso();
-    const kb: KnowledgeBase = { kbId: `kb_${workspace.random.hex(20)}`, name: fields.name, files: sources, createdAt: now, updatedAt: now };
+    const kb: KnowledgeBase = {
+      kbId: `kb_${workspace.random.hex(20)}`,
+      name: fields.name,
+      files: sources,
+      createdAt: now,
+      updatedAt: now,
+    };
     return { status: 201, body: workspace.collections.knowledgeBases.create(kb) };
   },
 };

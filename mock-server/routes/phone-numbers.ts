@@ -9,7 +9,11 @@ import type { PhoneNumber } from "../store/records.js";
 export const phoneNumberHandlers: HandlerTable<"listPhoneNumbers" | "updatePhoneNumber"> = {
   listPhoneNumbers: ({ workspace, query }) => ({
     status: 200,
-    body: pageOf(workspace.collections.phoneNumbers, { order: "newest", page: query.page!, size: query.size! }, { totalField: "totalCounts" }),
+    body: pageOf(
+      workspace.collections.phoneNumbers,
+      { order: "newest", page: query.page!, size: query.size! },
+      { totalField: "totalCounts" },
+    ),
   }),
 
   updatePhoneNumber: ({ workspace, params, body }) => {

@@ -35,10 +35,30 @@ const ROLES = [
 ];
 
 const INSIGHTS = [
-  { insightName: "customer_sentiment", insightInstructions: "Overall sentiment of the customer at the end of the call.", dataType: "enum", options: ["positive", "neutral", "negative"] },
-  { insightName: "issue_resolved", insightInstructions: "Was the customer's issue resolved during the call?", dataType: "boolean", options: [] },
-  { insightName: "callback_requested", insightInstructions: "Did the customer ask to be called back?", dataType: "boolean", options: [] },
-  { insightName: "summary", insightInstructions: "One-sentence summary of the conversation.", dataType: "string", options: [] },
+  {
+    insightName: "customer_sentiment",
+    insightInstructions: "Overall sentiment of the customer at the end of the call.",
+    dataType: "enum",
+    options: ["positive", "neutral", "negative"],
+  },
+  {
+    insightName: "issue_resolved",
+    insightInstructions: "Was the customer's issue resolved during the call?",
+    dataType: "boolean",
+    options: [],
+  },
+  {
+    insightName: "callback_requested",
+    insightInstructions: "Did the customer ask to be called back?",
+    dataType: "boolean",
+    options: [],
+  },
+  {
+    insightName: "summary",
+    insightInstructions: "One-sentence summary of the conversation.",
+    dataType: "string",
+    options: [],
+  },
 ];
 
 export function buildAgent(ctx: BuildContext, partial: Partial<Agent> = {}): Agent {
@@ -47,10 +67,12 @@ export function buildAgent(ctx: BuildContext, partial: Partial<Agent> = {}): Age
   const persona = faker.person.firstName();
   const { role, goal } = faker.helpers.arrayElement(ROLES);
   const company = faker.company.name();
-  const welcomeMessageType = partial.welcomeMessageType ?? faker.helpers.weightedArrayElement([
-    { weight: 3, value: "static" as const },
-    { weight: 1, value: "prompt" as const },
-  ]);
+  const welcomeMessageType =
+    partial.welcomeMessageType ??
+    faker.helpers.weightedArrayElement([
+      { weight: 3, value: "static" as const },
+      { weight: 1, value: "prompt" as const },
+    ]);
   const welcomeMessage =
     partial.welcomeMessage ??
     (welcomeMessageType === "static"
@@ -71,9 +93,14 @@ export function buildAgent(ctx: BuildContext, partial: Partial<Agent> = {}): Age
 }
 
 /** Complete settings: given fields win, derived numbers follow the (given or chosen) models. */
-export function buildAgentSettings(ctx: BuildContext, agentId: string, given: Partial<AgentSettings> = {}): AgentSettings {
+export function buildAgentSettings(
+  ctx: BuildContext,
+  agentId: string,
+  given: Partial<AgentSettings> = {},
+): AgentSettings {
   const { faker } = ctx;
-  const usual = <T>(value: T, others: readonly T[], p = 0.7): T => (faker.datatype.boolean(p) ? value : faker.helpers.arrayElement(others));
+  const usual = <T>(value: T, others: readonly T[], p = 0.7): T =>
+    faker.datatype.boolean(p) ? value : faker.helpers.arrayElement(others);
   const llmModel = given.llmModel ?? usual("small-general-model", ["large-general-model", "fast-chat-model"], 0.6);
   const voiceModelId = given.voiceModelId ?? usual("tts-default-v1", ["tts-expressive-v2"]);
   const llm = LLM_DERIVED[llmModel] ?? LLM_DERIVED["small-general-model"];
@@ -100,13 +127,21 @@ export function buildAgentSettings(ctx: BuildContext, agentId: string, given: Pa
     aiStartsSpeakingPlan: usual(1, [0.5, 1.5]),
     aiStopsSpeakingPlan: usual(1, [0.5, 1.5]),
     ivrHangup: faker.datatype.boolean(0.2),
-    agentTimezone: faker.helpers.arrayElement(["America/Los_Angeles", "America/New_York", "Europe/London", "Europe/Berlin", "Australia/Sydney"]),
+    agentTimezone: faker.helpers.arrayElement([
+      "America/Los_Angeles",
+      "America/New_York",
+      "Europe/London",
+      "Europe/Berlin",
+      "Australia/Sydney",
+    ]),
     autoVolumeNormalization: faker.datatype.boolean(),
     backgroundNoiseFilter: faker.datatype.boolean(0.7),
     echoCancellation: faker.datatype.boolean(0.8),
     enablePostConversationAnalysis: analysis,
     postConversationAnalysisLlmModel: "large-general-model",
-    postConversationAnalysis: analysis ? faker.helpers.arrayElements(INSIGHTS, { min: 1, max: 3 }).map((i) => ({ ...i, options: [...i.options] })) : [],
+    postConversationAnalysis: analysis
+      ? faker.helpers.arrayElements(INSIGHTS, { min: 1, max: 3 }).map((i) => ({ ...i, options: [...i.options] }))
+      : [],
     webhooks: agentWebhooksOf(ctx, agentId),
   };
   return { ...settings, ...stripUndefined(given) };
@@ -121,7 +156,13 @@ export function webhooksOfAgent(workspace: Workspace, agentId: string): AgentWeb
   return workspace.collections.webhooks
     .all()
     .filter((w) => w.agentId === agentId)
-    .map((w) => ({ webhookId: w.webhookId, name: w.name, url: w.url, secret: w.secret, events: w.events.split(",").filter(Boolean) }));
+    .map((w) => ({
+      webhookId: w.webhookId,
+      name: w.name,
+      url: w.url,
+      secret: w.secret,
+      events: w.events.split(",").filter(Boolean),
+    }));
 }
 
 /** At least one voice transfer tool, with every transfer setting filled. */
@@ -129,7 +170,11 @@ export function buildAgentTools(ctx: BuildContext): AgentTool[] {
   const { faker } = ctx;
   const targets = faker.helpers.arrayElements(
     [
-      { toolName: "transfer_to_human", team: "a human agent", when: "the customer asks for a person or you cannot resolve the request" },
+      {
+        toolName: "transfer_to_human",
+        team: "a human agent",
+        when: "the customer asks for a person or you cannot resolve the request",
+      },
       { toolName: "transfer_to_billing", team: "the billing team", when: "the customer disputes a charge" },
       { toolName: "transfer_to_manager", team: "the duty manager", when: "the customer wants to make a complaint" },
     ],

@@ -70,7 +70,9 @@ export function buildBatchRun(ctx: BuildContext, partial: Partial<BatchRun> = {}
 export function buildTestRun(ctx: BuildContext, partial: Partial<StoredTestRun> = {}): StoredTestRun {
   const { faker, workspace } = ctx;
   const batch = partial.batchId ? workspace.collections.batchRuns.get(partial.batchId) : batchFor(ctx, partial);
-  const storedCase = partial.testCase?.testCaseId ? workspace.collections.testCases.get(partial.testCase.testCaseId) : undefined;
+  const storedCase = partial.testCase?.testCaseId
+    ? workspace.collections.testCases.get(partial.testCase.testCaseId)
+    : undefined;
   const testCase =
     storedCase ??
     partial.testCase ??
@@ -105,7 +107,10 @@ export function buildTestRun(ctx: BuildContext, partial: Partial<StoredTestRun> 
     completedDate: iso(completedMs),
     isSuccessful,
     remarks: partial.remarks ?? remarksFor(testCase, isSuccessful),
-    conversation: partial.conversation && partial.conversation.length > 0 ? partial.conversation : simulatedConversation(ctx, testCase, agent.name),
+    conversation:
+      partial.conversation && partial.conversation.length > 0
+        ? partial.conversation
+        : simulatedConversation(ctx, testCase, agent.name),
   };
 }
 
@@ -139,6 +144,10 @@ export function simulatedConversation(ctx: BuildContext, testCase: TestCase, age
     { role: "assistant", content: "Thanks, let me look into that for you." },
     { role: "user", content: "Okay, I'll wait." },
   ];
-  if (faker.datatype.boolean()) turns.push({ role: "assistant", content: "Done. Is there anything else I can help you with?" }, { role: "user", content: "No, that's all. Thank you." });
+  if (faker.datatype.boolean())
+    turns.push(
+      { role: "assistant", content: "Done. Is there anything else I can help you with?" },
+      { role: "user", content: "No, that's all. Thank you." },
+    );
   return turns;
 }

@@ -162,7 +162,8 @@ export function pickTerminationReason(
     ["silence_timed_out", 6],
   ];
   const allowed = weights.filter(
-    ([reason]) => !(reason === "silence_timed_out" && elapsedSeconds !== undefined && elapsedSeconds < limits.silenceMinutes * 60),
+    ([reason]) =>
+      !(reason === "silence_timed_out" && elapsedSeconds !== undefined && elapsedSeconds < limits.silenceMinutes * 60),
   );
   const total = allowed.reduce((sum, [, w]) => sum + w, 0);
   let roll = rand() * total;
@@ -243,8 +244,11 @@ export function settleCall(
       endTime = new Date(atMs).toISOString();
       const recorded = options.recording ?? rand() < 0.85;
       // Chat has no audio to record.
-      if (recorded && call.callType !== "chat") recordingUrl = `https://recordings.example.com/calls/${call.callId}.wav`;
-      transcript = options.transcript ?? (typeof call.transcript === "string" ? call.transcript : makeTranscript(call, terminationReason, rand));
+      if (recorded && call.callType !== "chat")
+        recordingUrl = `https://recordings.example.com/calls/${call.callId}.wav`;
+      transcript =
+        options.transcript ??
+        (typeof call.transcript === "string" ? call.transcript : makeTranscript(call, terminationReason, rand));
       break;
     }
   }

@@ -48,29 +48,43 @@ export function buildCall(ctx: BuildContext, partial: Partial<Call> = {}): Call 
   // Web and chat use no phone number; phone calls always show one, a number of the workspace.
   const givenNumber = partial.phoneNumber ?? partial.campaign?.phoneNumber;
   const phoneNumber =
-    callType === "web" || callType === "chat" ? null : givenNumber ? numberAsGiven(ctx, givenNumber) : pickPhoneNumber(ctx, callType, agent.agentId);
+    callType === "web" || callType === "chat"
+      ? null
+      : givenNumber
+        ? numberAsGiven(ctx, givenNumber)
+        : pickPhoneNumber(ctx, callType, agent.agentId);
 
   const dynamicVariables =
     partial.dynamicVariables !== undefined
       ? partial.dynamicVariables
       : faker.helpers.weightedArrayElement([
-          { weight: 2, value: "null" as const },
-          { weight: 1, value: "empty" as const },
-          { weight: 4, value: "some" as const },
-        ]) === "some"
-        ? { customerName: faker.person.fullName(), ...(faker.datatype.boolean() ? { orderId: `A-${faker.string.numeric(4)}` } : {}) }
+            { weight: 2, value: "null" as const },
+            { weight: 1, value: "empty" as const },
+            { weight: 4, value: "some" as const },
+          ]) === "some"
+        ? {
+            customerName: faker.person.fullName(),
+            ...(faker.datatype.boolean() ? { orderId: `A-${faker.string.numeric(4)}` } : {}),
+          }
         : faker.datatype.boolean()
           ? {}
           : null;
 
   // --- times: work out created, start and the final instant, from whatever was given ---
-  const given = { created: parseTime(partial.createdAt), start: parseTime(partial.startTime), end: parseTime(partial.endTime) };
+  const given = {
+    created: parseTime(partial.createdAt),
+    start: parseTime(partial.startTime),
+    end: parseTime(partial.endTime),
+  };
   const ring = faker.number.int({ min: 2 * SECOND, max: 25 * SECOND });
   const connected =
     status === "in_progress" ||
     status === "ended" ||
     (status === "error" &&
-      (given.start !== undefined || given.end !== undefined || partial.duration != null || (partial.startTime !== null && faker.datatype.boolean(0.4))));
+      (given.start !== undefined ||
+        given.end !== undefined ||
+        partial.duration != null ||
+        (partial.startTime !== null && faker.datatype.boolean(0.4))));
   const reason: TerminationReason | null = reasonFits
     ? givenReason!
     : connected && status !== "in_progress"
@@ -85,7 +99,11 @@ export function buildCall(ctx: BuildContext, partial: Partial<Call> = {}): Call 
   if (status === "scheduled") {
     created = given.created ?? nowMs;
   } else if (status === "in_progress") {
-    start = given.start ?? (given.created !== undefined ? given.created + ring : nowMs - faker.number.int({ min: 5 * SECOND, max: 15 * MINUTE }));
+    start =
+      given.start ??
+      (given.created !== undefined
+        ? given.created + ring
+        : nowMs - faker.number.int({ min: 5 * SECOND, max: 15 * MINUTE }));
     start = Math.min(start, nowMs);
     created = given.created ?? start - ring;
   } else if (connected) {
@@ -155,13 +173,15 @@ export function buildCall(ctx: BuildContext, partial: Partial<Call> = {}): Call 
       transcript: typeof partial.transcript === "string" ? partial.transcript : undefined,
       limits,
     });
-    if (typeof partial.recordingUrl === "string" && call.recordingUrl !== null) call = { ...call, recordingUrl: partial.recordingUrl };
+    if (typeof partial.recordingUrl === "string" && call.recordingUrl !== null)
+      call = { ...call, recordingUrl: partial.recordingUrl };
     // A finished call's record is touched once more when processing (recording, transcript) is done.
     const processed = Math.min(Date.parse(call.updatedAt) + faker.number.int({ min: SECOND, max: 20 * SECOND }), nowMs);
     call = { ...call, updatedAt: iso(Math.max(processed, Date.parse(call.updatedAt))) };
   }
   const givenUpdated = parseTime(partial.updatedAt);
-  if (givenUpdated !== undefined && givenUpdated >= Date.parse(call.updatedAt)) call = { ...call, updatedAt: iso(givenUpdated) };
+  if (givenUpdated !== undefined && givenUpdated >= Date.parse(call.updatedAt))
+    call = { ...call, updatedAt: iso(givenUpdated) };
   return call;
 }
 
@@ -192,14 +212,19 @@ function limitsOf(ctx: BuildContext, agentId: string): CallLimits {
  */
 export function pickPhoneNumber(ctx: BuildContext, callType: CallType, agentId: string): PhoneNumber {
   const numbers = ctx.workspace.collections.phoneNumbers.all();
-  const own = numbers.filter((n) => n.active && (callType === "inbound" ? n.inboundAgentId : n.outboundAgentId) === agentId);
+  const own = numbers.filter(
+    (n) => n.active && (callType === "inbound" ? n.inboundAgentId : n.outboundAgentId) === agentId,
+  );
   const active = numbers.filter((n) => n.active);
   const pool = own.length > 0 ? own : active.length > 0 ? active : numbers;
   if (pool.length > 0) return ctx.faker.helpers.arrayElement(pool);
   if (!ctx.createMissing) return buildPhoneNumber(ctx, { active: true });
   // The new number answers (or places) the call's agent's calls, when that agent exists.
   const known = ctx.workspace.collections.agents.has(agentId);
-  return ctx.createMissing("phoneNumbers", { active: true, ...(known ? { [callType === "inbound" ? "inboundAgentId" : "outboundAgentId"]: agentId } : {}) });
+  return ctx.createMissing("phoneNumbers", {
+    active: true,
+    ...(known ? { [callType === "inbound" ? "inboundAgentId" : "outboundAgentId"]: agentId } : {}),
+  });
 }
 
 /**
@@ -209,12 +234,22 @@ export function pickPhoneNumber(ctx: BuildContext, callType: CallType, agentId: 
 function numberAsGiven(ctx: BuildContext, given: Partial<PhoneNumber>): PhoneNumber {
   // Not an object at all: kept, for the record check to refuse with the field named.
   if (typeof given !== "object" || Array.isArray(given)) return given as PhoneNumber;
-  const stored = typeof given.sipPhoneNumber === "string" ? ctx.workspace.collections.phoneNumbers.get(given.sipPhoneNumber) : undefined;
+  const stored =
+    typeof given.sipPhoneNumber === "string"
+      ? ctx.workspace.collections.phoneNumbers.get(given.sipPhoneNumber)
+      : undefined;
   return stored ?? buildPhoneNumber(ctx, given);
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const CAMPAIGN_NAMES = ["Renewals", "Appointment reminders", "Payment follow-up", "Win-back", "Customer survey", "Webinar invites"];
+const CAMPAIGN_NAMES = [
+  "Renewals",
+  "Appointment reminders",
+  "Payment follow-up",
+  "Win-back",
+  "Customer survey",
+  "Webinar invites",
+];
 const ROW_ERRORS = [
   "Row 14: phone number is not in E.164 format",
   "Row 31: missing value for variable customerName",
@@ -243,14 +278,20 @@ export function buildCampaign(ctx: BuildContext, partial: Partial<Campaign>, cal
       : call.callCreated - faker.number.int({ min: 0, max: 10 * 24 * 60 * MINUTE }));
   return {
     campaignId: partial.campaignId ?? faker.string.uuid(),
-    campaignName: partial.campaignName ?? `${faker.helpers.arrayElement(CAMPAIGN_NAMES)} ${MONTHS[new Date(scheduledMs).getUTCMonth()]}`,
+    campaignName:
+      partial.campaignName ??
+      `${faker.helpers.arrayElement(CAMPAIGN_NAMES)} ${MONTHS[new Date(scheduledMs).getUTCMonth()]}`,
     campaignStatus: partial.campaignStatus ?? "live",
     scheduledDate: iso(scheduledMs),
     concurrentCalls: partial.concurrentCalls ?? faker.number.int({ min: 1, max: 10 }),
     agent,
     // A campaign dials from a number; a call filled without one still gets a campaign that has one.
-    phoneNumber: phoneNumber ?? (partial.phoneNumber ? numberAsGiven(ctx, partial.phoneNumber) : pickPhoneNumber(ctx, "outbound", agent.agentId)),
-    errors: partial.errors ?? (faker.datatype.boolean(0.3) ? faker.helpers.arrayElements(ROW_ERRORS, { min: 1, max: 2 }) : []),
+    phoneNumber:
+      phoneNumber ??
+      (partial.phoneNumber ? numberAsGiven(ctx, partial.phoneNumber) : pickPhoneNumber(ctx, "outbound", agent.agentId)),
+    errors:
+      partial.errors ??
+      (faker.datatype.boolean(0.3) ? faker.helpers.arrayElements(ROW_ERRORS, { min: 1, max: 2 }) : []),
     scheduled: partial.scheduled ?? true,
   };
 }

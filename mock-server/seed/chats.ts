@@ -8,9 +8,15 @@ import { agentReference, iso, parseTime, SECOND, type BuildContext } from "./con
 const QUESTIONS = [
   { ask: "Hi, what time do you open tomorrow?", reply: "Good morning! Tomorrow we're open from 9 am to 5 pm." },
   { ask: "Where is my order?", reply: "I can help with that. Could you give me your order number?" },
-  { ask: "Can I move my appointment to Friday?", reply: "Of course. I have 10:00 and 14:30 free on Friday, which one suits you?" },
+  {
+    ask: "Can I move my appointment to Friday?",
+    reply: "Of course. I have 10:00 and 14:30 free on Friday, which one suits you?",
+  },
   { ask: "How much do I still owe?", reply: "Your outstanding balance is $42.50, due on the 15th." },
-  { ask: "I'd like to cancel my subscription.", reply: "I'm sorry to hear that. Can I ask what made you decide to cancel?" },
+  {
+    ask: "I'd like to cancel my subscription.",
+    reply: "I'm sorry to hear that. Can I ask what made you decide to cancel?",
+  },
 ];
 
 export function buildChat(ctx: BuildContext, partial: Partial<StoredChat> = {}): StoredChat {
@@ -19,7 +25,10 @@ export function buildChat(ctx: BuildContext, partial: Partial<StoredChat> = {}):
   // The reply takes a second or few: a chat built now was asked that long ago and answered now.
   const replyMs = faker.number.int({ min: 400, max: 4 * SECOND });
   const createdMs = parseTime(partial.createdAt) ?? ctx.now.getTime() - replyMs;
-  const updatedMs = Math.max(createdMs, parseTime(partial.updatedAt) ?? Math.min(createdMs + replyMs, ctx.now.getTime()));
+  const updatedMs = Math.max(
+    createdMs,
+    parseTime(partial.updatedAt) ?? Math.min(createdMs + replyMs, ctx.now.getTime()),
+  );
   const status = partial.status ?? (faker.datatype.boolean(0.9) ? "completed" : "failed");
   const completed = status === "completed";
   return {

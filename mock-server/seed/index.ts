@@ -27,7 +27,16 @@ export { settleCall, terminationReasonsFor, canTransition, isFinal, NEXT_STATUSE
 export { countAttempts, recountBatch } from "./batch-runs.js";
 export { webhooksOfAgent } from "./agents.js";
 export { buildAgent, buildCall, buildPhoneNumber, buildIntegration, buildKnowledgeBase, buildWebhook };
-export { buildQaRule, buildQaIssue, buildTestCase, buildBatchRun, buildTestRun, buildMockToolData, buildChat, buildApiKey };
+export {
+  buildQaRule,
+  buildQaIssue,
+  buildTestCase,
+  buildBatchRun,
+  buildTestRun,
+  buildMockToolData,
+  buildChat,
+  buildApiKey,
+};
 
 type Builders = { [K in CollectionName]: (ctx: BuildContext, partial: Partial<RecordTypes[K]>) => RecordTypes[K] };
 
@@ -52,7 +61,11 @@ const builders: Builders = {
  * A full record of collection `name`, coherent with `partial`. Side effect: an integration built with
  * authentication stores its credentials in workspace.credentials (unless the id is already taken).
  */
-export function buildRecord<K extends CollectionName>(name: K, ctx: BuildContext, partial: Record<string, unknown>): RecordTypes[K] {
+export function buildRecord<K extends CollectionName>(
+  name: K,
+  ctx: BuildContext,
+  partial: Record<string, unknown>,
+): RecordTypes[K] {
   const build = builders[name] as (ctx: BuildContext, partial: Partial<RecordTypes[K]>) => RecordTypes[K];
   return build(ctx, partial as Partial<RecordTypes[K]>);
 }

@@ -25,42 +25,109 @@ const SERVICES: { kind: string; host: string; tools: ToolTemplate[] }[] = [
     kind: "CRM",
     host: "crm.example.com",
     tools: [
-      { name: "lookup_customer", description: "Find the caller's customer record by phone number.", method: "GET", path: "/api/customers", queryParams: { phone: "{{callerNumber}}" } },
-      { name: "get_customer", description: "Read a customer record by id.", method: "GET", path: "/api/customers/{{customerId}}" },
-      { name: "add_note", description: "Add a note about the conversation to the customer record.", method: "POST", path: "/api/customers/{{customerId}}/notes", bodyParams: { text: "{{note}}" } },
+      {
+        name: "lookup_customer",
+        description: "Find the caller's customer record by phone number.",
+        method: "GET",
+        path: "/api/customers",
+        queryParams: { phone: "{{callerNumber}}" },
+      },
+      {
+        name: "get_customer",
+        description: "Read a customer record by id.",
+        method: "GET",
+        path: "/api/customers/{{customerId}}",
+      },
+      {
+        name: "add_note",
+        description: "Add a note about the conversation to the customer record.",
+        method: "POST",
+        path: "/api/customers/{{customerId}}/notes",
+        bodyParams: { text: "{{note}}" },
+      },
     ],
   },
   {
     kind: "Calendar",
     host: "calendar.example.net",
     tools: [
-      { name: "check_availability", description: "List free slots on a given day.", method: "GET", path: "/v2/slots", queryParams: { date: "{{date}}", duration: "30" } },
-      { name: "book_appointment", description: "Book a slot for the customer.", method: "POST", path: "/v2/appointments", bodyParams: { slotId: "{{slotId}}", name: "{{customerName}}" } },
-      { name: "cancel_appointment", description: "Cancel an existing appointment.", method: "DELETE", path: "/v2/appointments/{{appointmentId}}" },
+      {
+        name: "check_availability",
+        description: "List free slots on a given day.",
+        method: "GET",
+        path: "/v2/slots",
+        queryParams: { date: "{{date}}", duration: "30" },
+      },
+      {
+        name: "book_appointment",
+        description: "Book a slot for the customer.",
+        method: "POST",
+        path: "/v2/appointments",
+        bodyParams: { slotId: "{{slotId}}", name: "{{customerName}}" },
+      },
+      {
+        name: "cancel_appointment",
+        description: "Cancel an existing appointment.",
+        method: "DELETE",
+        path: "/v2/appointments/{{appointmentId}}",
+      },
     ],
   },
   {
     kind: "Order system",
     host: "orders.example.org",
     tools: [
-      { name: "lookup_order", description: "Status and tracking of an order.", method: "GET", path: "/orders/{{orderId}}" },
-      { name: "start_return", description: "Open a return for an order.", method: "POST", path: "/orders/{{orderId}}/returns", bodyParams: { reason: "{{reason}}" } },
+      {
+        name: "lookup_order",
+        description: "Status and tracking of an order.",
+        method: "GET",
+        path: "/orders/{{orderId}}",
+      },
+      {
+        name: "start_return",
+        description: "Open a return for an order.",
+        method: "POST",
+        path: "/orders/{{orderId}}/returns",
+        bodyParams: { reason: "{{reason}}" },
+      },
     ],
   },
   {
     kind: "Helpdesk",
     host: "support.example.com",
     tools: [
-      { name: "create_ticket", description: "Open a support ticket when the issue needs follow-up.", method: "POST", path: "/api/tickets", bodyParams: { subject: "{{subject}}", email: "{{email}}" } },
-      { name: "get_ticket", description: "Read the status of a ticket.", method: "GET", path: "/api/tickets/{{ticketId}}" },
+      {
+        name: "create_ticket",
+        description: "Open a support ticket when the issue needs follow-up.",
+        method: "POST",
+        path: "/api/tickets",
+        bodyParams: { subject: "{{subject}}", email: "{{email}}" },
+      },
+      {
+        name: "get_ticket",
+        description: "Read the status of a ticket.",
+        method: "GET",
+        path: "/api/tickets/{{ticketId}}",
+      },
     ],
   },
   {
     kind: "Payments",
     host: "pay.example.com",
     tools: [
-      { name: "get_balance", description: "Outstanding balance of the customer's account.", method: "GET", path: "/accounts/{{accountId}}/balance" },
-      { name: "send_payment_link", description: "Text the customer a payment link.", method: "POST", path: "/payment-links", bodyParams: { accountId: "{{accountId}}", phone: "{{callerNumber}}" } },
+      {
+        name: "get_balance",
+        description: "Outstanding balance of the customer's account.",
+        method: "GET",
+        path: "/accounts/{{accountId}}/balance",
+      },
+      {
+        name: "send_payment_link",
+        description: "Text the customer a payment link.",
+        method: "POST",
+        path: "/payment-links",
+        bodyParams: { accountId: "{{accountId}}", phone: "{{callerNumber}}" },
+      },
     ],
   },
 ];
@@ -83,8 +150,11 @@ export function buildIntegration(ctx: BuildContext, partial: Partial<Integration
   let authentication: IntegrationAuth | null;
   if (partial.authentication === null) authentication = null;
   else if (partial.authentication !== undefined || faker.datatype.boolean(0.75)) {
-    const type: AuthType = partial.authentication?.authType ?? faker.helpers.arrayElement(["BEARER", "BASIC", "API_KEY", "NONE"] as const);
-    const headers: KeyValue[] = partial.authentication?.headers ?? (faker.datatype.boolean(0.4) ? [{ key: "X-Client", value: "voice-agent" }] : []);
+    const type: AuthType =
+      partial.authentication?.authType ?? faker.helpers.arrayElement(["BEARER", "BASIC", "API_KEY", "NONE"] as const);
+    const headers: KeyValue[] =
+      partial.authentication?.headers ??
+      (faker.datatype.boolean(0.4) ? [{ key: "X-Client", value: "voice-agent" }] : []);
     const at = iso(later());
     authentication = {
       authId: partial.authentication?.authId ?? faker.string.uuid(),
@@ -100,7 +170,11 @@ export function buildIntegration(ctx: BuildContext, partial: Partial<Integration
     }
   } else authentication = null;
 
-  const stamps = [createdMs, ...tools.map((t) => parseTime(t.updatedAt) ?? createdMs), parseTime(authentication?.updatedAt) ?? createdMs];
+  const stamps = [
+    createdMs,
+    ...tools.map((t) => parseTime(t.updatedAt) ?? createdMs),
+    parseTime(authentication?.updatedAt) ?? createdMs,
+  ];
   const updatedMs = Math.max(parseTime(partial.updatedAt) ?? -Infinity, ...stamps);
   return {
     integrationId,
@@ -118,7 +192,13 @@ export function buildIntegration(ctx: BuildContext, partial: Partial<Integration
   };
 }
 
-function buildIntegrationTool(ctx: BuildContext, integrationId: string, host: string, t: ToolTemplate, at: string): IntegrationTool {
+function buildIntegrationTool(
+  ctx: BuildContext,
+  integrationId: string,
+  host: string,
+  t: ToolTemplate,
+  at: string,
+): IntegrationTool {
   return {
     toolId: ctx.faker.string.uuid(),
     integrationId,
@@ -146,7 +226,12 @@ export function makeCredentials(ctx: BuildContext, authType: AuthType, headers: 
     case "BEARER":
       return { authType, token: `tok_${lowerAlnum(ctx, 32)}`, ...extra } as unknown as IntegrationCredentials;
     case "BASIC":
-      return { authType, username: faker.internet.username().toLowerCase(), password: faker.internet.password({ length: 16 }), ...extra } as unknown as IntegrationCredentials;
+      return {
+        authType,
+        username: faker.internet.username().toLowerCase(),
+        password: faker.internet.password({ length: 16 }),
+        ...extra,
+      } as unknown as IntegrationCredentials;
     case "API_KEY": {
       const position = faker.helpers.arrayElement(["header", "query"] as const);
       return {

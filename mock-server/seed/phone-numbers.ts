@@ -38,7 +38,16 @@ export function unusedE164(ctx: BuildContext): string {
   return `+1415555${ctx.faker.string.numeric(7)}`;
 }
 
-const LABELS = ["Support line", "Sales line", "Main office", "After hours", "Billing desk", "Bookings", "Campaigns", "Front desk"];
+const LABELS = [
+  "Support line",
+  "Sales line",
+  "Main office",
+  "After hours",
+  "Billing desk",
+  "Bookings",
+  "Campaigns",
+  "Front desk",
+];
 
 export function buildPhoneNumber(ctx: BuildContext, partial: Partial<PhoneNumber> = {}): PhoneNumber {
   const { faker } = ctx;
@@ -46,9 +55,16 @@ export function buildPhoneNumber(ctx: BuildContext, partial: Partial<PhoneNumber
   const agentIdOrNull = (p: number) =>
     agents.length > 0 && faker.datatype.boolean(p) ? faker.helpers.arrayElement(agents).agentId : null;
   // A fill in a workspace without agents: the number answers a new agent rather than none.
-  const newAgentId = partial.inboundAgentId === undefined && agents.length === 0 && ctx.createMissing ? agentReference(ctx).agentId : undefined;
+  const newAgentId =
+    partial.inboundAgentId === undefined && agents.length === 0 && ctx.createMissing
+      ? agentReference(ctx).agentId
+      : undefined;
   const sipPhoneNumber = partial.sipPhoneNumber ?? unusedE164(ctx);
-  const city = sipPhoneNumber.startsWith("+44") ? "London" : sipPhoneNumber.startsWith("+61") ? "Sydney" : faker.location.city();
+  const city = sipPhoneNumber.startsWith("+44")
+    ? "London"
+    : sipPhoneNumber.startsWith("+61")
+      ? "Sydney"
+      : faker.location.city();
   return {
     sipPhoneNumber,
     provider: partial.provider ?? faker.helpers.arrayElement(PROVIDERS),
@@ -65,7 +81,9 @@ export function buildPhoneNumber(ctx: BuildContext, partial: Partial<PhoneNumber
           ]),
     active: partial.active ?? faker.datatype.boolean(0.8),
     terminationSipURI:
-      partial.terminationSipURI !== undefined ? partial.terminationSipURI : `sip:trunk-${lowerAlnum(ctx, 2)}.example.com`,
+      partial.terminationSipURI !== undefined
+        ? partial.terminationSipURI
+        : `sip:trunk-${lowerAlnum(ctx, 2)}.example.com`,
     friendlyName:
       partial.friendlyName !== undefined ? partial.friendlyName : `${faker.helpers.arrayElement(LABELS)} (${city})`,
   };

@@ -4,13 +4,23 @@
  * conversation gives. An issue records one rule's verdict on one conversation of one of its agents.
  */
 import type { AgentReference, QaIssue, QaRule } from "../store/records.js";
-import { agentReference, agentsOf, clampPast, iso, parseTime, referenceTo, MINUTE, type BuildContext } from "./context.js";
+import {
+  agentReference,
+  agentsOf,
+  clampPast,
+  iso,
+  parseTime,
+  referenceTo,
+  MINUTE,
+  type BuildContext,
+} from "./context.js";
 
 const RULES: { ruleName: string; ruleDescription: string; evaluationCriteria: string; expectedValue: boolean }[] = [
   {
     ruleName: "Identity verified",
     ruleDescription: "Account details are only shared after the caller's identity is confirmed.",
-    evaluationCriteria: "Did the agent verify the caller's identity (name plus date of birth or postcode) before sharing account details?",
+    evaluationCriteria:
+      "Did the agent verify the caller's identity (name plus date of birth or postcode) before sharing account details?",
     expectedValue: true,
   },
   {
@@ -45,7 +55,9 @@ export function buildQaRule(ctx: BuildContext, partial: Partial<QaRule> = {}): Q
   const agents = agentsOf(ctx);
   const refs =
     partial.agents?.map((a) => agentReference(ctx, a)) ??
-    (agents.length > 0 ? faker.helpers.arrayElements(agents, { min: 1, max: Math.min(3, agents.length) }).map(referenceTo) : [agentReference(ctx)]);
+    (agents.length > 0
+      ? faker.helpers.arrayElements(agents, { min: 1, max: Math.min(3, agents.length) }).map(referenceTo)
+      : [agentReference(ctx)]);
   return {
     qaRuleId: partial.qaRuleId ?? faker.string.uuid(),
     workspaceId: workspace.workspaceId,
@@ -68,14 +80,19 @@ export const QA_RULE_TEMPLATES = RULES;
 export function buildQaIssue(ctx: BuildContext, partial: Partial<QaIssue> = {}): QaIssue {
   const { faker, workspace } = ctx;
   const rule = partial.qaRuleId ? workspace.collections.qaRules.get(partial.qaRuleId) : ruleFor(ctx, partial.agentId);
-  const agentId = partial.agentId ?? (rule && rule.agents.length > 0 ? faker.helpers.arrayElement(rule.agents).agentId : agentReference(ctx).agentId);
+  const agentId =
+    partial.agentId ??
+    (rule && rule.agents.length > 0 ? faker.helpers.arrayElement(rule.agents).agentId : agentReference(ctx).agentId);
   const conversation = partial.conversationId
     ? workspace.collections.calls.get(partial.conversationId)
-    : (lastFinishedCallOf(ctx, agentId) ?? ctx.createMissing?.("calls", { status: "ended", agent: { agentId } as AgentReference }));
+    : (lastFinishedCallOf(ctx, agentId) ??
+      ctx.createMissing?.("calls", { status: "ended", agent: { agentId } as AgentReference }));
   const endedMs = parseTime(conversation?.endTime);
   const createdMs =
     parseTime(partial.createdAt) ??
-    (endedMs !== undefined ? clampPast(ctx, endedMs + faker.number.int({ min: MINUTE, max: 10 * MINUTE }), endedMs) : ctx.now.getTime());
+    (endedMs !== undefined
+      ? clampPast(ctx, endedMs + faker.number.int({ min: MINUTE, max: 10 * MINUTE }), endedMs)
+      : ctx.now.getTime());
   return {
     qaIssueId: partial.qaIssueId ?? faker.string.uuid(),
     workspaceId: workspace.workspaceId,

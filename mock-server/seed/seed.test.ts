@@ -18,7 +18,6 @@ const doc = JSON.parse(readFileSync(new URL("../../generated/openapi.json", impo
 const ajv = createOpenApiAjv();
 ajv.addSchema(doc, "openapi.json");
 
-
 function schemaErrors(collection: CollectionName, record: unknown): string | null {
   const name = SCHEMA_OF[collection];
   if (!name) return null;
@@ -28,7 +27,10 @@ function schemaErrors(collection: CollectionName, record: unknown): string | nul
 }
 
 function workspace(seed: number, empty = false): Workspace {
-  const ws = new Workspace({ workspaceId: "t", apiKey: "k", seed, empty, readOnly: false }, new Clock({ mode: "virtual", start: NOW }));
+  const ws = new Workspace(
+    { workspaceId: "t", apiKey: "k", seed, empty, readOnly: false },
+    new Clock({ mode: "virtual", start: NOW }),
+  );
   if (!empty) seedWorkspace(ws, NOW);
   return ws;
 }
@@ -59,15 +61,23 @@ function callProblems(call: Call, now = NOW): string[] {
     if (call.endTime !== null) fail("endTime set");
     if (call.duration !== null) fail("duration set");
   }
-  if (call.endTime && call.startTime && call.duration !== Math.round((t(call.endTime) - t(call.startTime)) / 1000)) fail("duration mismatch");
+  if (call.endTime && call.startTime && call.duration !== Math.round((t(call.endTime) - t(call.startTime)) / 1000))
+    fail("duration mismatch");
   if (final) {
-    if (!call.terminationReason || !terminationReasonsFor(call.status).includes(call.terminationReason)) fail(`reason ${call.terminationReason}`);
+    if (!call.terminationReason || !terminationReasonsFor(call.status).includes(call.terminationReason))
+      fail(`reason ${call.terminationReason}`);
   } else if (call.terminationReason !== null) fail("reason before final");
-  if (call.recordingUrl !== null && !(call.status === "ended" && connected)) fail("recordingUrl without an ended connected call");
+  if (call.recordingUrl !== null && !(call.status === "ended" && connected))
+    fail("recordingUrl without an ended connected call");
   if (call.status === "ended" ? typeof call.transcript !== "string" : call.transcript !== null) fail("transcript");
-  if ((call.callType === "web" || call.callType === "chat") !== (call.phoneNumber === null || call.phoneNumber === undefined)) fail("phoneNumber vs callType");
+  if (
+    (call.callType === "web" || call.callType === "chat") !==
+    (call.phoneNumber === null || call.phoneNumber === undefined)
+  )
+    fail("phoneNumber vs callType");
   if (call.campaign && call.callType !== "outbound") fail("campaign on a non-outbound call");
-  if (call.dynamicVariables && Object.values(call.dynamicVariables).some((v) => typeof v !== "string")) fail("dynamicVariables not strings");
+  if (call.dynamicVariables && Object.values(call.dynamicVariables).some((v) => typeof v !== "string"))
+    fail("dynamicVariables not strings");
   const stamps = [call.createdAt, call.startTime, call.endTime].filter((s): s is string => s !== null).map(t);
   for (let i = 1; i < stamps.length; i++) if (stamps[i] < stamps[i - 1]) fail("timestamps out of order");
   if (Math.max(...stamps) > t(call.updatedAt)) fail("updatedAt before another timestamp");
@@ -89,7 +99,8 @@ describe("seedWorkspace", () => {
 
   it("validates every record against its spec schema", () => {
     for (const name of collectionNames) {
-      for (const record of ws.collections[name].all()) expect(schemaErrors(name, record), `${name} ${JSON.stringify(record).slice(0, 200)}`).toBeNull();
+      for (const record of ws.collections[name].all())
+        expect(schemaErrors(name, record), `${name} ${JSON.stringify(record).slice(0, 200)}`).toBeNull();
     }
   });
 
@@ -143,7 +154,10 @@ describe("seedWorkspace", () => {
     ];
     for (const [name, stamp] of dated) {
       const stamps = (ws.collections[name].all() as never[]).map((r) => t(stamp(r)));
-      expect([...stamps].sort((a, b) => a - b), name).toEqual(stamps);
+      expect(
+        [...stamps].sort((a, b) => a - b),
+        name,
+      ).toEqual(stamps);
       expect(Math.max(...stamps), name).toBeLessThanOrEqual(NOW.getTime());
     }
   });
@@ -179,7 +193,8 @@ describe("seedWorkspace", () => {
     expect(integrations.some((i) => i.authentication === null)).toBe(true);
     for (const i of integrations) {
       expect(ws.credentials.has(i.integrationId)).toBe(i.authentication !== null);
-      if (i.authentication) expect((ws.credentials.get(i.integrationId) as { authType: string }).authType).toBe(i.authentication.authType);
+      if (i.authentication)
+        expect((ws.credentials.get(i.integrationId) as { authType: string }).authType).toBe(i.authentication.authType);
       expect(i.tools.length).toBeLessThanOrEqual(3);
       for (const tool of i.tools) expect(tool.integrationId).toBe(i.integrationId);
     }
@@ -196,7 +211,9 @@ describe("seedWorkspace", () => {
       const ranks = kb.files.map((f) => order.indexOf(f.type));
       expect(ranks).not.toContain(-1);
       expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
-      const fileRanks = kb.files.filter((f) => f.type === "file").map((f) => fileOrder.indexOf(f.content.slice(f.content.lastIndexOf("."))));
+      const fileRanks = kb.files
+        .filter((f) => f.type === "file")
+        .map((f) => fileOrder.indexOf(f.content.slice(f.content.lastIndexOf("."))));
       expect(fileRanks).not.toContain(-1);
       expect([...fileRanks].sort((a, b) => a - b)).toEqual(fileRanks);
     }
@@ -219,7 +236,8 @@ describe("seedWorkspace", () => {
       }
     }
     for (const tc of ws.collections.testCases.all()) {
-      for (const ref of tc.mockToolData ?? []) expect(ws.collections.mockToolData.get(ref.mockToolDataId)?.name).toBe(ref.name);
+      for (const ref of tc.mockToolData ?? [])
+        expect(ws.collections.mockToolData.get(ref.mockToolDataId)?.name).toBe(ref.name);
     }
   });
 
@@ -227,7 +245,10 @@ describe("seedWorkspace", () => {
     expect(snapshot(workspace(1))).toBe(snapshot(ws));
     expect(snapshot(workspace(2))).not.toBe(snapshot(ws));
     // Another workspace with the same seed shares no ids (isolation is checked by id).
-    const other = new Workspace({ workspaceId: "u", apiKey: "k2", seed: 1, empty: false, readOnly: false }, new Clock({ mode: "virtual", start: NOW }));
+    const other = new Workspace(
+      { workspaceId: "u", apiKey: "k2", seed: 1, empty: false, readOnly: false },
+      new Clock({ mode: "virtual", start: NOW }),
+    );
     seedWorkspace(other, NOW);
     const ids = new Set(ws.collections.calls.all().map((c) => c.callId));
     expect(other.collections.calls.all().some((c) => ids.has(c.callId))).toBe(false);
@@ -262,13 +283,22 @@ describe("buildRecord", () => {
     const ws = workspace(5);
     const ctx = createBuildContext(ws, NOW);
     const agent = ws.collections.agents.all()[2];
-    const call = buildRecord("calls", ctx, { callId: "given-id", agent: { agentId: agent.agentId }, callType: "web", status: "ended" }) as Call;
+    const call = buildRecord("calls", ctx, {
+      callId: "given-id",
+      agent: { agentId: agent.agentId },
+      callType: "web",
+      status: "ended",
+    }) as Call;
     expect(call.callId).toBe("given-id");
     expect(call.agent).toEqual({ name: agent.agentName, agentId: agent.agentId, status: "Live" });
     expect(call.phoneNumber).toBeNull();
     const busy = buildRecord("calls", ctx, { terminationReason: "dial_busy" }) as Call;
     expect(busy.status).toBe("not_connected");
-    const timed = buildRecord("calls", ctx, { status: "ended", startTime: "2026-10-31T10:00:00.000Z", duration: 125 }) as Call;
+    const timed = buildRecord("calls", ctx, {
+      status: "ended",
+      startTime: "2026-10-31T10:00:00.000Z",
+      duration: 125,
+    }) as Call;
     expect(timed.endTime).toBe("2026-10-31T10:02:05.000Z");
     expect(callProblems(timed)).toEqual([]);
     const unrecorded = buildRecord("calls", ctx, { status: "ended", recordingUrl: null }) as Call;
@@ -287,7 +317,8 @@ describe("buildRecord", () => {
           ws.collections[name].create(record as never);
         }
       }
-      for (const i of ws.collections.integrations.all()) expect(ws.credentials.has(i.integrationId)).toBe(i.authentication != null);
+      for (const i of ws.collections.integrations.all())
+        expect(ws.credentials.has(i.integrationId)).toBe(i.authentication != null);
     }
   });
 
@@ -303,7 +334,9 @@ describe("buildRecord", () => {
     const running = buildRecord("testRuns", ctx, { completedDate: null });
     expect(running).toMatchObject({ completedDate: null, isSuccessful: null, remarks: null, conversation: [] });
     const done = buildRecord("testRuns", ctx, {});
-    expect(done.completedDate && done.remarks && typeof done.isSuccessful === "boolean" && done.conversation.length > 0).toBeTruthy();
+    expect(
+      done.completedDate && done.remarks && typeof done.isSuccessful === "boolean" && done.conversation.length > 0,
+    ).toBeTruthy();
     expect(ws.collections.batchRuns.has(done.batchId)).toBe(true);
   });
 });
@@ -316,7 +349,10 @@ describe("settleCall", () => {
 
   it("keeps a call coherent along every transition", () => {
     for (let i = 0; i < 40; i++) {
-      const scheduled = buildRecord("calls", ctx, { status: "scheduled", createdAt: new Date(base).toISOString() }) as Call;
+      const scheduled = buildRecord("calls", ctx, {
+        status: "scheduled",
+        createdAt: new Date(base).toISOString(),
+      }) as Call;
       expect(callProblems(scheduled)).toEqual([]);
       for (const next of NEXT_STATUSES.scheduled) {
         const moved = settleCall(scheduled, next, new Date(base + 12_345), rand);

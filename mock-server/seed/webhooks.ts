@@ -26,6 +26,7 @@ export function buildWebhook(ctx: BuildContext, partial: Partial<Webhook> = {}):
     active: partial.active ?? faker.datatype.boolean(0.75),
     secret: partial.secret ?? newWebhookSecret(ctx),
     events: partial.events ?? faker.helpers.arrayElement(WEBHOOK_EVENT_SETS),
-    url: partial.url ?? `https://hooks.example.com/${purpose.toLowerCase().replace(/\s+/g, "-")}/${lowerAlnum(ctx, 12)}`,
+    url:
+      partial.url ?? `https://hooks.example.com/${purpose.toLowerCase().replace(/\s+/g, "-")}/${lowerAlnum(ctx, 12)}`,
   };
 }

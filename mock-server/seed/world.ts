@@ -11,7 +11,16 @@
  */
 import type { Workspace } from "../store/workspace.js";
 import { hash32 } from "../store/random.js";
-import type { Agent, Call, CallStatus, Campaign, IntegrationAuth, QaIssue, QaRule, StoredTestRun } from "../store/records.js";
+import type {
+  Agent,
+  Call,
+  CallStatus,
+  Campaign,
+  IntegrationAuth,
+  QaIssue,
+  QaRule,
+  StoredTestRun,
+} from "../store/records.js";
 import { ascendingTimes, iso, newFaker, referenceTo, DAY, HOUR, MINUTE, SECOND, type BuildContext } from "./context.js";
 import { buildAgent, agentWebhooksOf } from "./agents.js";
 import { buildPhoneNumber, PROVIDERS } from "./phone-numbers.js";
@@ -55,21 +64,33 @@ export function seedWorkspace(workspace: Workspace, now: Date): void {
   ascendingTimes(ctx, authPlan.length, nowMs - 60 * DAY, nowMs - 20 * DAY).forEach((at, i) => {
     const type = authPlan[i];
     c.integrations.create(
-      buildIntegration(ctx, { createdAt: iso(at), authentication: type === null ? null : ({ authType: type } as IntegrationAuth) }),
+      buildIntegration(ctx, {
+        createdAt: iso(at),
+        authentication: type === null ? null : ({ authType: type } as IntegrationAuth),
+      }),
     );
   });
 
-  ascendingTimes(ctx, 4, nowMs - 45 * DAY, nowMs - 3 * DAY).forEach((at) => c.knowledgeBases.create(buildKnowledgeBase(ctx, { createdAt: iso(at) })));
+  ascendingTimes(ctx, 4, nowMs - 45 * DAY, nowMs - 3 * DAY).forEach((at) =>
+    c.knowledgeBases.create(buildKnowledgeBase(ctx, { createdAt: iso(at) })),
+  );
 
   // Two webhooks per agent, a third of them disabled; agents then list theirs in their settings.
-  times(12).forEach((i) => c.webhooks.create(buildWebhook(ctx, { agentId: agents[i % agents.length].agentId, active: i % 3 !== 2 })));
+  times(12).forEach((i) =>
+    c.webhooks.create(buildWebhook(ctx, { agentId: agents[i % agents.length].agentId, active: i % 3 !== 2 })),
+  );
   for (const agent of agents) {
-    c.agents.update(agent.agentId, (a) => ({ ...a, agentSettings: { ...a.agentSettings, webhooks: agentWebhooksOf(ctx, a.agentId) } }));
+    c.agents.update(agent.agentId, (a) => ({
+      ...a,
+      agentSettings: { ...a.agentSettings, webhooks: agentWebhooksOf(ctx, a.agentId) },
+    }));
   }
 
   // The first rule applies to every agent, so every finished conversation has a rule to be judged by.
   const rules: QaRule[] = times(4).map((i) =>
-    c.qaRules.create(buildQaRule(ctx, { ...QA_RULE_TEMPLATES[i], ...(i === 0 ? { agents: agents.map(referenceTo) } : {}) })),
+    c.qaRules.create(
+      buildQaRule(ctx, { ...QA_RULE_TEMPLATES[i], ...(i === 0 ? { agents: agents.map(referenceTo) } : {}) }),
+    ),
   );
 
   ascendingTimes(ctx, 6, nowMs - 40 * DAY, nowMs - 15 * DAY).forEach((at, i) => {
@@ -77,14 +98,22 @@ export function seedWorkspace(workspace: Workspace, now: Date): void {
     c.mockToolData.create(buildMockToolData(ctx, { toolAlias, name, statusCode, createdAt: iso(at) }));
   });
 
-  times(8).forEach((i) => c.testCases.create(buildTestCase(ctx, { ...TEST_SCENARIOS[i], agent: referenceTo(agents[i % agents.length]) })));
+  times(8).forEach((i) =>
+    c.testCases.create(buildTestCase(ctx, { ...TEST_SCENARIOS[i], agent: referenceTo(agents[i % agents.length]) })),
+  );
 
   seedBatchRuns(ctx, agents.slice(0, 3));
   const calls = seedCalls(ctx, agents);
   seedQaIssues(ctx, rules, calls);
 
   ascendingTimes(ctx, 5, nowMs - 10 * DAY, nowMs - HOUR).forEach((at, i) =>
-    c.chats.create(buildChat(ctx, { createdAt: iso(at), agentId: agents[i % agents.length].agentId, ...(i === 3 ? { status: "failed" as const } : {}) })),
+    c.chats.create(
+      buildChat(ctx, {
+        createdAt: iso(at),
+        agentId: agents[i % agents.length].agentId,
+        ...(i === 3 ? { status: "failed" as const } : {}),
+      }),
+    ),
   );
 
   ascendingTimes(ctx, 2, nowMs - 90 * DAY, nowMs - 30 * DAY).forEach((at, i) =>
@@ -100,12 +129,19 @@ function seedBatchRuns(ctx: BuildContext, agents: Agent[]): void {
     const agent = agents[i];
     const createdMs = nowMs - daysAgo * DAY - ctx.faker.number.int({ min: 0, max: 6 * HOUR });
     const testCases = c.testCases.all().filter((t) => t.agent.agentId === agent.agentId);
-    const batch = c.batchRuns.create(buildBatchRun(ctx, { agent: referenceTo(agent), testCases, createdDate: iso(createdMs) }));
+    const batch = c.batchRuns.create(
+      buildBatchRun(ctx, { agent: referenceTo(agent), testCases, createdDate: iso(createdMs) }),
+    );
     let at = createdMs;
     for (const testCase of testCases) {
       for (let attempt = 0; attempt < (testCase.attempt ?? 1); attempt++) {
         at += ctx.faker.number.int({ min: 50, max: 900 });
-        const run: StoredTestRun = buildTestRun(ctx, { batchId: batch.batchId, testCase, agent: batch.agent, createdDate: iso(at) });
+        const run: StoredTestRun = buildTestRun(ctx, {
+          batchId: batch.batchId,
+          testCase,
+          agent: batch.agent,
+          createdDate: iso(at),
+        });
         c.testRuns.create(run);
       }
     }
@@ -143,20 +179,36 @@ function seedCalls(ctx: BuildContext, agents: Agent[]): Call[] {
   );
   const reasons = faker.helpers.shuffle([...ALL_TERMINATION_REASONS, ...extra]);
   const finalTimes = ascendingTimes(ctx, reasons.length, nowMs - 30 * DAY, nowMs - 3 * HOUR);
-  const plan: PlannedCall[] = reasons.map((reason, i) => ({ createdAt: finalTimes[i], status: statusOfReason(reason), reason }));
+  const plan: PlannedCall[] = reasons.map((reason, i) => ({
+    createdAt: finalTimes[i],
+    status: statusOfReason(reason),
+    reason,
+  }));
 
   // Every call type at least once among the conversations that really happened.
   const ended = plan.filter((p) => p.status === "ended");
   (["inbound", "outbound", "web", "chat"] as const).forEach((type, i) => (ended[i].callType = type));
   // Dialling failures only happen on calls the platform places; telephony errors only on phone calls.
   for (const p of plan) if (p.status === "not_connected") p.callType = "outbound";
-  for (const p of plan) if (p.reason === "error_telephony") p.callType = faker.helpers.arrayElement(["inbound", "outbound"] as const);
+  for (const p of plan)
+    if (p.reason === "error_telephony") p.callType = faker.helpers.arrayElement(["inbound", "outbound"] as const);
   // Errors alternate between failing before the call connected and cutting a conversation short.
   plan.filter((p) => p.status === "error").forEach((p, i) => (p.errorAfterConnect = i % 2 === 1));
 
-  const liveStatuses = faker.helpers.shuffle<CallStatus>(["scheduled", "scheduled", "scheduled", "in_progress", "in_progress", "in_progress"]);
+  const liveStatuses = faker.helpers.shuffle<CallStatus>([
+    "scheduled",
+    "scheduled",
+    "scheduled",
+    "in_progress",
+    "in_progress",
+    "in_progress",
+  ]);
   ascendingTimes(ctx, liveStatuses.length, nowMs - 15 * MINUTE, nowMs - 5 * SECOND).forEach((at, i) =>
-    plan.push({ createdAt: at, status: liveStatuses[i], ...(liveStatuses[i] === "scheduled" ? { callType: "outbound" as const } : {}) }),
+    plan.push({
+      createdAt: at,
+      status: liveStatuses[i],
+      ...(liveStatuses[i] === "scheduled" ? { callType: "outbound" as const } : {}),
+    }),
   );
 
   // A few long-running campaigns, each with its own agent and number, reused by outbound calls.
@@ -164,18 +216,27 @@ function seedCalls(ctx: BuildContext, agents: Agent[]): Call[] {
     const agent = referenceTo(agents[(i + 3) % agents.length]);
     const phoneNumber = pickPhoneNumber(ctx, "outbound", agent.agentId);
     const scheduledMs = nowMs - daysAgo * DAY;
-    return buildCampaign(ctx, { scheduledDate: iso(scheduledMs) }, { agent, phoneNumber, callCreated: scheduledMs, callStatus: "ended" });
+    return buildCampaign(
+      ctx,
+      { scheduledDate: iso(scheduledMs) },
+      { agent, phoneNumber, callCreated: scheduledMs, callStatus: "ended" },
+    );
   });
 
   return plan.map((p) => {
-    const callType = p.callType ?? faker.helpers.weightedArrayElement([
-      { weight: 30, value: "inbound" as const },
-      { weight: 35, value: "outbound" as const },
-      { weight: 20, value: "web" as const },
-      { weight: 15, value: "chat" as const },
-    ]);
+    const callType =
+      p.callType ??
+      faker.helpers.weightedArrayElement([
+        { weight: 30, value: "inbound" as const },
+        { weight: 35, value: "outbound" as const },
+        { weight: 20, value: "web" as const },
+        { weight: 15, value: "chat" as const },
+      ]);
     const open = campaigns.filter((k) => Date.parse(k.scheduledDate!) <= p.createdAt);
-    const campaign = callType === "outbound" && open.length > 0 && faker.datatype.boolean(0.5) ? faker.helpers.arrayElement(open) : null;
+    const campaign =
+      callType === "outbound" && open.length > 0 && faker.datatype.boolean(0.5)
+        ? faker.helpers.arrayElement(open)
+        : null;
     const partial: Partial<Call> = {
       createdAt: iso(p.createdAt),
       status: p.status,
@@ -185,7 +246,9 @@ function seedCalls(ctx: BuildContext, agents: Agent[]): Call[] {
       // A duration marks an error after connect; a null start, one before it (see buildCall).
       ...(p.errorAfterConnect === true ? { duration: faker.number.int({ min: 5, max: 240 }) } : {}),
       ...(p.errorAfterConnect === false ? { startTime: null } : {}),
-      ...(campaign ? { agent: campaign.agent, ...(campaign.phoneNumber ? { phoneNumber: campaign.phoneNumber } : {}) } : {}),
+      ...(campaign
+        ? { agent: campaign.agent, ...(campaign.phoneNumber ? { phoneNumber: campaign.phoneNumber } : {}) }
+        : {}),
     };
     return workspace.collections.calls.create(buildCall(ctx, partial));
   });
@@ -199,7 +262,9 @@ function seedQaIssues(ctx: BuildContext, rules: QaRule[], calls: Call[]): void {
   const issues: QaIssue[] = [];
   for (let tries = 0; issues.length < 15 && tries < 200; tries++) {
     const call = faker.helpers.arrayElement(judged);
-    const candidates = rules.filter((r) => r.agents.some((a) => a.agentId === call.agent.agentId) && !seen.has(`${r.qaRuleId}/${call.callId}`));
+    const candidates = rules.filter(
+      (r) => r.agents.some((a) => a.agentId === call.agent.agentId) && !seen.has(`${r.qaRuleId}/${call.callId}`),
+    );
     if (candidates.length === 0) continue;
     const rule = faker.helpers.arrayElement(candidates);
     seen.add(`${rule.qaRuleId}/${call.callId}`);

@@ -73,7 +73,11 @@ export class BatchRuns {
     const conversation = [
       ...(agent ? [{ role: "assistant", content: welcomeMessage(agent, variables) }] : []),
       { role: "user", content: goal },
-      ...(agent ? agentReplies(agent, goal, variables).slice(-1).map((content) => ({ role: "assistant", content })) : []),
+      ...(agent
+        ? agentReplies(agent, goal, variables)
+            .slice(-1)
+            .map((content) => ({ role: "assistant", content }))
+        : []),
     ];
     const criteria = run.testCase.successCriteria ?? "the success criteria";
     const remarks = successful

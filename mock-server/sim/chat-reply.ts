@@ -22,7 +22,10 @@ function firstSentence(text: string): string {
 function stance(instructions: string): string {
   const sentence = firstSentence(instructions);
   if (!sentence) return "";
-  return sentence.replace(/^You are\b/i, "I am").replace(/^You\b/i, "I").replace(/\byour\b/gi, "my");
+  return sentence
+    .replace(/^You are\b/i, "I am")
+    .replace(/^You\b/i, "I")
+    .replace(/\byour\b/gi, "my");
 }
 
 export function welcomeMessage(agent: Agent, variables: Variables): string {
@@ -35,19 +38,32 @@ export function welcomeMessage(agent: Agent, variables: Variables): string {
 
 /** The customer's latest message: the last line of the history, without a `User:` or `Customer:` label. */
 export function lastCustomerLine(conversation: string): string {
-  const lines = conversation.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = conversation
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const last = lines.at(-1) ?? "";
   return last.replace(/^(user|customer)\s*:\s*/i, "");
 }
 
 /** The agent's replies to one turn; `greeted` (a later turn of a conversation) leaves out the welcome. */
-export function agentReplies(agent: Agent, conversation: string | undefined, variables: Variables, { greeted = false } = {}): string[] {
+export function agentReplies(
+  agent: Agent,
+  conversation: string | undefined,
+  variables: Variables,
+  { greeted = false } = {},
+): string[] {
   const replies: string[] = [];
   const asked = conversation ? lastCustomerLine(conversation) : "";
-  if (!greeted && (!asked || agent.agentSettings.aiStartsConversation !== false)) replies.push(welcomeMessage(agent, variables));
+  if (!greeted && (!asked || agent.agentSettings.aiStartsConversation !== false))
+    replies.push(welcomeMessage(agent, variables));
   if (asked) {
     const quoted = asked.length > 200 ? `${asked.slice(0, 197)}...` : asked;
-    const answer = [`You said: "${quoted}".`, substitute(stance(agent.instructions), variables), "Let me help you with that."]
+    const answer = [
+      `You said: "${quoted}".`,
+      substitute(stance(agent.instructions), variables),
+      "Let me help you with that.",
+    ]
       .filter(Boolean)
       .join(" ");
     replies.push(answer);

@@ -38,7 +38,9 @@ export class ChatConversations {
   turn(workspace: Workspace, agent: Agent, conversation: string | undefined, variables: Variables): StoredChat {
     const text = conversation ?? "";
     const open = this.openConversationOf(workspace, agent.agentId, text, variables);
-    return open ? this.continueConversation(workspace, agent, open, text, variables) : this.startConversation(workspace, agent, text, variables);
+    return open
+      ? this.continueConversation(workspace, agent, open, text, variables)
+      : this.startConversation(workspace, agent, text, variables);
   }
 
   /** Schedules the end of an open E16 conversation (after a turn, a restore or a reset). */
@@ -49,7 +51,12 @@ export class ChatConversations {
     const agent = workspace.collections.agents.get(call.agent.agentId);
     const minutes = agent?.agentSettings.endCallOnSilenceDuration;
     const silenceMs = (typeof minutes === "number" && minutes > 0 ? minutes : DEFAULT_SILENCE_MINUTES) * 60_000;
-    workspace.tasks.schedule({ kind: "chatEnd", ref: call.callId, at: Date.parse(call.updatedAt) + silenceMs, expect: call.updatedAt });
+    workspace.tasks.schedule({
+      kind: "chatEnd",
+      ref: call.callId,
+      at: Date.parse(call.updatedAt) + silenceMs,
+      expect: call.updatedAt,
+    });
   }
 
   /** The scheduled end of a conversation, unless a later turn came (it moved updatedAt and scheduled its own). */
@@ -64,7 +71,12 @@ export class ChatConversations {
     return call.callType === "chat" && workspace.collections.chats.get(call.callId) !== undefined;
   }
 
-  private openConversationOf(workspace: Workspace, agentId: string, text: string, variables: Variables): StoredChat | undefined {
+  private openConversationOf(
+    workspace: Workspace,
+    agentId: string,
+    text: string,
+    variables: Variables,
+  ): StoredChat | undefined {
     if (text === "") return undefined;
     const ids = this.candidates(workspace).get(conversationKey(agentId, variables)) ?? [];
     for (let i = ids.length - 1; i >= 0; i--) {
@@ -83,7 +95,12 @@ export class ChatConversations {
     if (cached?.generation === workspace.generation) return cached.byKey;
     const byKey = new Map<string, string[]>();
     this.open.set(workspace, { generation: workspace.generation, byKey });
-    const live = workspace.collections.calls.page({ where: { status: "in_progress" }, order: "oldest", page: 0, size: Number.MAX_SAFE_INTEGER }).items;
+    const live = workspace.collections.calls.page({
+      where: { status: "in_progress" },
+      order: "oldest",
+      page: 0,
+      size: Number.MAX_SAFE_INTEGER,
+    }).items;
     const chats = live.flatMap((call) => workspace.collections.chats.get(call.callId) ?? []);
     chats.sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
     for (const chat of chats) this.remember(workspace, chat);
@@ -147,7 +164,13 @@ export class ChatConversations {
     return chat;
   }
 
-  private continueConversation(workspace: Workspace, agent: Agent, open: StoredChat, text: string, variables: Variables): StoredChat {
+  private continueConversation(
+    workspace: Workspace,
+    agent: Agent,
+    open: StoredChat,
+    text: string,
+    variables: Variables,
+  ): StoredChat {
     const now = workspace.clock.iso();
     const replies = agentReplies(agent, text, variables, { greeted: true });
     const said = lastCustomerLine(text);
@@ -186,7 +209,13 @@ export class ChatConversations {
       updatedAt: now.toISOString(),
     });
     this.webhooks.emit(workspace, call.agent.agentId, "conversation_ended", { ...eventData(call.callId), transcript });
-    evaluateConversation(workspace, call.agent.agentId, call.callId, now.toISOString(), new Random(hash32(`${call.callId}:ended`)));
+    evaluateConversation(
+      workspace,
+      call.agent.agentId,
+      call.callId,
+      now.toISOString(),
+      new Random(hash32(`${call.callId}:ended`)),
+    );
   }
 
   private messages(workspace: Workspace, replies: string[]): StoredChat["response"] {

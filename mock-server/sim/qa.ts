@@ -6,7 +6,13 @@
 import type { Workspace } from "../store/workspace.js";
 import type { Random } from "../store/random.js";
 
-export function evaluateConversation(workspace: Workspace, agentId: string, conversationId: string, at: string, random: Random): number {
+export function evaluateConversation(
+  workspace: Workspace,
+  agentId: string,
+  conversationId: string,
+  at: string,
+  random: Random,
+): number {
   let created = 0;
   for (const rule of workspace.collections.qaRules.all()) {
     if (!rule.agents.some((a) => a.agentId === agentId)) continue;

@@ -19,7 +19,8 @@ export class Scheduler {
   wakeClockOf(workspace: Workspace): void {
     // A virtual clock runs tasks only when advanced (advance below): it needs no wake-ups.
     if (workspace.clock.mode !== "real") return;
-    workspace.tasks.onScheduled = (task) => workspace.clock.schedule(task.at, () => this.fire(workspace, task.id, task.seq));
+    workspace.tasks.onScheduled = (task) =>
+      workspace.clock.schedule(task.at, () => this.fire(workspace, task.id, task.seq));
   }
 
   /**

@@ -192,7 +192,9 @@ export class Collection<T extends object> {
   }
 
   private select(where: PageQuery["where"] = {}): Entry<T>[] {
-    const fields = Object.keys(where).filter((k) => where[k] !== undefined).sort();
+    const fields = Object.keys(where)
+      .filter((k) => where[k] !== undefined)
+      .sort();
     if (fields.length === 0) return this.entries;
     const name = fields.join("+");
     const index = this.indexes.get(name);

@@ -3,7 +3,14 @@
  * work, in Node only), and what a fresh mock restores from.
  */
 import { exportSnapshot, importSnapshot, type Snapshot } from "../control/snapshot.js";
-import type { CallPlan, IntegrationCredentials, TrunkSecrets, Workspace, WorkspaceOptions, Workspaces } from "./workspace.js";
+import type {
+  CallPlan,
+  IntegrationCredentials,
+  TrunkSecrets,
+  Workspace,
+  WorkspaceOptions,
+  Workspaces,
+} from "./workspace.js";
 
 export class StateFileError extends Error {}
 
@@ -42,7 +49,11 @@ function persistWorkspace(w: Workspace): PersistedWorkspace {
 
 /** The state as it is now, as text: taken in one synchronous step, so a save is one point in time. */
 export function serializeState(workspaces: Workspaces, savedAt: string): string {
-  const state: PersistedState = { version: STATE_VERSION, savedAt, workspaces: workspaces.list().map(persistWorkspace) };
+  const state: PersistedState = {
+    version: STATE_VERSION,
+    savedAt,
+    workspaces: workspaces.list().map(persistWorkspace),
+  };
   return JSON.stringify(state);
 }
 
@@ -56,7 +67,12 @@ export function restoreState(state: PersistedState, workspaces: Workspaces): voi
     if (typeof saved?.workspaceId !== "string" || typeof saved.apiKey !== "string" || !Number.isInteger(saved.seed)) {
       throw new Error(`workspace #${i} lacks its id, key or seed`);
     }
-    if (!saved.collections || typeof saved.collections !== "object" || !Array.isArray(saved.credentials) || !Array.isArray(saved.trunks)) {
+    if (
+      !saved.collections ||
+      typeof saved.collections !== "object" ||
+      !Array.isArray(saved.credentials) ||
+      !Array.isArray(saved.trunks)
+    ) {
       throw new Error(`workspace ${saved.workspaceId} lacks its collections or secrets`);
     }
     const existing = workspaces.get(saved.workspaceId);
@@ -67,6 +83,7 @@ export function restoreState(state: PersistedState, workspaces: Workspaces): voi
     importSnapshot(workspace, saved.collections);
     for (const [id, credentials] of saved.credentials) workspace.credentials.set(id, credentials);
     for (const [number, trunk] of saved.trunks) workspace.trunks.set(number, trunk);
-    for (const [callId, plan] of Array.isArray(saved.callPlans) ? saved.callPlans : []) workspace.callPlans.set(callId, plan);
+    for (const [callId, plan] of Array.isArray(saved.callPlans) ? saved.callPlans : [])
+      workspace.callPlans.set(callId, plan);
   }
 }

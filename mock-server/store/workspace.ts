@@ -144,7 +144,10 @@ export class Workspace {
   }
 
   counts(): Record<CollectionName, number> {
-    return Object.fromEntries(collectionNames.map((n) => [n, this.collections[n].size])) as Record<CollectionName, number>;
+    return Object.fromEntries(collectionNames.map((n) => [n, this.collections[n].size])) as Record<
+      CollectionName,
+      number
+    >;
   }
 }
 
@@ -248,7 +251,8 @@ export class Workspaces {
     const digests = pending.map((workspace) => this.sha256(workspace.apiKey));
     const put = (all: Uint8Array[]) =>
       all.forEach((digest, i) => {
-        if (this.byId.get(pending[i].workspaceId) === pending[i]) this.byKeyDigest.set(keyOf(digest), { digest, workspace: pending[i] });
+        if (this.byId.get(pending[i].workspaceId) === pending[i])
+          this.byKeyDigest.set(keyOf(digest), { digest, workspace: pending[i] });
       });
     if (!digests.some((d) => d instanceof Promise)) return void put(digests as Uint8Array[]);
     const done: Promise<void> = Promise.all([this.indexing, Promise.all(digests).then(put)]).then(() => {
@@ -293,7 +297,8 @@ export class Workspaces {
 
   /** Every workspace back to its seed state; `seed` replaces the seed of `defaultId`. */
   reset(defaultId: string, seed?: number): void {
-    for (const workspace of this.byId.values()) this.resetOne(workspace, workspace.workspaceId === defaultId ? seed : undefined);
+    for (const workspace of this.byId.values())
+      this.resetOne(workspace, workspace.workspaceId === defaultId ? seed : undefined);
   }
 
   /** One workspace back to its seed state (a new `seed` if given); its clock keeps its time. */

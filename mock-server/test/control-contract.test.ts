@@ -22,7 +22,12 @@ describe("control plane contract", () => {
     const exercised = new Set<string>();
     const call = async (method: string, template: string, concrete: string, body?: unknown) => {
       exercised.add(`${method.toLowerCase()} ${template}`);
-      const res = await t.raw(concrete, { method, key: null, headers: body ? { "Content-Type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
+      const res = await t.raw(concrete, {
+        method,
+        key: null,
+        headers: body ? { "Content-Type": "application/json" } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      });
       const json = res.status === 204 ? undefined : await res.json();
       if (res.status < 300 && res.status !== 204) check(template, method.toLowerCase(), res.status, json);
       return { status: res.status, json };
@@ -35,14 +40,32 @@ describe("control plane contract", () => {
     for (const [method, template, concrete, body, status] of [
       ["GET", "/__mock/workspaces", "/__mock/workspaces", undefined, 200],
       ["GET", "/__mock/workspaces/{workspaceId}/{collection}", `/__mock/workspaces/${id}/calls`, undefined, 200],
-      ["POST", "/__mock/workspaces/{workspaceId}/{collection}", `/__mock/workspaces/${id}/webhooks`, { active: false }, 201],
+      [
+        "POST",
+        "/__mock/workspaces/{workspaceId}/{collection}",
+        `/__mock/workspaces/${id}/webhooks`,
+        { active: false },
+        201,
+      ],
       ["GET", "/__mock/workspaces/{workspaceId}/snapshot", `/__mock/workspaces/${id}/snapshot`, undefined, 200],
       ["GET", "/__mock/clock", "/__mock/clock", undefined, 200],
       ["GET", "/__mock/clock", `/__mock/clock?workspaceId=${id}`, undefined, 200],
       ["POST", "/__mock/clock/advance", "/__mock/clock/advance", { seconds: 1 }, 200],
       ["POST", "/__mock/clock/advance", "/__mock/clock/advance", { seconds: 1, workspaceId: id }, 200],
-      ["POST", "/__mock/faults", "/__mock/faults", { operationId: "getCall", workspaceId: id, status: 404, times: 1 }, 201],
-      ["POST", "/__mock/faults", "/__mock/faults", { latency: { distribution: "lognormal", medianMs: 5, sigma: 0.2 }, seed: 1 }, 201],
+      [
+        "POST",
+        "/__mock/faults",
+        "/__mock/faults",
+        { operationId: "getCall", workspaceId: id, status: 404, times: 1 },
+        201,
+      ],
+      [
+        "POST",
+        "/__mock/faults",
+        "/__mock/faults",
+        { latency: { distribution: "lognormal", medianMs: 5, sigma: 0.2 }, seed: 1 },
+        201,
+      ],
       ["GET", "/__mock/faults", "/__mock/faults", undefined, 200],
       ["DELETE", "/__mock/faults/{faultId}", "/__mock/faults/fault-1", undefined, 204],
       ["DELETE", "/__mock/faults", "/__mock/faults", undefined, 204],
@@ -57,12 +80,19 @@ describe("control plane contract", () => {
     ] as const) {
       expect((await call(method, template, concrete, body)).status, `${method} ${concrete}`).toBe(status);
     }
-    const snapshot = (await call("GET", "/__mock/workspaces/{workspaceId}/snapshot", "/__mock/workspaces/default/snapshot")).json;
-    expect((await call("PUT", "/__mock/workspaces/{workspaceId}/snapshot", "/__mock/workspaces/default/snapshot", snapshot)).status).toBe(200);
+    const snapshot = (
+      await call("GET", "/__mock/workspaces/{workspaceId}/snapshot", "/__mock/workspaces/default/snapshot")
+    ).json;
+    expect(
+      (await call("PUT", "/__mock/workspaces/{workspaceId}/snapshot", "/__mock/workspaces/default/snapshot", snapshot))
+        .status,
+    ).toBe(200);
     const bad = await call("POST", "/__mock/clock/advance", "/__mock/clock/advance", { seconds: -1 });
     expect(bad.status).toBe(400);
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
-      Object.keys(item).filter((m) => ["get", "post", "put", "delete", "patch"].includes(m)).map((m) => `${m} ${path}`),
+      Object.keys(item)
+        .filter((m) => ["get", "post", "put", "delete", "patch"].includes(m))
+        .map((m) => `${m} ${path}`),
     );
     expect(documented.filter((op) => !exercised.has(op))).toEqual([]);
   });

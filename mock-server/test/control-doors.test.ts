@@ -62,18 +62,24 @@ describe.each(doors)("control plane through $name", ({ open }) => {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (key) headers["X-API-Key"] = key;
-    const res = await fetch(door.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(door.base + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
   };
   const control = (method: string, path: string, body?: unknown) => send(method, `/__mock${path}`, body);
-  const workspace = async (body: object = {}) => (await control("POST", "/workspaces", body)).json as { workspaceId: string; apiKey: string };
+  const workspace = async (body: object = {}) =>
+    (await control("POST", "/workspaces", body)).json as { workspaceId: string; apiKey: string };
   const fault = async (rule: object) => {
     const created = await control("POST", "/faults", rule);
     expect(created.status, created.text).toBe(201);
     return created.json as { faultId: string; seed: number };
   };
-  const firstCallId = async (key: string) => (await send("GET", "/v1/calls?size=1", undefined, key)).json.data[0].callId as string;
+  const firstCallId = async (key: string) =>
+    (await send("GET", "/v1/calls?size=1", undefined, key)).json.data[0].callId as string;
 
   describe("fault rules", () => {
     it("answers a documented error status with the error body, for that workspace only, and journals it", async () => {
@@ -88,9 +94,23 @@ describe.each(doors)("control plane through $name", ({ open }) => {
       expect((await send("GET", "/v1/calls", undefined, b.apiKey)).status).toBe(200);
       expect((await send("GET", "/v1/agents", undefined, a.apiKey)).status).toBe(200);
       const [entry] = (await control("GET", `/requests?workspaceId=${a.workspaceId}&operationId=listCalls`)).json;
-      expect(entry).toMatchObject({ operationId: "listCalls", workspaceId: a.workspaceId, status: 500, faultId: rule.faultId });
-      const listed = (await control("GET", "/faults")).json.find((r: { faultId: string }) => r.faultId === rule.faultId);
-      expect(listed).toMatchObject({ operationId: "listCalls", workspaceId: a.workspaceId, kind: "status", status: 500, matched: 1, applied: 1 });
+      expect(entry).toMatchObject({
+        operationId: "listCalls",
+        workspaceId: a.workspaceId,
+        status: 500,
+        faultId: rule.faultId,
+      });
+      const listed = (await control("GET", "/faults")).json.find(
+        (r: { faultId: string }) => r.faultId === rule.faultId,
+      );
+      expect(listed).toMatchObject({
+        operationId: "listCalls",
+        workspaceId: a.workspaceId,
+        kind: "status",
+        status: 500,
+        matched: 1,
+        applied: 1,
+      });
       expect((await control("DELETE", `/faults/${rule.faultId}`)).status).toBe(204);
       expect((await control("DELETE", `/faults/${rule.faultId}`)).status).toBe(404);
       expect((await send("GET", "/v1/calls", undefined, a.apiKey)).status).toBe(200);
@@ -101,7 +121,10 @@ describe.each(doors)("control plane through $name", ({ open }) => {
       const ruleId = (await send("GET", `/__mock/workspaces/${w.workspaceId}/qaRules`)).json[0].qaRuleId as string;
       for (const kind of [{ status: 500 }, { kind: "empty" }, { kind: "reset" }]) {
         await fault({ operationId: "deleteQaRule", workspaceId: w.workspaceId, times: 1, ...kind });
-        const deleting = fetch(`${door.base}/v1/qa-rules/${ruleId}`, { method: "DELETE", headers: { "X-API-Key": w.apiKey } });
+        const deleting = fetch(`${door.base}/v1/qa-rules/${ruleId}`, {
+          method: "DELETE",
+          headers: { "X-API-Key": w.apiKey },
+        });
         if ("kind" in kind && kind.kind === "reset") await expect(deleting).rejects.toThrow();
         else expect((await deleting).status).toBe("kind" in kind ? 200 : 500);
         expect((await send("GET", `/v1/qa-rules/${ruleId}`, undefined, w.apiKey)).status).toBe(200);
@@ -131,7 +154,12 @@ describe.each(doors)("control plane through $name", ({ open }) => {
       expect((await send("GET", `/v1/calls/${callId}`, undefined, w.apiKey)).text).toBe(real);
       expect(performance.now() - started).toBeGreaterThanOrEqual(180);
 
-      await fault({ operationId: "getCall", workspaceId: w.workspaceId, latency: { distribution: "uniform", minMs: 120, maxMs: 160 }, times: 1 });
+      await fault({
+        operationId: "getCall",
+        workspaceId: w.workspaceId,
+        latency: { distribution: "uniform", minMs: 120, maxMs: 160 },
+        times: 1,
+      });
       started = performance.now();
       expect((await send("GET", `/v1/calls/${callId}`, undefined, w.apiKey)).status).toBe(200);
       expect(performance.now() - started).toBeGreaterThanOrEqual(110);
@@ -154,7 +182,13 @@ describe.each(doors)("control plane through $name", ({ open }) => {
     it("applies a probability reproducibly from its seed", async () => {
       const w = await workspace();
       const pattern = async () => {
-        const rule = await fault({ operationId: "listAgents", workspaceId: w.workspaceId, status: 500, probability: 0.5, seed: 42 });
+        const rule = await fault({
+          operationId: "listAgents",
+          workspaceId: w.workspaceId,
+          status: 500,
+          probability: 0.5,
+          seed: 42,
+        });
         const statuses: number[] = [];
         for (let i = 0; i < 24; i++) statuses.push((await send("GET", "/v1/agents", undefined, w.apiKey)).status);
         await control("DELETE", `/faults/${rule.faultId}`);
@@ -163,7 +197,12 @@ describe.each(doors)("control plane through $name", ({ open }) => {
       const first = await pattern();
       expect(new Set(first)).toEqual(new Set([200, 500]));
       expect(await pattern()).toEqual(first);
-      const drawn = await fault({ operationId: "listAgents", workspaceId: w.workspaceId, status: 500, probability: 0.5 });
+      const drawn = await fault({
+        operationId: "listAgents",
+        workspaceId: w.workspaceId,
+        status: 500,
+        probability: 0.5,
+      });
       expect(Number.isInteger(drawn.seed)).toBe(true);
     });
 
@@ -191,7 +230,9 @@ describe.each(doors)("control plane through $name", ({ open }) => {
       await refused({ status: 500, color: "red" }, "color");
       // A documented status only some operations have is fine once the operation is named.
       const upload = await fault({ operationId: "createKnowledgeBase", workspaceId: w.workspaceId, status: 413 });
-      expect((await control("GET", "/faults")).json.some((r: { faultId: string }) => r.faultId === upload.faultId)).toBe(true);
+      expect(
+        (await control("GET", "/faults")).json.some((r: { faultId: string }) => r.faultId === upload.faultId),
+      ).toBe(true);
       expect((await control("DELETE", "/faults")).status).toBe(204);
       expect((await control("GET", "/faults")).json).toEqual([]);
     });
@@ -211,13 +252,23 @@ describe.each(doors)("control plane through $name", ({ open }) => {
         [`/v1/calls/${callId}`, 200],
       ]);
       expect((await control("GET", `/requests?${mine}&status=404`)).json).toHaveLength(1);
-      expect((await control("GET", `/requests?${mine}&method=get&limit=2`)).json.map((e: { operationId: string }) => e.operationId)).toEqual(["listAgents", "getCall"]);
+      expect(
+        (await control("GET", `/requests?${mine}&method=get&limit=2`)).json.map(
+          (e: { operationId: string }) => e.operationId,
+        ),
+      ).toEqual(["listAgents", "getCall"]);
       expect((await control("GET", `/requests/count?${mine}`)).json).toEqual({ count: 4 });
-      expect((await control("GET", `/requests/count?${mine}&operationId=getCall&status=200`)).json).toEqual({ count: 1 });
+      expect((await control("GET", `/requests/count?${mine}&operationId=getCall&status=200`)).json).toEqual({
+        count: 1,
+      });
       expect((await control("GET", `/requests/count?${mine}&method=POST`)).json).toEqual({ count: 0 });
       // Control-plane requests are named by their operation in spec/mock-control.yaml.
       await control("GET", "/health");
-      expect((await control("GET", "/requests?limit=1&operationId=getHealth")).json[0]).toMatchObject({ path: "/__mock/health", workspaceId: null, faultId: null });
+      expect((await control("GET", "/requests?limit=1&operationId=getHealth")).json[0]).toMatchObject({
+        path: "/__mock/health",
+        workspaceId: null,
+        faultId: null,
+      });
       expect((await control("GET", "/requests?colour=red")).status).toBe(400);
       expect((await control("GET", "/requests/count?status=abc")).status).toBe(400);
       expect((await control("GET", "/requests?limit=0")).status).toBe(400);
@@ -227,7 +278,8 @@ describe.each(doors)("control plane through $name", ({ open }) => {
   describe("workspaces", () => {
     it("resets one workspace to its seed, leaving the others as they are", async () => {
       const [a, b] = [await workspace({ seed: 5 }), await workspace({ seed: 6 })];
-      const ruleOf = async (w: { workspaceId: string }) => (await control("GET", `/workspaces/${w.workspaceId}/qaRules`)).json[0].qaRuleId as string;
+      const ruleOf = async (w: { workspaceId: string }) =>
+        (await control("GET", `/workspaces/${w.workspaceId}/qaRules`)).json[0].qaRuleId as string;
       const [ruleA, ruleB] = [await ruleOf(a), await ruleOf(b)];
       expect((await send("DELETE", `/v1/qa-rules/${ruleA}`, undefined, a.apiKey)).status).toBe(204);
       expect((await send("DELETE", `/v1/qa-rules/${ruleB}`, undefined, b.apiKey)).status).toBe(204);
@@ -238,8 +290,12 @@ describe.each(doors)("control plane through $name", ({ open }) => {
       expect((await send("GET", `/v1/qa-rules/${ruleA}`, undefined, a.apiKey)).status).toBe(200);
       expect((await send("GET", `/v1/qa-rules/${ruleB}`, undefined, b.apiKey)).status).toBe(404);
       // Its journal entries and fault rules went with it; the other workspace's stayed.
-      expect((await control("GET", `/requests/count?workspaceId=${a.workspaceId}&operationId=deleteQaRule`)).json.count).toBe(0);
-      expect((await control("GET", `/requests/count?workspaceId=${b.workspaceId}&operationId=deleteQaRule`)).json.count).toBe(1);
+      expect(
+        (await control("GET", `/requests/count?workspaceId=${a.workspaceId}&operationId=deleteQaRule`)).json.count,
+      ).toBe(0);
+      expect(
+        (await control("GET", `/requests/count?workspaceId=${b.workspaceId}&operationId=deleteQaRule`)).json.count,
+      ).toBe(1);
       expect((await send("GET", "/v1/webhooks", undefined, a.apiKey)).status).toBe(200);
       expect((await control("POST", `/workspaces/${a.workspaceId}/reset`, { seed: "x" })).status).toBe(400);
       expect((await control("POST", "/workspaces/ws-nope/reset")).status).toBe(404);
@@ -254,7 +310,11 @@ describe.each(doors)("control plane through $name", ({ open }) => {
       expect(refused.json).toMatchObject({ status: 401, path: "/v1/agents" });
       expect((await control("GET", `/workspaces/${w.workspaceId}/agents`)).status).toBe(404);
       expect((await control("DELETE", `/workspaces/${w.workspaceId}`)).status).toBe(404);
-      expect((await control("GET", "/workspaces")).json.some((x: { workspaceId: string }) => x.workspaceId === w.workspaceId)).toBe(false);
+      expect(
+        (await control("GET", "/workspaces")).json.some(
+          (x: { workspaceId: string }) => x.workspaceId === w.workspaceId,
+        ),
+      ).toBe(false);
       const keep = await control("DELETE", "/workspaces/default");
       expect(keep.status).toBe(409);
       expect(keep.json.message).toContain("reset");
@@ -264,10 +324,13 @@ describe.each(doors)("control plane through $name", ({ open }) => {
   describe("a clock per workspace", () => {
     it("advancing one workspace moves only its calls; advancing all moves every workspace", async () => {
       const [a, b] = [await workspace({ empty: true }), await workspace({ empty: true })];
-      const scheduled = async (w: { workspaceId: string }) => (await control("POST", `/workspaces/${w.workspaceId}/calls`, { status: "scheduled" })).json.callId as string;
+      const scheduled = async (w: { workspaceId: string }) =>
+        (await control("POST", `/workspaces/${w.workspaceId}/calls`, { status: "scheduled" })).json.callId as string;
       const [callA, callB] = [await scheduled(a), await scheduled(b)];
-      const statusOf = async (w: { apiKey: string }, callId: string) => (await send("GET", `/v1/calls/${callId}`, undefined, w.apiKey)).json.status as string;
-      const nowOf = async (w: { workspaceId: string }) => Date.parse((await control("GET", `/clock?workspaceId=${w.workspaceId}`)).json.now);
+      const statusOf = async (w: { apiKey: string }, callId: string) =>
+        (await send("GET", `/v1/calls/${callId}`, undefined, w.apiKey)).json.status as string;
+      const nowOf = async (w: { workspaceId: string }) =>
+        Date.parse((await control("GET", `/clock?workspaceId=${w.workspaceId}`)).json.now);
       const before = [await nowOf(a), await nowOf(b)];
 
       const moved = await control("POST", "/clock/advance", { seconds: 3600, workspaceId: a.workspaceId });
@@ -303,8 +366,17 @@ describe.each(doors)("control plane through $name", ({ open }) => {
         await control("POST", "/clock/advance", { seconds: 86_400, workspaceId: w.workspaceId });
         const agent = (await control("POST", `/workspaces/${w.workspaceId}/agents`, {})).json;
         const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-        const hook = (await control("POST", `/workspaces/${w.workspaceId}/webhooks`, { agentId: agent.agentId, url, active: true, events: "conversation_started" })).json;
-        expect((await send("POST", "/v1/chat", { agentId: agent.agentId, conversation: "hi" }, w.apiKey)).status).toBe(200);
+        const hook = (
+          await control("POST", `/workspaces/${w.workspaceId}/webhooks`, {
+            agentId: agent.agentId,
+            url,
+            active: true,
+            events: "conversation_started",
+          })
+        ).json;
+        expect((await send("POST", "/v1/chat", { agentId: agent.agentId, conversation: "hi" }, w.apiKey)).status).toBe(
+          200,
+        );
         await door.mock.services.webhooks.idle();
         expect(received).toHaveLength(1);
         const header = String(received[0].headers["x-webhook-signature"]);
@@ -326,16 +398,39 @@ describe.each(doors)("control plane through $name", ({ open }) => {
     await send("GET", "/v1/agents", undefined, w.apiKey);
     await control("GET", "/health");
     expect(logged.map(({ durationMs, ...rest }) => (expect(durationMs).toBeGreaterThanOrEqual(0), rest))).toEqual([
-      { method: "GET", path: "/v1/agents", status: 403, operationId: "listAgents", workspaceId: w.workspaceId, faultId: rule.faultId },
-      { method: "GET", path: "/v1/agents", status: 200, operationId: "listAgents", workspaceId: w.workspaceId, faultId: null },
-      { method: "GET", path: "/__mock/health", status: 200, operationId: "getHealth", workspaceId: null, faultId: null },
+      {
+        method: "GET",
+        path: "/v1/agents",
+        status: 403,
+        operationId: "listAgents",
+        workspaceId: w.workspaceId,
+        faultId: rule.faultId,
+      },
+      {
+        method: "GET",
+        path: "/v1/agents",
+        status: 200,
+        operationId: "listAgents",
+        workspaceId: w.workspaceId,
+        faultId: null,
+      },
+      {
+        method: "GET",
+        path: "/__mock/health",
+        status: 200,
+        operationId: "getHealth",
+        workspaceId: null,
+        faultId: null,
+      },
     ]);
   });
 
   it("refuses Prefer: delay over the cap with 400 and the reason", async () => {
     const res = await send("GET", "/v1/agents", undefined, (await workspace()).apiKey);
     expect(res.status).toBe(200);
-    const over = await fetch(`${door.base}/v1/agents`, { headers: { "X-API-Key": door.mock.options.apiKey, Prefer: "delay=60001" } });
+    const over = await fetch(`${door.base}/v1/agents`, {
+      headers: { "X-API-Key": door.mock.options.apiKey, Prefer: "delay=60001" },
+    });
     expect(over.status).toBe(400);
     expect(((await over.json()) as { message: string }).message).toContain("60000 ms");
   });

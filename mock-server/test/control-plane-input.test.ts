@@ -7,7 +7,8 @@ import { expectErrorBody, useMock } from "./harness.js";
 
 const t = useMock();
 
-const post = (path: string, body: string, method = "POST") => t.raw(path, { method, body, headers: { "Content-Type": "application/json" }, key: null });
+const post = (path: string, body: string, method = "POST") =>
+  t.raw(path, { method, body, headers: { "Content-Type": "application/json" }, key: null });
 
 describe("control-plane records must have the platform's shape", () => {
   it.each([
@@ -23,7 +24,13 @@ describe("control-plane records must have the platform's shape", () => {
     const error = await res.json();
     expectErrorBody(error, 400, `/__mock/workspaces/default/${collection}`);
     expect(error.validationErrors).toHaveProperty(field);
-    for (const path of ["/v1/calls?size=100", "/v1/agents?size=100", "/v1/webhooks?size=100", "/v1/phone-number?size=100"]) expect((await t.raw(path)).status, path).toBe(200);
+    for (const path of [
+      "/v1/calls?size=100",
+      "/v1/agents?size=100",
+      "/v1/webhooks?size=100",
+      "/v1/phone-number?size=100",
+    ])
+      expect((await t.raw(path)).status, path).toBe(200);
   });
 
   it("a partial a record builder cannot use is a 400, not a 500", async () => {

@@ -9,7 +9,11 @@ const t = useMock();
 
 describe("control plane", () => {
   it("answers health, lists collections, fills partial records coherently", async () => {
-    expect((await t.control.GET("/__mock/health")).data).toEqual({ status: "ok", kit: "agent-platform-mock-kit", version: KIT_VERSION });
+    expect((await t.control.GET("/__mock/health")).data).toEqual({
+      status: "ok",
+      kit: "agent-platform-mock-kit",
+      version: KIT_VERSION,
+    });
     // The identity follows the package: a bumped version is answered by the next mock.
     expect(KIT_VERSION).toBe(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
     const { data, response } = await t.control.POST("/__mock/workspaces/{workspaceId}/{collection}", {
@@ -40,9 +44,14 @@ describe("control plane", () => {
 
   it("exports and imports a snapshot", async () => {
     const { workspaceId } = await t.workspace({ seed: 3 });
-    const snapshot = (await t.control.GET("/__mock/workspaces/{workspaceId}/snapshot", { params: { path: { workspaceId } } })).data!;
+    const snapshot = (
+      await t.control.GET("/__mock/workspaces/{workspaceId}/snapshot", { params: { path: { workspaceId } } })
+    ).data!;
     const target = await t.workspace({ empty: true });
-    const imported = await t.control.PUT("/__mock/workspaces/{workspaceId}/snapshot", { params: { path: { workspaceId: target.workspaceId } }, body: snapshot });
+    const imported = await t.control.PUT("/__mock/workspaces/{workspaceId}/snapshot", {
+      params: { path: { workspaceId: target.workspaceId } },
+      body: snapshot,
+    });
     expect(imported.data!.counts.calls).toBe((snapshot.calls as unknown[]).length);
   });
 });
@@ -53,9 +62,13 @@ describe("determinism", () => {
     for (let i = 0; i < 2; i++) {
       const mock = await startMock({ seed: 42, log: () => undefined });
       const texts = await Promise.all(
-        ["/v1/calls?size=100", "/v1/agents?size=100", "/v1/webhooks?size=100", "/v1/phone-number?size=100", "/v1/test-runs?size=100"].map(async (p) =>
-          (await fetch(mock.url + p, { headers: { "X-API-Key": mock.apiKey } })).text(),
-        ),
+        [
+          "/v1/calls?size=100",
+          "/v1/agents?size=100",
+          "/v1/webhooks?size=100",
+          "/v1/phone-number?size=100",
+          "/v1/test-runs?size=100",
+        ].map(async (p) => (await fetch(mock.url + p, { headers: { "X-API-Key": mock.apiKey } })).text()),
       );
       bodies.push(texts.join("\n"));
       await mock.close();
@@ -95,10 +108,18 @@ describe("routing", () => {
   });
 
   it("answers CORS preflights and serves the spec and the docs", async () => {
-    const preflight = await t.raw("/v1/calls", { method: "OPTIONS", key: null, headers: { Origin: "http://localhost:3000", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-api-key" } });
+    const preflight = await t.raw("/v1/calls", {
+      method: "OPTIONS",
+      key: null,
+      headers: {
+        Origin: "http://localhost:3000",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "x-api-key",
+      },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     expect((await (await t.raw("/openapi.json")).json()).openapi).toBe("3.1.0");
-    expect(await (await t.raw("/docs")).text()).toContain("data-operation-id=\"listCalls\"");
+    expect(await (await t.raw("/docs")).text()).toContain('data-operation-id="listCalls"');
   });
 });

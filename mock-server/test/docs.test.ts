@@ -17,7 +17,11 @@ import { useMock } from "./harness.js";
 const t = useMock();
 const SCREENSHOTS = process.env.DOCS_SCREENSHOTS;
 const controlSpec = JSON.parse(readFileSync(new URL("../../generated/mock-control.json", import.meta.url), "utf8"));
-const controlIds: string[] = Object.values<Record<string, any>>(controlSpec.paths).flatMap((item) => Object.values<any>(item).map((op) => op?.operationId).filter(Boolean));
+const controlIds: string[] = Object.values<Record<string, any>>(controlSpec.paths).flatMap((item) =>
+  Object.values<any>(item)
+    .map((op) => op?.operationId)
+    .filter(Boolean),
+);
 const apiIds = loadOperations().map((op) => op.operationId);
 
 describe("docs site over HTTP", () => {
@@ -30,7 +34,8 @@ describe("docs site over HTTP", () => {
     const html = await page.text();
     // Settings travel as JSON data; every executable script is a file of the site.
     expect(html).toContain(`"apiKey":"${t.mock.apiKey}"`);
-    for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag).toMatch(/src="docs\/[\w.-]+\.js"|type="application\/json"/);
+    for (const tag of html.match(/<script\b[^>]*>/g) ?? [])
+      expect(tag).toMatch(/src="docs\/[\w.-]+\.js"|type="application\/json"/);
     // The contents list names every operation.
     for (const id of apiIds) expect(html).toContain(`data-operation-id="${id}"`);
 
@@ -81,7 +86,15 @@ describe.skipIf(skipBrowser)(`docs in headless Chromium (${CHROMIUM})`, () => {
     const page = await context.newPage();
     page.on("console", (message) => void (message.type() === "error" && errors.push(message.text())));
     page.on("pageerror", (error) => void errors.push(error.message));
-    page.on("response", (response) => void (new URL(response.url()).pathname.startsWith("/docs") && response.status() >= 400 && missing.push(response.url())));
+    page.on(
+      "response",
+      (response) =>
+        void (
+          new URL(response.url()).pathname.startsWith("/docs") &&
+          response.status() >= 400 &&
+          missing.push(response.url())
+        ),
+    );
     try {
       await page.goto(t.url + path);
       await run(page);
@@ -90,7 +103,9 @@ describe.skipIf(skipBrowser)(`docs in headless Chromium (${CHROMIUM})`, () => {
       if (!expectErrors) {
         expect(missing).toEqual([]);
         // Chromium logs every 4xx answer; try-it asks for some (Prefer: code=404).
-        expect(errors.filter((e) => !e.startsWith("Failed to load resource: the server responded with a status of"))).toEqual([]);
+        expect(
+          errors.filter((e) => !e.startsWith("Failed to load resource: the server responded with a status of")),
+        ).toEqual([]);
       }
     } finally {
       await context.close();
@@ -113,7 +128,9 @@ describe.skipIf(skipBrowser)(`docs in headless Chromium (${CHROMIUM})`, () => {
       await page.locator(".opblock").first().waitFor();
       const shown = await page.locator(".opblock-summary-path[data-path^='/v1/']").count();
       expect(shown).toBe(apiIds.length);
-      const ids = await page.locator(".opblock:has(.opblock-summary-path[data-path^='/v1/']) .opblock-summary-operation-id").allTextContents();
+      const ids = await page
+        .locator(".opblock:has(.opblock-summary-path[data-path^='/v1/']) .opblock-summary-operation-id")
+        .allTextContents();
       expect(new Set(ids)).toEqual(new Set(apiIds));
       // Authorized with the mock's key before anyone typed it: the dialog shows it as such.
       await page.locator(".auth-wrapper button.authorize").click();
@@ -133,7 +150,9 @@ describe.skipIf(skipBrowser)(`docs in headless Chromium (${CHROMIUM})`, () => {
       const listCalls = (loadSpec().paths as Record<string, any>)["/v1/calls"].get;
       const params = (listCalls.parameters as unknown[]).map((p) => deref<Record<string, any>>(p));
       const schema = deref<{ enum: string[] }>(params.find((p) => p.name === "status")!.schema);
-      expect(await status.locator("option").evaluateAll((nodes) => nodes.map((n) => (n as HTMLOptionElement).value))).toEqual(["", ...schema.enum]);
+      expect(
+        await status.locator("option").evaluateAll((nodes) => nodes.map((n) => (n as HTMLOptionElement).value)),
+      ).toEqual(["", ...schema.enum]);
       await status.selectOption("ended");
       const request = page.waitForRequest((r) => r.url().startsWith(`${t.url}/v1/calls?`));
       expect(await execute(page, "listCalls")).toBe("200");
@@ -159,7 +178,9 @@ describe.skipIf(skipBrowser)(`docs in headless Chromium (${CHROMIUM})`, () => {
       expect(await prefer.locator("option").allTextContents()).toContain("code=404");
       await prefer.selectOption("code=404");
       expect(await execute(page, "getCall")).toBe("404");
-      expect(await op.locator(".live-responses-table tbody .response-col_description").textContent()).toMatch(/preference-applied: code=404/i);
+      expect(await op.locator(".live-responses-table tbody .response-col_description").textContent()).toMatch(
+        /preference-applied: code=404/i,
+      );
       if (SCREENSHOTS) await op.screenshot({ path: `${SCREENSHOTS}/docs-prefer.png` });
       // Without Prefer, the same call is there.
       await prefer.selectOption("");

@@ -17,7 +17,10 @@ function client(base: () => string) {
   const send = async (method: string, path: string, body?: unknown, apiKey?: string) => {
     const response = await fetch(`${base()}${path}`, {
       method,
-      headers: { ...(body !== undefined && { "Content-Type": "application/json" }), ...(apiKey && { "X-API-Key": apiKey }) },
+      headers: {
+        ...(body !== undefined && { "Content-Type": "application/json" }),
+        ...(apiKey && { "X-API-Key": apiKey }),
+      },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     return { status: response.status, body: (await response.json()) as Json };
@@ -28,7 +31,8 @@ function client(base: () => string) {
       expect(created.status).toBe(201);
       return created.body as { workspaceId: string; apiKey: string };
     },
-    fill: (workspaceId: string, collection: string, partial: Json) => send("POST", `/__mock/workspaces/${workspaceId}/${collection}`, partial),
+    fill: (workspaceId: string, collection: string, partial: Json) =>
+      send("POST", `/__mock/workspaces/${workspaceId}/${collection}`, partial),
     async filled(workspaceId: string, collection: string, partial: Json = {}): Promise<Json> {
       const reply = await send("POST", `/__mock/workspaces/${workspaceId}/${collection}`, partial);
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);
@@ -40,7 +44,9 @@ function client(base: () => string) {
     api: (apiKey: string, path: string) => send("GET", path, undefined, apiKey),
     advance: (workspaceId: string, seconds: number) => send("POST", "/__mock/clock/advance", { seconds, workspaceId }),
     deliveries: async (workspaceId: string) =>
-      ((await send("GET", "/__mock/webhook-deliveries")).body as unknown as Json[]).filter((d) => d.workspaceId === workspaceId),
+      ((await send("GET", "/__mock/webhook-deliveries")).body as unknown as Json[]).filter(
+        (d) => d.workspaceId === workspaceId,
+      ),
   };
 }
 
@@ -99,7 +105,8 @@ function fillCases(c: Client) {
     const testCase = await c.filled(workspaceId, "testCases");
     const batch = await c.filled(workspaceId, "batchRuns");
     const known = await agentIds();
-    for (const id of [chat.agentId, hook.agentId, number.inboundAgentId, testCase.agent.agentId, batch.agent.agentId]) expect(known).toContain(id);
+    for (const id of [chat.agentId, hook.agentId, number.inboundAgentId, testCase.agent.agentId, batch.agent.agentId])
+      expect(known).toContain(id);
     expect(known.size).toBe(1);
     // The agent's settings list the webhook filled for it.
     const [agent] = await c.list(workspaceId, "agents");
@@ -123,7 +130,10 @@ function fillCases(c: Client) {
     const bNumber = await c.filled(b.workspaceId, "phoneNumbers");
     const call = await c.filled(a.workspaceId, "calls", { callType: "outbound" });
     expect(call.agent.agentId).not.toBe(bAgent.agentId);
-    expect(call.phoneNumber.sipPhoneNumber === bNumber.sipPhoneNumber && call.phoneNumber.inboundAgentId === bNumber.inboundAgentId).toBe(false);
+    expect(
+      call.phoneNumber.sipPhoneNumber === bNumber.sipPhoneNumber &&
+        call.phoneNumber.inboundAgentId === bNumber.inboundAgentId,
+    ).toBe(false);
     expect((await c.list(a.workspaceId, "agents")).map((x) => x.agentId)).toEqual([call.agent.agentId]);
     expect(await c.list(b.workspaceId, "agents")).toEqual([bAgent]);
     const run = await c.filled(a.workspaceId, "testRuns");
@@ -135,7 +145,10 @@ function fillCases(c: Client) {
 function outcomeCases(c: Client) {
   it("ends a scheduled call not_connected with dial_busy when its script says", async () => {
     const { workspaceId, apiKey } = await c.workspace();
-    const call = await c.filled(workspaceId, "calls", { status: "scheduled", outcome: { status: "not_connected", terminationReason: "dial_busy", afterSeconds: 20 } });
+    const call = await c.filled(workspaceId, "calls", {
+      status: "scheduled",
+      outcome: { status: "not_connected", terminationReason: "dial_busy", afterSeconds: 20 },
+    });
     expect(call.status).toBe("scheduled");
     expect(call).not.toHaveProperty("outcome");
     await c.advance(workspaceId, 19);
@@ -149,9 +162,18 @@ function outcomeCases(c: Client) {
   it("connects, talks and ends as scripted, with the webhooks and QA issues of any call", async () => {
     const { workspaceId, apiKey } = await c.workspace();
     const agent = await c.filled(workspaceId, "agents");
-    await c.filled(workspaceId, "webhooks", { agentId: agent.agentId, active: true, events: "conversation_started,conversation_ended" });
+    await c.filled(workspaceId, "webhooks", {
+      agentId: agent.agentId,
+      active: true,
+      events: "conversation_started,conversation_ended",
+    });
     await c.filled(workspaceId, "qaRules", { agents: [{ agentId: agent.agentId }] });
-    const outcome = { status: "ended", terminationReason: "user_ended_call", connectAfterSeconds: 5, durationSeconds: 60 };
+    const outcome = {
+      status: "ended",
+      terminationReason: "user_ended_call",
+      connectAfterSeconds: 5,
+      durationSeconds: 60,
+    };
     const call = await c.filled(workspaceId, "calls", { callType: "web", agent: { agentId: agent.agentId }, outcome });
     await c.advance(workspaceId, 6);
     const live = (await c.api(apiKey, `/v1/calls/${call.callId}`)).body;
@@ -159,15 +181,25 @@ function outcomeCases(c: Client) {
     expect(Date.parse(live.startTime) - Date.parse(call.createdAt)).toBe(5_000);
     await c.advance(workspaceId, 60);
     const done = (await c.api(apiKey, `/v1/calls/${call.callId}`)).body;
-    expect(done).toMatchObject({ status: "ended", terminationReason: "user_ended_call", duration: 60, startTime: live.startTime });
-    const events = (await c.deliveries(workspaceId)).filter((d) => JSON.parse(d.payload).data?.callId === call.callId).map((d) => d.event);
+    expect(done).toMatchObject({
+      status: "ended",
+      terminationReason: "user_ended_call",
+      duration: 60,
+      startTime: live.startTime,
+    });
+    const events = (await c.deliveries(workspaceId))
+      .filter((d) => JSON.parse(d.payload).data?.callId === call.callId)
+      .map((d) => d.event);
     expect(events.sort()).toEqual(["conversation_ended", "conversation_started"]);
     expect((await c.list(workspaceId, "qaIssues")).map((i) => i.conversationId)).toEqual([call.callId]);
   });
 
   it("ends a call in progress with the scripted error", async () => {
     const { workspaceId, apiKey } = await c.workspace();
-    const call = await c.filled(workspaceId, "calls", { status: "in_progress", outcome: { status: "error", terminationReason: "error_llm", afterSeconds: 30 } });
+    const call = await c.filled(workspaceId, "calls", {
+      status: "in_progress",
+      outcome: { status: "error", terminationReason: "error_llm", afterSeconds: 30 },
+    });
     await c.advance(workspaceId, 29);
     expect((await c.api(apiKey, `/v1/calls/${call.callId}`)).body.status).toBe("in_progress");
     await c.advance(workspaceId, 1);
@@ -178,20 +210,33 @@ function outcomeCases(c: Client) {
 
   it("refuses an outcome the lifecycle does not allow with 400 naming the field, and stores nothing", async () => {
     const { workspaceId } = await c.workspace();
-    const wrongReason = await c.fill(workspaceId, "calls", { status: "scheduled", outcome: { status: "ended", terminationReason: "dial_busy" } });
+    const wrongReason = await c.fill(workspaceId, "calls", {
+      status: "scheduled",
+      outcome: { status: "ended", terminationReason: "dial_busy" },
+    });
     expect(wrongReason.status).toBe(400);
-    expect(wrongReason.body).toMatchObject({ status: 400, error: "Bad Request", path: `/__mock/workspaces/${workspaceId}/calls` });
+    expect(wrongReason.body).toMatchObject({
+      status: 400,
+      error: "Bad Request",
+      path: `/__mock/workspaces/${workspaceId}/calls`,
+    });
     expect(Object.keys(wrongReason.body.validationErrors)).toEqual(["outcome.terminationReason"]);
-    const wrongStatus = await c.fill(workspaceId, "calls", { status: "in_progress", outcome: { status: "not_connected" } });
+    const wrongStatus = await c.fill(workspaceId, "calls", {
+      status: "in_progress",
+      outcome: { status: "not_connected" },
+    });
     expect(Object.keys(wrongStatus.body.validationErrors)).toEqual(["outcome.status"]);
     const final = await c.fill(workspaceId, "calls", { status: "ended", outcome: { status: "ended" } });
     expect(Object.keys(final.body.validationErrors)).toEqual(["outcome"]);
-    const never = await c.fill(workspaceId, "calls", { outcome: { status: "not_connected", connectAfterSeconds: 3, extra: 1 } });
+    const never = await c.fill(workspaceId, "calls", {
+      outcome: { status: "not_connected", connectAfterSeconds: 3, extra: 1 },
+    });
     expect(Object.keys(never.body.validationErrors).sort()).toEqual(["outcome.connectAfterSeconds", "outcome.extra"]);
     // Refused after its agent was made (the given name is no string): the agent goes too.
     const badName = await c.fill(workspaceId, "calls", { agent: { name: 42 } });
     expect(badName.status).toBe(400);
-    for (const collection of ["calls", "agents", "phoneNumbers"]) expect(await c.list(workspaceId, collection), collection).toEqual([]);
+    for (const collection of ["calls", "agents", "phoneNumbers"])
+      expect(await c.list(workspaceId, collection), collection).toEqual([]);
   });
 }
 
@@ -206,18 +251,29 @@ describe("the standalone server", () => {
 
   it("keeps a call's script across a restart from saved state", async () => {
     const { workspaceId, apiKey } = await c.workspace();
-    const call = await c.filled(workspaceId, "calls", { status: "scheduled", outcome: { status: "error", terminationReason: "error_telephony", afterSeconds: 40 } });
+    const call = await c.filled(workspaceId, "calls", {
+      status: "scheduled",
+      outcome: { status: "error", terminationReason: "error_telephony", afterSeconds: 40 },
+    });
     await c.advance(workspaceId, 10);
     const { workspaces, clock } = running.mock.services;
     const savedAt = clock.iso();
     const state = JSON.parse(serializeState(workspaces, savedAt));
-    const restarted = await startMock({ clock: { mode: "virtual", start: new Date(savedAt) }, restore: state, log: () => undefined });
+    const restarted = await startMock({
+      clock: { mode: "virtual", start: new Date(savedAt) },
+      restore: state,
+      log: () => undefined,
+    });
     try {
       const r = client(() => restarted.url);
       await r.advance(workspaceId, 29);
       expect((await r.api(apiKey, `/v1/calls/${call.callId}`)).body.status).toBe("scheduled");
       await r.advance(workspaceId, 1);
-      expect((await r.api(apiKey, `/v1/calls/${call.callId}`)).body).toMatchObject({ status: "error", terminationReason: "error_telephony", startTime: null });
+      expect((await r.api(apiKey, `/v1/calls/${call.callId}`)).body).toMatchObject({
+        status: "error",
+        terminationReason: "error_telephony",
+        startTime: null,
+      });
     } finally {
       await restarted.close();
     }

@@ -1,6 +1,11 @@
 /** Test harness: a mock on 127.0.0.1:0 with a virtual clock, typed clients, and raw fetch helpers. */
 import { afterAll, beforeAll } from "vitest";
-import { createControlClient, createPlatformClient, type MockControlClient, type PlatformClient } from "../../generated/client.js";
+import {
+  createControlClient,
+  createPlatformClient,
+  type MockControlClient,
+  type PlatformClient,
+} from "../../generated/client.js";
 import { startMock, type RunningMock, type StartOptions } from "../server.js";
 import { startRedis } from "./redis.js";
 import { startRoundRobinProxy } from "./round-robin.js";
@@ -21,7 +26,9 @@ async function startReplicas(options: StartOptions): Promise<RunningMock> {
   const a = await startMock({ ...options, store: redis.url });
   const b = await startMock({ ...options, store: redis.url });
   const proxy = await startRoundRobinProxy([a.url, b.url]);
-  const webhooks = { idle: () => Promise.all([a.mock.services.webhooks.idle(), b.mock.services.webhooks.idle()]).then(() => undefined) };
+  const webhooks = {
+    idle: () => Promise.all([a.mock.services.webhooks.idle(), b.mock.services.webhooks.idle()]).then(() => undefined),
+  };
   return {
     ...a,
     url: proxy.url,
@@ -44,7 +51,11 @@ export interface Harness {
   /** fetch against the mock with the default key unless headers say otherwise. */
   raw(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
   /** A fresh seeded workspace and a client for it. */
-  workspace(body?: { seed?: number; empty?: boolean; readOnly?: boolean }): Promise<{ workspaceId: string; apiKey: string; api: PlatformClient }>;
+  workspace(body?: {
+    seed?: number;
+    empty?: boolean;
+    readOnly?: boolean;
+  }): Promise<{ workspaceId: string; apiKey: string; api: PlatformClient }>;
   advance(seconds: number): Promise<void>;
 }
 
@@ -82,15 +93,18 @@ export function useMock(options: StartOptions = {}): Harness {
     await harness.mock?.close();
     // Quiet is not blind: a 5xx or a response that drifted from the spec fails the file.
     const internal = harness.logs.filter((line) => INTERNAL_ERROR.test(line));
-    if (internal.length > 0 && !options.log) throw new Error(`the mock logged internal errors:\n${internal.join("\n")}`);
+    if (internal.length > 0 && !options.log)
+      throw new Error(`the mock logged internal errors:\n${internal.join("\n")}`);
   });
   return harness;
 }
 
 /** The 2.2 error body, checked field by field. */
 export function expectErrorBody(body: any, status: number, path: string): void {
-  if (typeof body?.timestamp !== "string" || !/Z$/.test(body.timestamp)) throw new Error(`timestamp not UTC: ${JSON.stringify(body)}`);
+  if (typeof body?.timestamp !== "string" || !/Z$/.test(body.timestamp))
+    throw new Error(`timestamp not UTC: ${JSON.stringify(body)}`);
   if (body.status !== status) throw new Error(`status ${body.status} != ${status}: ${JSON.stringify(body)}`);
-  if (typeof body.error !== "string" || typeof body.message !== "string" || body.message.length === 0) throw new Error(`error/message missing: ${JSON.stringify(body)}`);
+  if (typeof body.error !== "string" || typeof body.message !== "string" || body.message.length === 0)
+    throw new Error(`error/message missing: ${JSON.stringify(body)}`);
   if (body.path !== path) throw new Error(`path ${body.path} != ${path}`);
 }

@@ -6,16 +6,22 @@ const t = useMock();
 
 describe("integrations", () => {
   it("creates with 201, tools [] and UTC timestamps; gets it back", async () => {
-    const { data, response } = await t.api.POST("/v1/integrations", { body: { name: "CRM", description: "Customers" } });
+    const { data, response } = await t.api.POST("/v1/integrations", {
+      body: { name: "CRM", description: "Customers" },
+    });
     expect(response.status).toBe(201);
     expect(data!.tools).toEqual([]);
     expect(data!.createdAt).toMatch(/Z$/);
-    const got = await t.api.GET("/v1/integrations/{integrationId}", { params: { path: { integrationId: data!.integrationId } } });
+    const got = await t.api.GET("/v1/integrations/{integrationId}", {
+      params: { path: { integrationId: data!.integrationId } },
+    });
     expect(got.data).toEqual(data);
   });
 
   it("changes only the fields sent, and moves updatedAt", async () => {
-    const { data: created } = await t.api.POST("/v1/integrations", { body: { name: "Billing", description: "Invoices" } });
+    const { data: created } = await t.api.POST("/v1/integrations", {
+      body: { name: "Billing", description: "Invoices" },
+    });
     const { data: updated, response } = await t.api.PATCH("/v1/integrations/{integrationId}", {
       params: { path: { integrationId: created!.integrationId } },
       body: { description: "Invoices and refunds" },
@@ -33,7 +39,11 @@ describe("integrations", () => {
     [{ name: 42 }, "name"],
     [{ name: "x", color: "red" }, "color"],
   ])("rejects %j with 400 naming %s", async (body, field) => {
-    const res = await t.raw("/v1/integrations", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await t.raw("/v1/integrations", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(400);
     const error = await res.json();
     expectErrorBody(error, 400, "/v1/integrations");
@@ -41,16 +51,28 @@ describe("integrations", () => {
   });
 
   it("answers malformed JSON and a non-JSON body with 400", async () => {
-    const malformed = await t.raw("/v1/integrations", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{" });
+    const malformed = await t.raw("/v1/integrations", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{",
+    });
     expect(malformed.status).toBe(400);
-    const text = await t.raw("/v1/integrations", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "name=x" });
+    const text = await t.raw("/v1/integrations", {
+      method: "POST",
+      headers: { "Content-Type": "text/plain" },
+      body: "name=x",
+    });
     expect(text.status).toBe(400);
     expectErrorBody(await text.json(), 400, "/v1/integrations");
   });
 
   it("answers a JSON body over 1 MB with 413", async () => {
     const body = JSON.stringify({ name: "x", description: "y".repeat(1024 * 1024) });
-    const res = await t.raw("/v1/integrations", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    const res = await t.raw("/v1/integrations", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+    });
     expect(res.status).toBe(413);
     expectErrorBody(await res.json(), 413, "/v1/integrations");
   });
@@ -61,7 +83,11 @@ describe("integrations", () => {
       ["PATCH", "/v1/integrations/nope", { name: "x" }],
       ["POST", "/v1/integrations/nope/auth", { authType: "NONE" }],
     ] as const) {
-      const res = await t.raw(path, { method, headers: { "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
+      const res = await t.raw(path, {
+        method,
+        headers: { "Content-Type": "application/json" },
+        body: body && JSON.stringify(body),
+      });
       expect(res.status).toBe(404);
       expectErrorBody(await res.json(), 404, path);
     }
@@ -77,14 +103,26 @@ describe("integrations", () => {
   it.each(Object.entries(secrets))("stores %s credentials and never echoes them", async (authType, body) => {
     const { data: created } = await t.api.POST("/v1/integrations", { body: { name: `auth ${authType}` } });
     const path = `/v1/integrations/${created!.integrationId}/auth`;
-    const res = await t.raw(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await t.raw(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     const summaryText = await res.text();
     const summary = JSON.parse(summaryText);
     expect(summary.authType).toBe(authType);
-    expect(Object.keys(summary).sort()).toEqual(["authId", "authType", "createdAt", "headers", "integrationId", "updatedAt"]);
+    expect(Object.keys(summary).sort()).toEqual([
+      "authId",
+      "authType",
+      "createdAt",
+      "headers",
+      "integrationId",
+      "updatedAt",
+    ]);
     const after = await (await t.raw(`/v1/integrations/${created!.integrationId}`)).text();
-    const everything = summaryText + after + JSON.stringify(await (await t.raw("/__mock/workspaces/default/integrations")).json());
+    const everything =
+      summaryText + after + JSON.stringify(await (await t.raw("/__mock/workspaces/default/integrations")).json());
     expect(everything).not.toMatch(/SECRET/);
     expect(JSON.parse(after).authentication.authId).toBe(summary.authId);
   });
@@ -105,7 +143,9 @@ describe("integrations", () => {
     });
     expect(res.status).toBe(400);
     expect((await res.json()).validationErrors).toHaveProperty(field);
-    const after = await t.api.GET("/v1/integrations/{integrationId}", { params: { path: { integrationId: created!.integrationId } } });
+    const after = await t.api.GET("/v1/integrations/{integrationId}", {
+      params: { path: { integrationId: created!.integrationId } },
+    });
     expect(after.data!.authentication).toBeNull();
   });
 });

@@ -21,7 +21,13 @@ interface SpecOperation {
 }
 
 const spec = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8"));
-const deref = (o: any) => (o?.$ref ? o.$ref.split("/").slice(1).reduce((n: any, k: string) => n[k], spec) : o);
+const deref = (o: any) =>
+  o?.$ref
+    ? o.$ref
+        .split("/")
+        .slice(1)
+        .reduce((n: any, k: string) => n[k], spec)
+    : o;
 const operations: SpecOperation[] = Object.entries<Record<string, any>>(spec.paths).flatMap(([path, item]) =>
   ["get", "post", "put", "patch", "delete"]
     .filter((m) => item[m])
@@ -29,13 +35,17 @@ const operations: SpecOperation[] = Object.entries<Record<string, any>>(spec.pat
       operationId: item[m].operationId,
       method: m.toUpperCase(),
       path,
-      query: [...(item.parameters ?? []), ...(item[m].parameters ?? [])].map(deref).filter((p) => p.in === "query").map((p) => p.name),
+      query: [...(item.parameters ?? []), ...(item[m].parameters ?? [])]
+        .map(deref)
+        .filter((p) => p.in === "query")
+        .map((p) => p.name),
       hasBody: Boolean(item[m].requestBody),
     })),
 );
 
 /** Everything of a workspace that a write could touch: records and secrets. */
-const storeOf = (w: Workspace) => JSON.stringify({ records: exportSnapshot(w), credentials: [...w.credentials], trunks: [...w.trunks] });
+const storeOf = (w: Workspace) =>
+  JSON.stringify({ records: exportSnapshot(w), credentials: [...w.credentials], trunks: [...w.trunks] });
 
 function idsOf(w: Workspace): Set<string> {
   const ids = new Set<string>();
@@ -68,9 +78,15 @@ describe("workspace isolation", () => {
     const wsB = t.mock.mock.services.workspaces.get(b.workspaceId)!;
     // A holds credentials and trunk secrets of its own, set through its own key.
     const integrationId = wsA.collections.integrations.all()[0].integrationId;
-    await a.api.POST("/v1/integrations/{integrationId}/auth", { params: { path: { integrationId } }, body: { authType: "BEARER", token: "a-token" } });
+    await a.api.POST("/v1/integrations/{integrationId}/auth", {
+      params: { path: { integrationId } },
+      body: { authType: "BEARER", token: "a-token" },
+    });
     const phoneNumber = wsA.collections.phoneNumbers.all()[0].sipPhoneNumber;
-    await a.api.PATCH("/v1/phone-number/{phoneNumber}", { params: { path: { phoneNumber } }, body: { trunkPassword: "a-password" } });
+    await a.api.PATCH("/v1/phone-number/{phoneNumber}", {
+      params: { path: { phoneNumber } },
+      body: { trunkPassword: "a-password" },
+    });
 
     const agentId = wsA.collections.agents.all()[0].agentId;
     const batch = wsA.collections.batchRuns.all()[0];
@@ -92,7 +108,13 @@ describe("workspace isolation", () => {
       createIntegration: () => ({ name: "made by B" }),
       updateIntegration: () => ({ name: "changed by B", description: "changed by B" }),
       createIntegrationAuth: () => ({ authType: "BASIC", username: "b", password: "b-password" }),
-      createBatchRun: () => ({ agentId, testCases: wsA.collections.testCases.all().slice(0, 2).map((c) => c.testCaseId) }),
+      createBatchRun: () => ({
+        agentId,
+        testCases: wsA.collections.testCases
+          .all()
+          .slice(0, 2)
+          .map((c) => c.testCaseId),
+      }),
       createKnowledgeBase: kb,
       updatePhoneNumber: () => ({ friendlyName: "changed by B", trunkPassword: "b-password", inboundAgentId: agentId }),
       createChat: () => ({ agentId, conversation: "hello from B" }),
@@ -122,11 +144,21 @@ describe("workspace isolation", () => {
         const label = `${op.method} ${path}${query} -> ${res.status}`;
         expect(res.status, label).toBeLessThan(500);
         // What B sent may be echoed (an error's path and message name the id asked for); nothing else of A.
-        const unechoed = Object.values(idsA).reduce((rest, id) => rest.split(id).join("").split(encodeURIComponent(id)).join(""), text);
-        expect(onlyA.filter((id) => unechoed.includes(id)), label).toEqual([]);
-        if (text) expect(new Set(workspaceIdsIn(JSON.parse(text))), label).toEqual(new Set(workspaceIdsIn(JSON.parse(text)).length ? [b.workspaceId] : []));
+        const unechoed = Object.values(idsA).reduce(
+          (rest, id) => rest.split(id).join("").split(encodeURIComponent(id)).join(""),
+          text,
+        );
+        expect(
+          onlyA.filter((id) => unechoed.includes(id)),
+          label,
+        ).toEqual([]);
+        if (text)
+          expect(new Set(workspaceIdsIn(JSON.parse(text))), label).toEqual(
+            new Set(workspaceIdsIn(JSON.parse(text)).length ? [b.workspaceId] : []),
+          );
         // A's record named in the path, or an agent of A named in the body: not found, for B.
-        if (op.path.includes("{") || ["createBatchRun", "createChat"].includes(op.operationId)) expect(res.status, label).toBe(404);
+        if (op.path.includes("{") || ["createBatchRun", "createChat"].includes(op.operationId))
+          expect(res.status, label).toBe(404);
       }
     }
     expect(calls).toBeGreaterThanOrEqual(17);

@@ -7,20 +7,29 @@ const t = useMock();
 function form(fields: Record<string, string>, files: [string, BlobPart, string?][] = []): FormData {
   const data = new FormData();
   for (const [k, v] of Object.entries(fields)) data.set(k, v);
-  for (const [name, content, type] of files) data.append("knowledge_base_files", new Blob([content], { type: type ?? "application/octet-stream" }), name);
+  for (const [name, content, type] of files)
+    data.append("knowledge_base_files", new Blob([content], { type: type ?? "application/octet-stream" }), name);
   return data;
 }
 
-const post = (body: FormData | string, headers: Record<string, string> = {}) => t.raw("/v1/knowledge-bases", { method: "POST", body, headers });
+const post = (body: FormData | string, headers: Record<string, string> = {}) =>
+  t.raw("/v1/knowledge-bases", { method: "POST", body, headers });
 
 describe("knowledge bases", () => {
   it("creates from texts, URLs and files, in that order (201)", async () => {
     const res = await post(
-      form({ name: "FAQ", knowledge_base_urls: '["https://example.com/faq"]', knowledge_base_texts: '["Plain", {"title":"T","text":"Body"}]' }, [
-        ["guide.md", "# Guide\nHello"],
-        ["manual.pdf", "%PDF-1.7\n..."],
-        ["notes.txt", "héllo ✓"],
-      ]),
+      form(
+        {
+          name: "FAQ",
+          knowledge_base_urls: '["https://example.com/faq"]',
+          knowledge_base_texts: '["Plain", {"title":"T","text":"Body"}]',
+        },
+        [
+          ["guide.md", "# Guide\nHello"],
+          ["manual.pdf", "%PDF-1.7\n..."],
+          ["notes.txt", "héllo ✓"],
+        ],
+      ),
     );
     expect(res.status).toBe(201);
     const kb = await res.json();

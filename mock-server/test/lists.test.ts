@@ -78,11 +78,14 @@ describe("ordering and filters", () => {
     expect(body.data[0].callId).toBe((data as { callId: string }).callId);
   });
 
-  it.each(["scheduled", "in_progress", "ended", "not_connected", "error"])("filters calls by status %s", async (status) => {
-    const body = await (await t.raw(`/v1/calls?status=${status}&size=100`)).json();
-    expect(body.data.every((c: { status: string }) => c.status === status)).toBe(true);
-    expect(body.totalCount).toBe(body.data.length);
-  });
+  it.each(["scheduled", "in_progress", "ended", "not_connected", "error"])(
+    "filters calls by status %s",
+    async (status) => {
+      const body = await (await t.raw(`/v1/calls?status=${status}&size=100`)).json();
+      expect(body.data.every((c: { status: string }) => c.status === status)).toBe(true);
+      expect(body.totalCount).toBe(body.data.length);
+    },
+  );
 
   it("rejects an unknown call status with 400 naming status", async () => {
     const res = await t.raw("/v1/calls?status=done");

@@ -18,7 +18,9 @@ import { CHROMIUM, launchChromium, skipBrowser } from "./chromium.js";
 const WORKER = fileURLToPath(new URL("../../node_modules/msw/lib/mockServiceWorker.js", import.meta.url));
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 describe("MSW handlers in a browser", () => {
@@ -31,11 +33,15 @@ describe("MSW handlers in a browser", () => {
     const csp = `default-src 'self'; script-src 'self'; connect-src 'self' ${api}; worker-src 'self'`;
     if (path === "/") {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp });
-      res.end(`<!doctype html><title>MSW door</title><pre id="result"></pre><script type="module" src="/page.js"></script>`);
+      res.end(
+        `<!doctype html><title>MSW door</title><pre id="result"></pre><script type="module" src="/page.js"></script>`,
+      );
     } else if (path === "/page.js") {
       res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8" }).end(bundle);
     } else if (path === "/mockServiceWorker.js") {
-      res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", "Content-Security-Policy": csp }).end(readFileSync(WORKER));
+      res
+        .writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", "Content-Security-Policy": csp })
+        .end(readFileSync(WORKER));
     } else res.writeHead(404).end();
   });
 
@@ -62,36 +68,56 @@ describe("MSW handlers in a browser", () => {
 
   it("bundles for the browser without Node, Express, busboy or a schema compiler, and with nothing evaluated from strings", () => {
     // esbuild refuses a node: import for the browser outright; these would be bundled if reached.
-    expect(inputs.filter((file) => /node_modules\/(express|busboy|ajv|ajv-formats|body-parser)\//.test(file))).toEqual([]);
+    expect(inputs.filter((file) => /node_modules\/(express|busboy|ajv|ajv-formats|body-parser)\//.test(file))).toEqual(
+      [],
+    );
     expect(inputs.some((file) => file.endsWith("mock-server/core/pipeline.ts"))).toBe(true);
     expect(bundle).not.toMatch(/\bnew Function\(|\beval\(/);
   });
 
-  it.skipIf(skipBrowser)(`lists calls, patches an integration and reads it back (${CHROMIUM})`, async () => {
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on("pageerror", (error) => problems.push(error.message));
-      // The browser logs every non-2xx answer as a failed resource (the 401 asked for below): not a problem.
-      page.on("console", (message) => void (message.type() === "error" && !message.text().startsWith("Failed to load resource") && problems.push(message.text())));
-      await page.goto(`${site}/?api=${encodeURIComponent(api)}`);
-      await expect.poll(() => page.locator("#result").textContent(), { timeout: 30_000 }).not.toBe("");
-      const shown = JSON.parse((await page.locator("#result").textContent())!);
-      expect(shown.failed, shown.failed).toBeUndefined();
-      expect(problems).toEqual([]);
+  it.skipIf(skipBrowser)(
+    `lists calls, patches an integration and reads it back (${CHROMIUM})`,
+    async () => {
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        const problems: string[] = [];
+        page.on("pageerror", (error) => problems.push(error.message));
+        // The browser logs every non-2xx answer as a failed resource (the 401 asked for below): not a problem.
+        page.on(
+          "console",
+          (message) =>
+            void (
+              message.type() === "error" &&
+              !message.text().startsWith("Failed to load resource") &&
+              problems.push(message.text())
+            ),
+        );
+        await page.goto(`${site}/?api=${encodeURIComponent(api)}`);
+        await expect.poll(() => page.locator("#result").textContent(), { timeout: 30_000 }).not.toBe("");
+        const shown = JSON.parse((await page.locator("#result").textContent())!);
+        expect(shown.failed, shown.failed).toBeUndefined();
+        expect(problems).toEqual([]);
 
-      // The same seed and virtual clock built in Node give the same world.
-      const twin = createMock({ clock: { mode: "virtual" }, log: () => undefined });
-      const expected = twin.services.workspaces.get("default")!.collections.calls.page({ order: "newest", page: 0, size: 5 });
-      await twin.close();
-      expect(shown.calls).toEqual({ status: 200, ids: expected.items.map((c) => c.callId), totalCount: expected.total });
-      expect(shown.patched).toEqual({ status: 200, description: "patched in the browser" });
-      expect(shown.readBack).toEqual({ status: 200, description: "patched in the browser" });
-      expect(shown.refused.status).toBe(401);
-      expect(shown.refused.error).toMatchObject({ status: 401, error: "Unauthorized", path: "/v1/calls" });
-    } finally {
-      await browser.close();
-    }
-  }, 90_000);
+        // The same seed and virtual clock built in Node give the same world.
+        const twin = createMock({ clock: { mode: "virtual" }, log: () => undefined });
+        const expected = twin.services.workspaces
+          .get("default")!
+          .collections.calls.page({ order: "newest", page: 0, size: 5 });
+        await twin.close();
+        expect(shown.calls).toEqual({
+          status: 200,
+          ids: expected.items.map((c) => c.callId),
+          totalCount: expected.total,
+        });
+        expect(shown.patched).toEqual({ status: 200, description: "patched in the browser" });
+        expect(shown.readBack).toEqual({ status: 200, description: "patched in the browser" });
+        expect(shown.refused.status).toBe(401);
+        expect(shown.refused.error).toMatchObject({ status: 401, error: "Unauthorized", path: "/v1/calls" });
+      } finally {
+        await browser.close();
+      }
+    },
+    90_000,
+  );
 });

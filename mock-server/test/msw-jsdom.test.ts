@@ -13,7 +13,9 @@ import { createControlClient, createPlatformClient } from "../../generated/clien
 import { createMockHandlers } from "../msw/handlers.js";
 
 // Node's FormData is not importable by name; a form Node's own Response parsed is one.
-const NodeFormData = (await new Response("", { headers: { "Content-Type": "application/x-www-form-urlencoded" } }).formData()).constructor;
+const NodeFormData = (
+  await new Response("", { headers: { "Content-Type": "application/x-www-form-urlencoded" } }).formData()
+).constructor;
 Object.assign(globalThis, { Blob: NodeBlob, File: NodeFile, FormData: NodeFormData });
 
 const baseUrl = "https://api.platform.test";
@@ -40,7 +42,9 @@ describe("MSW handlers under jsdom", () => {
   it("creates an integration, reads it back, and refuses a bad key with the 2.2 body", async () => {
     const created = await api.POST("/v1/integrations", { body: { name: "CRM", description: "from jsdom" } });
     expect(created.response.status).toBe(201);
-    const read = await api.GET("/v1/integrations/{integrationId}", { params: { path: { integrationId: created.data!.integrationId } } });
+    const read = await api.GET("/v1/integrations/{integrationId}", {
+      params: { path: { integrationId: created.data!.integrationId } },
+    });
     expect(read.data).toEqual(created.data);
     const refused = await createPlatformClient({ baseUrl, apiKey: "nope" }).GET("/v1/calls");
     expect(refused.response.status).toBe(401);
@@ -50,15 +54,28 @@ describe("MSW handlers under jsdom", () => {
   it("takes a multipart upload and judges its file by content", async () => {
     const form = new FormData();
     form.append("name", "Handbook");
-    form.append("knowledge_base_files", new File(["# Returns\nWithin 30 days."], "returns.md", { type: "text/markdown" }));
-    const ok = await fetch(`${baseUrl}/v1/knowledge-bases`, { method: "POST", headers: { "X-API-Key": "mock-api-key" }, body: form });
+    form.append(
+      "knowledge_base_files",
+      new File(["# Returns\nWithin 30 days."], "returns.md", { type: "text/markdown" }),
+    );
+    const ok = await fetch(`${baseUrl}/v1/knowledge-bases`, {
+      method: "POST",
+      headers: { "X-API-Key": "mock-api-key" },
+      body: form,
+    });
     expect(ok.status).toBe(201);
-    expect(((await ok.json()) as { files: { type: string; content: string }[] }).files).toEqual([expect.objectContaining({ type: "file", content: "returns.md" })]);
+    expect(((await ok.json()) as { files: { type: string; content: string }[] }).files).toEqual([
+      expect.objectContaining({ type: "file", content: "returns.md" }),
+    ]);
 
     const fake = new FormData();
     fake.append("name", "Fake");
     fake.append("knowledge_base_files", new File(["not a pdf"], "report.pdf", { type: "application/pdf" }));
-    const refused = await fetch(`${baseUrl}/v1/knowledge-bases`, { method: "POST", headers: { "X-API-Key": "mock-api-key" }, body: fake });
+    const refused = await fetch(`${baseUrl}/v1/knowledge-bases`, {
+      method: "POST",
+      headers: { "X-API-Key": "mock-api-key" },
+      body: fake,
+    });
     expect(refused.status).toBe(415);
   });
 

@@ -41,28 +41,54 @@ describe("MSW handlers without crypto.subtle", () => {
   });
 
   const call = (method: string, path: string, apiKey?: string, body?: unknown) =>
-    fetch(`${baseUrl}${path}`, { method, headers: { ...(apiKey && { "X-API-Key": apiKey }), ...(body !== undefined && { "Content-Type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(apiKey && { "X-API-Key": apiKey }),
+        ...(body !== undefined && { "Content-Type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   it("accepts the right key, refuses a near miss, and knows a new workspace's key at once", async () => {
     expect((await call("GET", "/v1/agents?size=1", "mock-api-key")).status).toBe(200);
     expect((await call("GET", "/v1/agents?size=1", "mock-api-keY")).status).toBe(401);
-    const created = (await (await call("POST", "/__mock/workspaces", undefined, { empty: true })).json()) as { apiKey: string };
+    const created = (await (await call("POST", "/__mock/workspaces", undefined, { empty: true })).json()) as {
+      apiKey: string;
+    };
     expect((await call("GET", "/v1/agents", created.apiKey)).status).toBe(200);
   });
 
   it("answers Prefer: dynamic=true with generated ids", async () => {
-    const res = await fetch(`${baseUrl}/v1/agents?size=1`, { headers: { "X-API-Key": "mock-api-key", Prefer: "dynamic=true" } });
+    const res = await fetch(`${baseUrl}/v1/agents?size=1`, {
+      headers: { "X-API-Key": "mock-api-key", Prefer: "dynamic=true" },
+    });
     expect(res.status).toBe(200);
     const page = (await res.json()) as { data: { agentId: string }[] };
-    for (const agent of page.data) expect(agent.agentId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const agent of page.data)
+      expect(agent.agentId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it("signs a webhook delivery that node:crypto verifies", async () => {
-    const workspace = (await (await call("POST", "/__mock/workspaces", undefined, { empty: true })).json()) as { workspaceId: string; apiKey: string };
-    const agent = (await (await call("POST", `/__mock/workspaces/${workspace.workspaceId}/agents`, undefined, {})).json()) as { agentId: string };
+    const workspace = (await (await call("POST", "/__mock/workspaces", undefined, { empty: true })).json()) as {
+      workspaceId: string;
+      apiKey: string;
+    };
+    const agent = (await (
+      await call("POST", `/__mock/workspaces/${workspace.workspaceId}/agents`, undefined, {})
+    ).json()) as { agentId: string };
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    const hook = (await (await call("POST", `/__mock/workspaces/${workspace.workspaceId}/webhooks`, undefined, { agentId: agent.agentId, url, active: true, events: "conversation_started" })).json()) as { secret: string };
-    expect((await call("POST", "/v1/chat", workspace.apiKey, { agentId: agent.agentId, conversation: "hi" })).status).toBe(200);
+    const hook = (await (
+      await call("POST", `/__mock/workspaces/${workspace.workspaceId}/webhooks`, undefined, {
+        agentId: agent.agentId,
+        url,
+        active: true,
+        events: "conversation_started",
+      })
+    ).json()) as { secret: string };
+    expect(
+      (await call("POST", "/v1/chat", workspace.apiKey, { agentId: agent.agentId, conversation: "hi" })).status,
+    ).toBe(200);
     await mock.services.webhooks.idle();
     expect(received).toHaveLength(1);
     const header = String(received[0]!.headers["x-webhook-signature"]);

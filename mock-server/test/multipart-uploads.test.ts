@@ -33,7 +33,11 @@ const BOUNDARY = "----kit-multipart-uploads-7f3a";
 
 type Part = { field: string; value: string } | { file: string; bytes: Buffer; type?: string };
 
-const text = (filename: string, size: number, fill = "a"): Part => ({ file: filename, bytes: Buffer.alloc(size, fill), type: "text/plain" });
+const text = (filename: string, size: number, fill = "a"): Part => ({
+  file: filename,
+  bytes: Buffer.alloc(size, fill),
+  type: "text/plain",
+});
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 
 /** The body as pieces (headers and each file's bytes apart), so a streamed send can write them one by one. */
@@ -41,9 +45,15 @@ function multipart(parts: Part[]): Buffer[] {
   const pieces: Buffer[] = [];
   for (const part of parts) {
     if ("field" in part) {
-      pieces.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.field}"\r\n\r\n${part.value}\r\n`));
+      pieces.push(
+        Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.field}"\r\n\r\n${part.value}\r\n`),
+      );
     } else {
-      pieces.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="knowledge_base_files"; filename="${part.file}"\r\nContent-Type: ${part.type ?? "application/octet-stream"}\r\n\r\n`));
+      pieces.push(
+        Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="knowledge_base_files"; filename="${part.file}"\r\nContent-Type: ${part.type ?? "application/octet-stream"}\r\n\r\n`,
+        ),
+      );
       pieces.push(part.bytes, Buffer.from("\r\n"));
     }
   }
@@ -66,7 +76,10 @@ type Mode = "content-length" | "chunked";
 function send(base: string, apiKey: string, pieces: Buffer[], mode: Mode): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const length = pieces.reduce((n, p) => n + p.length, 0);
-    const headers: Record<string, string> = { "X-API-Key": apiKey, "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` };
+    const headers: Record<string, string> = {
+      "X-API-Key": apiKey,
+      "Content-Type": `multipart/form-data; boundary=${BOUNDARY}`,
+    };
     if (mode === "content-length") headers["Content-Length"] = String(length);
     let answered = false;
     const req = http.request(base + PATH, { method: "POST", headers });
@@ -105,7 +118,11 @@ function send(base: string, apiKey: string, pieces: Buffer[], mode: Mode): Promi
 
 /** fetch with the whole body as one Buffer: undici sends it with a Content-Length. */
 async function sendBuffer(base: string, apiKey: string, pieces: Buffer[]): Promise<Answer> {
-  const res = await fetch(base + PATH, { method: "POST", headers: { "X-API-Key": apiKey, "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` }, body: Buffer.concat(pieces) });
+  const res = await fetch(base + PATH, {
+    method: "POST",
+    headers: { "X-API-Key": apiKey, "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` },
+    body: Buffer.concat(pieces),
+  });
   return { status: res.status, json: await res.json() };
 }
 
@@ -153,21 +170,66 @@ interface Case {
 }
 
 const accepted: Case[] = [
-  { title: "1 KB then 2 MB", parts: () => [text("small.txt", KB), text("big.txt", 2 * MB)], status: 201, files: ["small.txt", "big.txt"] },
-  { title: "1 KB then 1 MB + 1 byte", parts: () => [text("small.txt", KB), text("over-1mb.txt", MB + 1)], status: 201, files: ["small.txt", "over-1mb.txt"] },
-  { title: "small, 2 MB, small", parts: () => [text("a.txt", KB), text("b.md", 2 * MB, "#"), text("c.txt", 10)], status: 201, files: ["a.txt", "b.md", "c.txt"] },
-  { title: "2 MB then 3 MB", parts: () => [text("two.txt", 2 * MB), text("three.html", 3 * MB, "p")], status: 201, files: ["two.txt", "three.html"] },
-  { title: "1 KB then exactly 25 MB (the documented maximum)", parts: () => [text("small.txt", KB), text("largest.txt", MAX_FILE_BYTES)], status: 201, files: ["small.txt", "largest.txt"] },
+  {
+    title: "1 KB then 2 MB",
+    parts: () => [text("small.txt", KB), text("big.txt", 2 * MB)],
+    status: 201,
+    files: ["small.txt", "big.txt"],
+  },
+  {
+    title: "1 KB then 1 MB + 1 byte",
+    parts: () => [text("small.txt", KB), text("over-1mb.txt", MB + 1)],
+    status: 201,
+    files: ["small.txt", "over-1mb.txt"],
+  },
+  {
+    title: "small, 2 MB, small",
+    parts: () => [text("a.txt", KB), text("b.md", 2 * MB, "#"), text("c.txt", 10)],
+    status: 201,
+    files: ["a.txt", "b.md", "c.txt"],
+  },
+  {
+    title: "2 MB then 3 MB",
+    parts: () => [text("two.txt", 2 * MB), text("three.html", 3 * MB, "p")],
+    status: 201,
+    files: ["two.txt", "three.html"],
+  },
+  {
+    title: "1 KB then exactly 25 MB (the documented maximum)",
+    parts: () => [text("small.txt", KB), text("largest.txt", MAX_FILE_BYTES)],
+    status: 201,
+    files: ["small.txt", "largest.txt"],
+  },
 ];
 
 const refused: Case[] = [
-  { title: "1 KB then 25 MB + 1 byte", parts: () => [text("small.txt", KB), text("too-big.txt", MAX_FILE_BYTES + 1)], status: 413 },
-  { title: "2 MB, 25 MB + 1 byte, 1 KB", parts: () => [text("two.txt", 2 * MB), text("too-big.txt", MAX_FILE_BYTES + 1), text("after.txt", KB)], status: 413 },
-  { title: "1 KB, 2 MB, then a PNG", parts: () => [text("small.txt", KB), text("big.txt", 2 * MB), { file: "photo.png", bytes: PNG, type: "image/png" }], status: 415 },
-  { title: "1 KB, then a .txt holding binary", parts: () => [text("small.txt", KB), { file: "bin.txt", bytes: Buffer.from([0, 1, 2, 0xff]), type: "text/plain" }], status: 415 },
+  {
+    title: "1 KB then 25 MB + 1 byte",
+    parts: () => [text("small.txt", KB), text("too-big.txt", MAX_FILE_BYTES + 1)],
+    status: 413,
+  },
+  {
+    title: "2 MB, 25 MB + 1 byte, 1 KB",
+    parts: () => [text("two.txt", 2 * MB), text("too-big.txt", MAX_FILE_BYTES + 1), text("after.txt", KB)],
+    status: 413,
+  },
+  {
+    title: "1 KB, 2 MB, then a PNG",
+    parts: () => [text("small.txt", KB), text("big.txt", 2 * MB), { file: "photo.png", bytes: PNG, type: "image/png" }],
+    status: 415,
+  },
+  {
+    title: "1 KB, then a .txt holding binary",
+    parts: () => [text("small.txt", KB), { file: "bin.txt", bytes: Buffer.from([0, 1, 2, 0xff]), type: "text/plain" }],
+    status: 415,
+  },
   {
     title: "two files over 1 MB, then a text field over 1 MB",
-    parts: () => [text("one.txt", 2 * MB), text("two.txt", 2 * MB), { field: "knowledge_base_texts", value: `["${"t".repeat(MAX_FIELD_BYTES + 10)}"]` }],
+    parts: () => [
+      text("one.txt", 2 * MB),
+      text("two.txt", 2 * MB),
+      { field: "knowledge_base_texts", value: `["${"t".repeat(MAX_FIELD_BYTES + 10)}"]` },
+    ],
     status: 400,
   },
 ];
@@ -196,21 +258,26 @@ describe.each(doors)("E9 with several files through $name", ({ open }) => {
       const res = await send(door.base, door.apiKey, pieces, mode);
       expect(res.status, JSON.stringify(res.json)).toBe(201);
       expect(res.json.name).toBe(name);
-      expect(res.json.files.map((f: { type: string; content: string }) => [f.type, f.content])).toEqual(c.files!.map((f) => ["file", f]));
+      expect(res.json.files.map((f: { type: string; content: string }) => [f.type, f.content])).toEqual(
+        c.files!.map((f) => ["file", f]),
+      );
       expect(await names()).toContain(name);
     });
 
-    it.each(refused.map((c) => [c.title, c] as const))("refuses %s with the 2.2 error body, creating nothing", async (_title, c) => {
-      const { name, pieces } = form(c);
-      const before = (await names()).length;
-      const res = await send(door.base, door.apiKey, pieces, mode);
-      expect(res.status, JSON.stringify(res.json)).toBe(c.status);
-      expectErrorBody(res.json, c.status, PATH);
-      if (c.status === 400) expect(res.json.validationErrors).toHaveProperty("knowledge_base_texts");
-      const after = await names();
-      expect(after).toHaveLength(before);
-      expect(after).not.toContain(name);
-    });
+    it.each(refused.map((c) => [c.title, c] as const))(
+      "refuses %s with the 2.2 error body, creating nothing",
+      async (_title, c) => {
+        const { name, pieces } = form(c);
+        const before = (await names()).length;
+        const res = await send(door.base, door.apiKey, pieces, mode);
+        expect(res.status, JSON.stringify(res.json)).toBe(c.status);
+        expectErrorBody(res.json, c.status, PATH);
+        if (c.status === 400) expect(res.json.validationErrors).toHaveProperty("knowledge_base_texts");
+        const after = await names();
+        expect(after).toHaveLength(before);
+        expect(after).not.toContain(name);
+      },
+    );
   });
 
   // "At most 512 characters" (8) counts Unicode code points, as JSON Schema maxLength does: not UTF-16
@@ -219,11 +286,21 @@ describe.each(doors)("E9 with several files through $name", ({ open }) => {
     it.each(["é", "東", "😀"])("accepts 512 × %s and stores it whole; refuses 513 with 400 naming name", async (ch) => {
       const before = (await names()).length;
       const longest = ch.repeat(512);
-      const ok = await send(door.base, door.apiKey, multipart([{ field: "name", value: longest }, text("notes.txt", KB)]), mode);
+      const ok = await send(
+        door.base,
+        door.apiKey,
+        multipart([{ field: "name", value: longest }, text("notes.txt", KB)]),
+        mode,
+      );
       expect(ok.status, JSON.stringify(ok.json)).toBe(201);
       expect(ok.json.name).toBe(longest);
       expect(await names()).toContain(longest);
-      const over = await send(door.base, door.apiKey, multipart([{ field: "name", value: ch.repeat(513) }, text("notes.txt", KB)]), mode);
+      const over = await send(
+        door.base,
+        door.apiKey,
+        multipart([{ field: "name", value: ch.repeat(513) }, text("notes.txt", KB)]),
+        mode,
+      );
       expect(over.status).toBe(400);
       expectErrorBody(over.json, 400, PATH);
       expect(over.json.validationErrors).toHaveProperty("name");
@@ -270,12 +347,25 @@ describe("E9 with several files sent by curl -F (Content-Length) to the standalo
 
   /** curl runs in another process (execFile, not execFileSync: the server answers from this one). */
   const curl = async (name: string, files: string[]): Promise<Answer> => {
-    const args = ["-sS", "-H", `X-API-Key: ${apiKey}`, "-F", `name=${name}`, ...files.flatMap((f) => ["-F", `knowledge_base_files=@${join(dir, f)};type=text/plain`]), "-w", "\n%{http_code}", base + PATH];
+    const args = [
+      "-sS",
+      "-H",
+      `X-API-Key: ${apiKey}`,
+      "-F",
+      `name=${name}`,
+      ...files.flatMap((f) => ["-F", `knowledge_base_files=@${join(dir, f)};type=text/plain`]),
+      "-w",
+      "\n%{http_code}",
+      base + PATH,
+    ];
     const { stdout } = await promisify(execFile)("curl", args, { maxBuffer: 4 * MB });
     const cut = stdout.lastIndexOf("\n");
     return { status: Number(stdout.slice(cut + 1)), json: JSON.parse(stdout.slice(0, cut)) };
   };
-  const names = async () => ((await (await fetch(`${base}/__mock/workspaces/default/knowledgeBases`)).json()) as { name: string }[]).map((kb) => kb.name);
+  const names = async () =>
+    ((await (await fetch(`${base}/__mock/workspaces/default/knowledgeBases`)).json()) as { name: string }[]).map(
+      (kb) => kb.name,
+    );
 
   it("accepts a 1 KB file then a 2 MB file: 201 with both, in order", async () => {
     const res = await curl("curl small then big", ["small.txt", "big.txt"]);

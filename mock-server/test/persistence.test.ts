@@ -15,7 +15,13 @@ import { runMockToExit, spawnMock, type MockProcess } from "./process.js";
 const dir = mkdtempSync(join(tmpdir(), "mock-state-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function call(mock: { url: string }, method: string, path: string, key: string | null, body?: unknown): Promise<any> {
+async function call(
+  mock: { url: string },
+  method: string,
+  path: string,
+  key: string | null,
+  body?: unknown,
+): Promise<any> {
   const headers: Record<string, string> = key === null ? {} : { "X-API-Key": key };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -34,7 +40,8 @@ async function dump(mock: MockProcess) {
   const records: Record<string, Record<string, unknown[]>> = {};
   for (const { workspaceId } of workspaces) {
     records[workspaceId] = {};
-    for (const name of collectionNames) records[workspaceId][name] = (await call(mock, "GET", `/__mock/workspaces/${workspaceId}/${name}`, null)).body;
+    for (const name of collectionNames)
+      records[workspaceId][name] = (await call(mock, "GET", `/__mock/workspaces/${workspaceId}/${name}`, null)).body;
   }
   return { workspaces, records, clock: (await call(mock, "GET", "/__mock/clock", null)).body };
 }
@@ -43,10 +50,26 @@ async function dump(mock: MockProcess) {
 async function writeEverything(mock: MockProcess) {
   const key = mock.apiKey;
   const integration = (await call(mock, "POST", "/v1/integrations", key, { name: "kept", description: "before" })).body;
-  expect((await call(mock, "PATCH", `/v1/integrations/${integration.integrationId}`, key, { description: "after" })).status).toBe(200);
-  expect((await call(mock, "POST", `/v1/integrations/${integration.integrationId}/auth`, key, { authType: "BEARER", token: "tok-kept-1" })).status).toBe(200);
+  expect(
+    (await call(mock, "PATCH", `/v1/integrations/${integration.integrationId}`, key, { description: "after" })).status,
+  ).toBe(200);
+  expect(
+    (
+      await call(mock, "POST", `/v1/integrations/${integration.integrationId}/auth`, key, {
+        authType: "BEARER",
+        token: "tok-kept-1",
+      })
+    ).status,
+  ).toBe(200);
   const number = (await call(mock, "GET", "/v1/phone-number", key)).body.data[0].sipPhoneNumber;
-  expect((await call(mock, "PATCH", `/v1/phone-number/${encodeURIComponent(number)}`, key, { friendlyName: "renamed", trunkPassword: "pw-kept-1" })).status).toBe(200);
+  expect(
+    (
+      await call(mock, "PATCH", `/v1/phone-number/${encodeURIComponent(number)}`, key, {
+        friendlyName: "renamed",
+        trunkPassword: "pw-kept-1",
+      })
+    ).status,
+  ).toBe(200);
   const rule = (await call(mock, "GET", "/__mock/workspaces/default/qaRules", null)).body[0].qaRuleId;
   expect((await call(mock, "DELETE", `/v1/qa-rules/${rule}`, key)).status).toBe(204);
   const form = new FormData();
@@ -56,7 +79,9 @@ async function writeEverything(mock: MockProcess) {
   const agentId = (await call(mock, "GET", "/v1/agents", key)).body.data[0].agentId;
   expect((await call(mock, "POST", "/v1/chat", key, { agentId, conversation: "hello" })).status).toBe(200);
   const other = (await call(mock, "POST", "/__mock/workspaces", null, { seed: 7 })).body;
-  expect((await call(mock, "POST", `/__mock/workspaces/${other.workspaceId}/calls`, null, { status: "ended" })).status).toBe(201);
+  expect(
+    (await call(mock, "POST", `/__mock/workspaces/${other.workspaceId}/calls`, null, { status: "ended" })).status,
+  ).toBe(201);
   expect((await call(mock, "POST", "/__mock/clock/advance", null, { seconds: 90 })).status).toBe(200);
   return { integration, rule, other };
 }
@@ -85,7 +110,9 @@ describe("--state-file", () => {
     }
     // The secrets went to disk too (the file is the only place they are kept), and came back.
     const saved = JSON.parse(readFileSync(file, "utf8"));
-    const credentials = new Map(saved.workspaces.find((w: { workspaceId: string }) => w.workspaceId === "default").credentials);
+    const credentials = new Map(
+      saved.workspaces.find((w: { workspaceId: string }) => w.workspaceId === "default").credentials,
+    );
     expect(credentials.get(integration.integrationId)).toEqual({ authType: "BEARER", token: "tok-kept-1" });
   });
 
@@ -93,7 +120,9 @@ describe("--state-file", () => {
     const file = join(dir, "killed.json");
     const args = ["--state-file", file, "--save-interval", "1", "--clock", "virtual"];
     const first = await spawnMock(args);
-    const { integrationId } = (await call(first, "POST", "/v1/integrations", first.apiKey, { name: "saved by the interval" })).body;
+    const { integrationId } = (
+      await call(first, "POST", "/v1/integrations", first.apiKey, { name: "saved by the interval" })
+    ).body;
     // The next interval's save holds it (generous bound: the shared CI machine may be slow).
     for (let waited = 0; !readFileSync(file, "utf8").includes(integrationId); waited += 100) {
       if (waited > 30_000) throw new Error("no save within 30 s at --save-interval 1");
@@ -103,17 +132,50 @@ describe("--state-file", () => {
 
     const second = await spawnMock(args);
     try {
-      expect((await call(second, "GET", `/v1/integrations/${integrationId}`, second.apiKey)).body.name).toBe("saved by the interval");
+      expect((await call(second, "GET", `/v1/integrations/${integrationId}`, second.apiKey)).body.name).toBe(
+        "saved by the interval",
+      );
     } finally {
       await second.stop();
     }
   });
 
   const refusals: [string, (file: string) => void, RegExp][] = [
-    ["truncated JSON", (f) => writeFileSync(f, '{"version":1,"savedAt":"2026-11-01T12:00:00.000Z","workspaces":[{"workspaceId":"def'), /is not valid JSON/],
+    [
+      "truncated JSON",
+      (f) => writeFileSync(f, '{"version":1,"savedAt":"2026-11-01T12:00:00.000Z","workspaces":[{"workspaceId":"def'),
+      /is not valid JSON/,
+    ],
     ["another program's JSON", (f) => writeFileSync(f, '{"hello":"world"}'), /is not a version 1 mock state/],
-    ["a state with a broken workspace", (f) => writeFileSync(f, '{"version":1,"savedAt":"2026-11-01T12:00:00.000Z","workspaces":[{"workspaceId":"w"}]}'), /cannot be restored/],
-    ["a state with a broken record", (f) => writeFileSync(f, JSON.stringify({ version: 1, savedAt: "2026-11-01T12:00:00.000Z", workspaces: [{ workspaceId: "w", apiKey: "k", seed: 1, empty: true, readOnly: false, collections: { calls: [42] }, credentials: [], trunks: [] }] })), /cannot be restored/],
+    [
+      "a state with a broken workspace",
+      (f) => writeFileSync(f, '{"version":1,"savedAt":"2026-11-01T12:00:00.000Z","workspaces":[{"workspaceId":"w"}]}'),
+      /cannot be restored/,
+    ],
+    [
+      "a state with a broken record",
+      (f) =>
+        writeFileSync(
+          f,
+          JSON.stringify({
+            version: 1,
+            savedAt: "2026-11-01T12:00:00.000Z",
+            workspaces: [
+              {
+                workspaceId: "w",
+                apiKey: "k",
+                seed: 1,
+                empty: true,
+                readOnly: false,
+                collections: { calls: [42] },
+                credentials: [],
+                trunks: [],
+              },
+            ],
+          }),
+        ),
+      /cannot be restored/,
+    ],
     ["binary garbage", (f) => writeFileSync(f, Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x7b])), /is not valid JSON/],
   ];
 
@@ -153,7 +215,7 @@ describe("atomic save", () => {
     const held = await open(file, "r");
     try {
       await writeStateFile(file, '{"which":"new"}');
-      expect((await held.readFile("utf8"))).toBe('{"which":"old"}');
+      expect(await held.readFile("utf8")).toBe('{"which":"old"}');
       expect((await held.stat()).ino).not.toBe(statSync(file).ino);
     } finally {
       await held.close();

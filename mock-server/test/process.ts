@@ -30,21 +30,28 @@ export interface MockProcess {
 /** The environment without the mock's own variables, so only the flags given count. */
 function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith("MOCK_") || name === "PORT" || name === "HOST") delete env[name];
+  for (const name of Object.keys(env))
+    if (name.startsWith("MOCK_") || name === "PORT" || name === "HOST") delete env[name];
   return env;
 }
 
 function launch(args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", "mock-server/main.ts", "--port", "0", "--host", "127.0.0.1", ...args], {
-    cwd: ROOT,
-    env: cleanEnv(),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "mock-server/main.ts", "--port", "0", "--host", "127.0.0.1", ...args],
+    {
+      cwd: ROOT,
+      env: cleanEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (c) => (stdout += c));
   child.stderr!.on("data", (c) => (stderr += c));
-  const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const exited = new Promise<Exit>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, exited, out: () => stdout, err: () => stderr };
 }
 
@@ -69,7 +76,9 @@ export async function spawnMock(args: string[] = []): Promise<MockProcess> {
     child.stdout!.on("data", look);
     void exited.then((exit) => {
       clearTimeout(timer);
-      reject(new Error(`mock exited with ${exit.code ?? exit.signal} before listening:\n${exit.stdout}\n${exit.stderr}`));
+      reject(
+        new Error(`mock exited with ${exit.code ?? exit.signal} before listening:\n${exit.stdout}\n${exit.stderr}`),
+      );
     });
   });
   const apiKey = /API key \(X-API-Key\): (\S+)/.exec(out())![1];

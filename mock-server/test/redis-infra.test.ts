@@ -120,7 +120,11 @@ describe("startRoundRobinProxy", () => {
       });
     });
     const rr = await proxy([echo]);
-    const response = await fetch(`${rr.url}/things?x=1`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"name":"n"}' });
+    const response = await fetch(`${rr.url}/things?x=1`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"name":"n"}',
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get("x-echo-method")).toBe("POST");
     expect(response.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);

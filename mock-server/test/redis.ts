@@ -111,7 +111,23 @@ interface Launched {
 
 function launch(port: number): Launched {
   // No persistence and no daemon: the data lives and dies with the process, and the pid is ours to kill.
-  const redis = ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no", "--loglevel", "warning"];
+  const redis = [
+    "redis-server",
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--protected-mode",
+    "no",
+    "--daemonize",
+    "no",
+    "--loglevel",
+    "warning",
+  ];
   // setpriv (util-linux, essential on Debian) execs redis-server, same pid, with SIGKILL due when the
   // thread that spawned it ends: a vitest worker killed or ended with a forgotten server takes it along.
   const [command, ...args] = onPath("setpriv") ? ["setpriv", "--pdeathsig", "KILL", "--", ...redis] : redis;
@@ -150,12 +166,16 @@ async function waitReady(server: Launched, port: number): Promise<void> {
     if (await answersPing(port, server.child.pid)) return;
     if (Date.now() > deadline) {
       await terminate(server);
-      throw new Error(`redis-server on port ${port} did not answer PING within ${READY_LIMIT_MS} ms:\n${server.output()}`);
+      throw new Error(
+        `redis-server on port ${port} did not answer PING within ${READY_LIMIT_MS} ms:\n${server.output()}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const { exitCode, signalCode } = server.child;
-  throw new RedisExited(`redis-server on port ${port} exited (${exitCode ?? signalCode}) before answering PING:\n${server.output()}`);
+  throw new RedisExited(
+    `redis-server on port ${port} exited (${exitCode ?? signalCode}) before answering PING:\n${server.output()}`,
+  );
 }
 
 async function terminate(server: Launched): Promise<void> {

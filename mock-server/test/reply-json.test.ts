@@ -3,13 +3,22 @@ import { describe, expect, it } from "vitest";
 import { wrapPage } from "../core/pagination.js";
 import { readReplyJson } from "../core/reply-json.js";
 
-const call = (id: string, extra: object = {}) => ({ callId: id, status: "ended", agent: { agentId: "a", name: "Ada", status: "Live" }, duration: null, ...extra });
+const call = (id: string, extra: object = {}) => ({
+  callId: id,
+  status: "ended",
+  agent: { agentId: "a", name: "Ada", status: "Live" },
+  duration: null,
+  ...extra,
+});
 
 describe("readReplyJson", () => {
   it.each([
-    ["a page", wrapPage([call("1"), call("2", { note: "é \u2028 \"q\" 😀 \ud800" })], 12, { page: 1, size: 2 })],
+    ["a page", wrapPage([call("1"), call("2", { note: 'é \u2028 "q" 😀 \ud800' })], 12, { page: 1, size: 2 })],
     ["an empty page", wrapPage([], 0, { page: 0, size: 10 })],
-    ["a phone number page (totalCounts)", wrapPage([{ sipPhoneNumber: "+15550100" }], 1, { page: 0, size: 10 }, "totalCounts")],
+    [
+      "a phone number page (totalCounts)",
+      wrapPage([{ sipPhoneNumber: "+15550100" }], 1, { page: 0, size: 10 }, "totalCounts"),
+    ],
     ["a record", call("3")],
     ["an object whose data is not first", { page: 0, data: [call("4")] }],
     ["an object whose data holds non-records", { data: [1, null, "x"], page: 0 }],

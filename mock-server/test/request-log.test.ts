@@ -28,7 +28,9 @@ describe("pretty", () => {
     expect(prettyLine(entry({ workspaceId: "ws-2-abc", faultId: "fault-1", status: null }), at, false)).toBe(
       "[09:05:07.042] GET /v1/calls reset 1.2 ms listCalls ws=ws-2-abc fault=fault-1",
     );
-    expect(prettyLine(entry({ operationId: null, workspaceId: null, status: 404, path: "/nope" }), at, false)).toBe("[09:05:07.042] GET /nope 404 1.2 ms");
+    expect(prettyLine(entry({ operationId: null, workspaceId: null, status: 404, path: "/nope" }), at, false)).toBe(
+      "[09:05:07.042] GET /nope 404 1.2 ms",
+    );
   });
 
   it("colours the status by class only when asked", () => {
@@ -85,7 +87,11 @@ describe("requestLogger", () => {
 
 /** A stdout stand-in: records each write call. */
 function fakeStream(writableLength = 0) {
-  const stream = Object.assign(new EventEmitter(), { writableLength, writes: [] as string[], write: (chunk: string) => stream.writes.push(chunk) > 0 });
+  const stream = Object.assign(new EventEmitter(), {
+    writableLength,
+    writes: [] as string[],
+    write: (chunk: string) => stream.writes.push(chunk) > 0,
+  });
   return stream;
 }
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));

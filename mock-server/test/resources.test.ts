@@ -12,7 +12,9 @@ async function anyRecord<T>(collection: string): Promise<T> {
 describe("batch runs", () => {
   it("creates a batch (201, four fields) whose runs complete on the clock with consistent counters", async () => {
     const testCase = await anyRecord<{ testCaseId: string; agent: { agentId: string }; attempt: number }>("testCases");
-    const { data, response } = await t.api.POST("/v1/batch-runs", { body: { agentId: testCase.agent.agentId, testCases: [testCase.testCaseId] } });
+    const { data, response } = await t.api.POST("/v1/batch-runs", {
+      body: { agentId: testCase.agent.agentId, testCases: [testCase.testCaseId] },
+    });
     expect(response.status).toBe(201);
     expect(Object.keys(data!).sort()).toEqual(["agent", "batchId", "createdDate", "workspaceId"]);
     const path = { params: { path: { batchId: data!.batchId } } };
@@ -38,11 +40,23 @@ describe("batch runs", () => {
 
   it("answers an unknown agent or test case with 404, an empty list with 400", async () => {
     const testCase = await anyRecord<{ testCaseId: string; agent: { agentId: string } }>("testCases");
-    const unknownAgent = await t.raw("/v1/batch-runs", { method: "POST", headers: json, body: JSON.stringify({ agentId: "nope", testCases: [testCase.testCaseId] }) });
+    const unknownAgent = await t.raw("/v1/batch-runs", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ agentId: "nope", testCases: [testCase.testCaseId] }),
+    });
     expect(unknownAgent.status).toBe(404);
-    const unknownCase = await t.raw("/v1/batch-runs", { method: "POST", headers: json, body: JSON.stringify({ agentId: testCase.agent.agentId, testCases: ["nope"] }) });
+    const unknownCase = await t.raw("/v1/batch-runs", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ agentId: testCase.agent.agentId, testCases: ["nope"] }),
+    });
     expect(unknownCase.status).toBe(404);
-    const empty = await t.raw("/v1/batch-runs", { method: "POST", headers: json, body: JSON.stringify({ agentId: testCase.agent.agentId, testCases: [] }) });
+    const empty = await t.raw("/v1/batch-runs", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ agentId: testCase.agent.agentId, testCases: [] }),
+    });
     expect(empty.status).toBe(400);
     expect((await empty.json()).validationErrors).toHaveProperty("testCases");
     expect((await t.raw("/v1/batch-runs/nope")).status).toBe(404);
@@ -76,8 +90,10 @@ describe("calls", () => {
     const call = (await t.api.GET("/v1/calls/{callId}", { params: { path: { callId } } })).data!;
     expect(["ended", "not_connected", "error"]).toContain(call.status);
     expect(call.terminationReason).not.toBeNull();
-    if (call.status === "not_connected") expect([call.startTime, call.endTime, call.duration, call.recordingUrl]).toEqual([null, null, null, null]);
-    if (call.startTime && call.endTime) expect(call.duration).toBe(Math.round((Date.parse(call.endTime) - Date.parse(call.startTime)) / 1000));
+    if (call.status === "not_connected")
+      expect([call.startTime, call.endTime, call.duration, call.recordingUrl]).toEqual([null, null, null, null]);
+    if (call.startTime && call.endTime)
+      expect(call.duration).toBe(Math.round((Date.parse(call.endTime) - Date.parse(call.startTime)) / 1000));
   });
 });
 
@@ -90,9 +106,13 @@ describe("QA rules", () => {
     expect(await deleted.text()).toBe("");
     expect((await t.raw(`/v1/qa-rules/${rule.qaRuleId}`)).status).toBe(404);
     expect((await t.raw(`/v1/qa-rules/${rule.qaRuleId}`, { method: "DELETE" })).status).toBe(404);
-    const issuesBefore = (await (await t.raw("/__mock/workspaces/default/qaIssues")).json()).filter((i: { qaRuleId: string }) => i.qaRuleId === rule.qaRuleId).length;
+    const issuesBefore = (await (await t.raw("/__mock/workspaces/default/qaIssues")).json()).filter(
+      (i: { qaRuleId: string }) => i.qaRuleId === rule.qaRuleId,
+    ).length;
     await t.api.POST("/v1/chat", { body: { agentId: rule.agents[0].agentId, conversation: "Hello" } });
-    const issuesAfter = (await (await t.raw("/__mock/workspaces/default/qaIssues")).json()).filter((i: { qaRuleId: string }) => i.qaRuleId === rule.qaRuleId).length;
+    const issuesAfter = (await (await t.raw("/__mock/workspaces/default/qaIssues")).json()).filter(
+      (i: { qaRuleId: string }) => i.qaRuleId === rule.qaRuleId,
+    ).length;
     expect(issuesAfter).toBe(issuesBefore);
   });
 });
@@ -102,13 +122,23 @@ describe("phone numbers", () => {
     const phone = await anyRecord<{ sipPhoneNumber: string }>("phoneNumbers");
     const agent = await anyRecord<{ agentId: string }>("agents");
     const path = `/v1/phone-number/${encodeURIComponent(phone.sipPhoneNumber)}`;
-    const body = { friendlyName: "Support", inboundAgentId: agent.agentId, terminationSipUri: "sip:t.example.com", trunkPassword: "pw-SECRET-9", trunkUsername: "u" };
+    const body = {
+      friendlyName: "Support",
+      inboundAgentId: agent.agentId,
+      terminationSipUri: "sip:t.example.com",
+      trunkPassword: "pw-SECRET-9",
+      trunkUsername: "u",
+    };
     const res = await t.raw(path, { method: "PATCH", headers: json, body: JSON.stringify(body) });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toMatch(/SECRET|trunkPassword|trunkUsername/);
     const updated = JSON.parse(text);
-    expect([updated.friendlyName, updated.inboundAgentId, updated.terminationSipURI]).toEqual(["Support", agent.agentId, "sip:t.example.com"]);
+    expect([updated.friendlyName, updated.inboundAgentId, updated.terminationSipURI]).toEqual([
+      "Support",
+      agent.agentId,
+      "sip:t.example.com",
+    ]);
     const listed = await (await t.raw("/v1/phone-number?size=100")).text();
     expect(listed).not.toMatch(/SECRET/);
     expect(JSON.stringify(await (await t.raw("/__mock/workspaces/default/phoneNumbers")).json())).not.toMatch(/SECRET/);
@@ -118,7 +148,9 @@ describe("phone numbers", () => {
     const bad = await t.raw("/v1/phone-number/4155550123", { method: "PATCH", headers: json, body: "{}" });
     expect(bad.status).toBe(400);
     expect((await bad.json()).validationErrors).toHaveProperty("phoneNumber");
-    expect((await t.raw("/v1/phone-number/%2B19999999999", { method: "PATCH", headers: json, body: "{}" })).status).toBe(404);
+    expect(
+      (await t.raw("/v1/phone-number/%2B19999999999", { method: "PATCH", headers: json, body: "{}" })).status,
+    ).toBe(404);
   });
 });
 
@@ -126,15 +158,24 @@ describe("chat", () => {
   it("answers in the 2.14 shape, following the agent and substituting variables", async () => {
     const { data: created } = await t.control.POST("/__mock/workspaces/{workspaceId}/{collection}", {
       params: { path: { workspaceId: "default", collection: "agents" } },
-      body: { welcomeMessageType: "static", welcomeMessage: "Hi {{customerName}}!", instructions: "You are a florist.", agentSettings: { aiStartsConversation: true } },
+      body: {
+        welcomeMessageType: "static",
+        welcomeMessage: "Hi {{customerName}}!",
+        instructions: "You are a florist.",
+        agentSettings: { aiStartsConversation: true },
+      },
     });
     const agentId = (created as { agentId: string }).agentId;
-    const { data, response } = await t.api.POST("/v1/chat", { body: { agentId, conversation: "Do you sell tulips?", variables: { customerName: "Dana" } } });
+    const { data, response } = await t.api.POST("/v1/chat", {
+      body: { agentId, conversation: "Do you sell tulips?", variables: { customerName: "Dana" } },
+    });
     expect(response.status).toBe(200);
     expect(data!.status).toBe("completed");
     expect(data!.response[0].content[0]).toBe("Hi Dana!");
     expect(data!.response[1].content[0]).toContain("I am a florist.");
-    const again = await t.api.POST("/v1/chat", { body: { agentId, conversation: "Do you sell tulips?", variables: { customerName: "Eve" } } });
+    const again = await t.api.POST("/v1/chat", {
+      body: { agentId, conversation: "Do you sell tulips?", variables: { customerName: "Eve" } },
+    });
     expect(again.data!.id).not.toBe(data!.id);
     expect(again.data!.response.map((r) => r.content[0])).toEqual(["Hi Eve!", data!.response[1].content[0]]);
   });
@@ -142,7 +183,12 @@ describe("chat", () => {
   it("keeps a conversation whose history is resent each turn in one chat and one call (x-assumption of createChat)", async () => {
     const { data: created } = await t.control.POST("/__mock/workspaces/{workspaceId}/{collection}", {
       params: { path: { workspaceId: "default", collection: "agents" } },
-      body: { welcomeMessageType: "static", welcomeMessage: "Hello!", instructions: "You are a baker.", agentSettings: { aiStartsConversation: true, endCallOnSilenceDuration: 5 } },
+      body: {
+        welcomeMessageType: "static",
+        welcomeMessage: "Hello!",
+        instructions: "You are a baker.",
+        agentSettings: { aiStartsConversation: true, endCallOnSilenceDuration: 5 },
+      },
     });
     const agentId = (created as { agentId: string }).agentId;
     const ask = (conversation: string, variables: Record<string, string> = { customerName: "Dana" }) =>
@@ -177,10 +223,18 @@ describe("chat", () => {
   });
 
   it("needs agentId (400) of an existing agent (404)", async () => {
-    const missing = await t.raw("/v1/chat", { method: "POST", headers: json, body: JSON.stringify({ conversation: "hi" }) });
+    const missing = await t.raw("/v1/chat", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ conversation: "hi" }),
+    });
     expect(missing.status).toBe(400);
     expect((await missing.json()).validationErrors).toHaveProperty("agentId");
-    const unknown = await t.raw("/v1/chat", { method: "POST", headers: json, body: JSON.stringify({ agentId: "nope" }) });
+    const unknown = await t.raw("/v1/chat", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ agentId: "nope" }),
+    });
     expect(unknown.status).toBe(404);
   });
 });

@@ -44,7 +44,14 @@ export async function startRoundRobinProxy(targets: string[]): Promise<RoundRobi
     const { target, agent } = upstreams[index];
     // Host names the target, as if the client had asked it directly.
     const headers = [...withoutHeaders(req.rawHeaders, [...HOP_BY_HOP, "host"]), "Host", target.host];
-    const forwarded = http.request({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent });
+    const forwarded = http.request({
+      hostname: target.hostname,
+      port: target.port,
+      method: req.method,
+      path: req.url,
+      headers,
+      agent,
+    });
 
     // A target that cannot be reached gets a 502; one that accepted the connection and then tore it
     // down (a fault rule's reset) tears down the client's too, so the client sees what it would direct.
@@ -57,7 +64,9 @@ export async function startRoundRobinProxy(targets: string[]): Promise<RoundRobi
     forwarded.once("error", (error) => {
       if (res.destroyed || res.writableEnded) return; // the client left first (see below)
       if (connected || res.headersSent) return resetClient();
-      res.writeHead(502, { "Content-Type": "application/json" }).end(JSON.stringify({ error: `proxy: ${error.message}` }));
+      res
+        .writeHead(502, { "Content-Type": "application/json" })
+        .end(JSON.stringify({ error: `proxy: ${error.message}` }));
     });
     forwarded.once("response", (reply) => {
       res.writeHead(reply.statusCode!, reply.statusMessage, withoutHeaders(reply.rawHeaders, HOP_BY_HOP));

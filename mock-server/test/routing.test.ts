@@ -15,8 +15,10 @@ async function firstCallId(): Promise<string> {
 describe("routing of /v1 operations", () => {
   it("matches paths case-insensitively, with one optional trailing slash", async () => {
     const callId = await firstCallId();
-    for (const path of ["/V1/CALLS", "/v1/calls/", `/v1/Calls/${callId}/`]) expect((await h.raw(path)).status, path).toBe(200);
-    for (const path of ["/v1/calls//", "//v1/calls", `/v1/calls/${callId}/x`]) expectErrorBody(await (await h.raw(path)).json(), 404, path);
+    for (const path of ["/V1/CALLS", "/v1/calls/", `/v1/Calls/${callId}/`])
+      expect((await h.raw(path)).status, path).toBe(200);
+    for (const path of ["/v1/calls//", "//v1/calls", `/v1/calls/${callId}/x`])
+      expectErrorBody(await (await h.raw(path)).json(), 404, path);
   });
 
   it("decodes path parameters, and answers a malformed escape with 400", async () => {
@@ -35,7 +37,11 @@ describe("routing of /v1 operations", () => {
     const options = await h.raw("/v1/integrations/x", { method: "OPTIONS" });
     expect(options.status).toBe(204);
     expect(options.headers.get("allow")).toBe("GET, PATCH, HEAD, OPTIONS");
-    for (const [method, path, allow] of [["PUT", "/v1/calls", "GET, HEAD, OPTIONS"], ["HEAD", "/v1/chat", "POST, OPTIONS"], ["DELETE", "/v1/phone-number/x", "PATCH, OPTIONS"]]) {
+    for (const [method, path, allow] of [
+      ["PUT", "/v1/calls", "GET, HEAD, OPTIONS"],
+      ["HEAD", "/v1/chat", "POST, OPTIONS"],
+      ["DELETE", "/v1/phone-number/x", "PATCH, OPTIONS"],
+    ]) {
       const res = await h.raw(path, { method });
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers.get("allow")).toBe(allow);
@@ -51,9 +57,18 @@ describe("routing of /v1 operations", () => {
 describe("journal", () => {
   it("redacts secrets in the query, spelled plainly or escaped, and keeps other queries as sent", async () => {
     await h.control.DELETE("/__mock/requests");
-    for (const query of ["page=0&size=2", "api_key=s1&page=0", "%6Bey=s2", "status=ended&Token=s3"]) await h.raw(`/v1/calls?${query}`);
+    for (const query of ["page=0&size=2", "api_key=s1&page=0", "%6Bey=s2", "status=ended&Token=s3"])
+      await h.raw(`/v1/calls?${query}`);
     const { data } = await h.control.GET("/__mock/requests");
-    const queries = (data as { path: string; query: string }[]).filter((e) => e.path === "/v1/calls").map((e) => e.query).reverse();
-    expect(queries).toEqual(["page=0&size=2", "api_key=REDACTED&page=0", "%6Bey=REDACTED", "status=ended&Token=REDACTED"]);
+    const queries = (data as { path: string; query: string }[])
+      .filter((e) => e.path === "/v1/calls")
+      .map((e) => e.query)
+      .reverse();
+    expect(queries).toEqual([
+      "page=0&size=2",
+      "api_key=REDACTED&page=0",
+      "%6Bey=REDACTED",
+      "status=ended&Token=REDACTED",
+    ]);
   });
 });

@@ -15,17 +15,37 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const FILES = ["auth", "control-contract", "control-plane-input", "control-plane", "docs", "integrations", "knowledge-bases", "lists", "resources", "routing", "secrets", "webhook-failures", "webhooks"];
+const FILES = [
+  "auth",
+  "control-contract",
+  "control-plane-input",
+  "control-plane",
+  "docs",
+  "integrations",
+  "knowledge-bases",
+  "lists",
+  "resources",
+  "routing",
+  "secrets",
+  "webhook-failures",
+  "webhooks",
+];
 
 describe("the mock's tests against two replicas on one Redis", () => {
   it(`pass: ${FILES.join(", ")}`, async () => {
     const files = FILES.map((f) => `mock-server/test/${f}.test.ts`);
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = execFile(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--config", "scripts/vitest.config.ts", ...files], {
-        cwd: ROOT,
-        env: { ...process.env, MOCK_TEST_STORE: "redis", CI: "true" },
-        maxBuffer: 64 * 1024 * 1024,
-      }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }));
+      const child = execFile(
+        process.execPath,
+        ["node_modules/vitest/vitest.mjs", "run", "--config", "scripts/vitest.config.ts", ...files],
+        {
+          cwd: ROOT,
+          env: { ...process.env, MOCK_TEST_STORE: "redis", CI: "true" },
+          maxBuffer: 64 * 1024 * 1024,
+        },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+      );
       child.stdin?.end();
     });
     const summary = /Test Files .*\n.*Tests .*/.exec(output.replace(/\x1b\[[0-9;]*m/g, ""))?.[0] ?? output.slice(-3000);

@@ -7,17 +7,25 @@ import { describe, expect, it } from "vitest";
 import type { MockProcess } from "./process.js";
 import { mockOn, onCleanup, redisForTest, stopAfterEach, until, type Reply } from "./shared-store-support.js";
 
-
 stopAfterEach();
 
-async function send(mock: MockProcess, method: string, path: string, body?: unknown, key = mock.apiKey): Promise<Reply> {
+async function send(
+  mock: MockProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+  key = mock.apiKey,
+): Promise<Reply> {
   const headers: Record<string, string> = { "X-API-Key": key };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(mock.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(mock.url + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
-
 
 /** An empty workspace made through `mock`, with one agent and test cases of `attempts` attempts each. */
 async function workspaceWithTestCases(mock: MockProcess, attempts: number[]) {
@@ -29,8 +37,15 @@ async function workspaceWithTestCases(mock: MockProcess, attempts: number[]) {
   };
   const agent = await fill("agents", {});
   const testCases: { testCaseId: string }[] = [];
-  for (const attempt of attempts) testCases.push(await fill("testCases", { agent: { agentId: agent.agentId }, attempt }));
-  return { workspaceId: workspaceId as string, apiKey: apiKey as string, agentId: agent.agentId as string, testCaseIds: testCases.map((t) => t.testCaseId), fill };
+  for (const attempt of attempts)
+    testCases.push(await fill("testCases", { agent: { agentId: agent.agentId }, attempt }));
+  return {
+    workspaceId: workspaceId as string,
+    apiKey: apiKey as string,
+    agentId: agent.agentId as string,
+    testCaseIds: testCases.map((t) => t.testCaseId),
+    fill,
+  };
 }
 
 interface BatchRun {
@@ -56,7 +71,9 @@ describe("a process killed while it writes", () => {
 
     // 200 batch runs (a batch, its 5 test runs and their tasks in one write) and 100 integrations, all at once.
     const writes = Array.from({ length: 300 }, (_, i) =>
-      i % 3 === 2 ? { kind: "integration" as const, path: "/v1/integrations", body: { name: `integration ${i}` } } : { kind: "batch" as const, path: "/v1/batch-runs", body: { agentId, testCases: testCaseIds } },
+      i % 3 === 2
+        ? { kind: "integration" as const, path: "/v1/integrations", body: { name: `integration ${i}` } }
+        : { kind: "batch" as const, path: "/v1/batch-runs", body: { agentId, testCases: testCaseIds } },
     );
     const acknowledged = { batch: [] as string[], integration: [] as string[] };
     let failed = 0;
@@ -65,7 +82,8 @@ describe("a process killed while it writes", () => {
       writes.map(async (write) => {
         try {
           const reply = await send(a, "POST", write.path, write.body, apiKey);
-          if (reply.status !== 201) throw new Error(`${write.path} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+          if (reply.status !== 201)
+            throw new Error(`${write.path} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
           acknowledged[write.kind].push(write.kind === "batch" ? reply.body.batchId : reply.body.integrationId);
           if (acknowledged.batch.length + acknowledged.integration.length === KILL_AFTER) a.child.kill("SIGKILL");
         } catch (error) {
@@ -80,14 +98,16 @@ describe("a process killed while it writes", () => {
     expect(acknowledged.batch.length + acknowledged.integration.length).toBeGreaterThanOrEqual(KILL_AFTER);
     expect(failed).toBeGreaterThan(0);
 
-    const records = async <T>(collection: string) => (await send(b, "GET", `/__mock/workspaces/${workspaceId}/${collection}`)).body as T[];
+    const records = async <T>(collection: string) =>
+      (await send(b, "GET", `/__mock/workspaces/${workspaceId}/${collection}`)).body as T[];
     const batches = await records<BatchRun>("batchRuns");
     const runs = await records<TestRun>("testRuns");
     const integrations = await records<{ integrationId: string }>("integrations");
     const batchIds = new Set(batches.map((r) => r.batchId));
     for (const id of acknowledged.batch) expect(batchIds.has(id), `acknowledged batch ${id}`).toBe(true);
     const integrationIds = new Set(integrations.map((r) => r.integrationId));
-    for (const id of acknowledged.integration) expect(integrationIds.has(id), `acknowledged integration ${id}`).toBe(true);
+    for (const id of acknowledged.integration)
+      expect(integrationIds.has(id), `acknowledged integration ${id}`).toBe(true);
     // Whole or absent: each batch has all its runs, each run its batch, and the counters agree.
     const runsOf = new Map<string, number>();
     for (const run of runs) runsOf.set(run.batchId, (runsOf.get(run.batchId) ?? 0) + 1);
@@ -99,7 +119,9 @@ describe("a process killed while it writes", () => {
     expect(runs.every((run) => run.completedDate === null)).toBe(true);
     // The API through B says the same of a batch A acknowledged last.
     const last = acknowledged.batch.at(-1)!;
-    expect((await send(b, "GET", `/v1/test-runs?batchId=${last}&size=100`, undefined, apiKey)).body.totalCount).toBe(runsPerBatch);
+    expect((await send(b, "GET", `/v1/test-runs?batchId=${last}&size=100`, undefined, apiKey)).body.totalCount).toBe(
+      runsPerBatch,
+    );
 
     // The runs' tasks were written with them: B alone completes every run, each once.
     expect((await send(b, "POST", "/__mock/clock/advance", { seconds: 120, workspaceId })).status).toBe(200);
@@ -128,7 +150,12 @@ describe("scheduled work when a process dies", () => {
     for (let i = 0; i < 2; i++) rules.push((await fill("qaRules", { agents: [{ agentId }] })).qaRuleId);
     const callIds: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const call = await fill("calls", { agent: { agentId }, callType: "web", status: "scheduled", outcome: { status: "ended", connectAfterSeconds: 10 + i, durationSeconds: 30 } });
+      const call = await fill("calls", {
+        agent: { agentId },
+        callType: "web",
+        status: "scheduled",
+        outcome: { status: "ended", connectAfterSeconds: 10 + i, durationSeconds: 30 },
+      });
       callIds.push(call.callId);
     }
     const batchIds: string[] = [];
@@ -139,11 +166,16 @@ describe("scheduled work when a process dies", () => {
     }
     const runCount = batchIds.length * 6;
 
-    const records = async <T>(collection: string) => (await send(b, "GET", `/__mock/workspaces/${workspaceId}/${collection}`)).body as T[];
+    const records = async <T>(collection: string) =>
+      (await send(b, "GET", `/__mock/workspaces/${workspaceId}/${collection}`)).body as T[];
     const progress = async () => {
       const runs = await records<TestRun>("testRuns");
       const calls = await records<{ callId: string; status: string }>("calls");
-      return { runsDone: runs.filter((r) => r.completedDate !== null).length, callsMoved: calls.filter((c) => c.status !== "scheduled").length, callsEnded: calls.filter((c) => c.status === "ended").length };
+      return {
+        runsDone: runs.filter((r) => r.completedDate !== null).length,
+        callsMoved: calls.filter((c) => c.status !== "scheduled").length,
+        callsEnded: calls.filter((c) => c.status === "ended").length,
+      };
     };
     // Both processes run due tasks (each polls the store); once calls have connected and runs started to
     // complete, A dies mid-work.
@@ -154,7 +186,10 @@ describe("scheduled work when a process dies", () => {
     a.child.kill("SIGKILL");
     expect((await a.exited).signal).toBe("SIGKILL");
     const atDeath = await progress();
-    expect(atDeath.runsDone < runCount || atDeath.callsEnded < callIds.length, `work left when A died: ${JSON.stringify(atDeath)}`).toBe(true);
+    expect(
+      atDeath.runsDone < runCount || atDeath.callsEnded < callIds.length,
+      `work left when A died: ${JSON.stringify(atDeath)}`,
+    ).toBe(true);
 
     // B alone finishes it.
     await until("every run and call to finish", async () => {
@@ -176,7 +211,13 @@ describe("scheduled work when a process dies", () => {
     // One QA issue per rule per ended call, none twice.
     const issues = await records<{ qaRuleId: string; conversationId: string }>("qaIssues");
     expect(issues).toHaveLength(callIds.length * rules.length);
-    for (const callId of callIds) expect(issues.filter((i) => i.conversationId === callId).map((i) => i.qaRuleId).sort()).toEqual([...rules].sort());
+    for (const callId of callIds)
+      expect(
+        issues
+          .filter((i) => i.conversationId === callId)
+          .map((i) => i.qaRuleId)
+          .sort(),
+      ).toEqual([...rules].sort());
     expect(b.stderr()).toBe("");
   });
 });

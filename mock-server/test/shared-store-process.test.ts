@@ -12,7 +12,6 @@ import { runMockToExit, type MockProcess } from "./process.js";
 import { freePort, type RedisServer } from "./redis.js";
 import { mockOn, onCleanup, redisForTest, stopAfterEach, until, type Reply } from "./shared-store-support.js";
 
-
 stopAfterEach();
 
 /** A mock process on `redis` with a virtual clock. */
@@ -35,8 +34,6 @@ function send(mock: MockProcess, method: string, path: string, body?: unknown): 
     req.end(payload);
   });
 }
-
-
 
 /** pid -> [ppid, state, comm] from /proc/PID/stat (comm in parentheses may hold spaces). */
 function procStat(pid: number): { ppid: number; state: string; comm: string } | undefined {
@@ -85,14 +82,21 @@ describe("a store that goes away", () => {
     // The same port, an empty store (redis-server here keeps nothing): A reconnects on its own, seeds the
     // store again as at start, and answers as a fresh mock; what it had is gone with the store.
     await redis.restart();
-    await until("A to answer its control plane again", async () => (await send(a, "GET", "/__mock/health")).status === 200);
-    expect((await send(a, "GET", "/__mock/workspaces")).body.map((w: { workspaceId: string }) => w.workspaceId)).toEqual(["default"]);
+    await until(
+      "A to answer its control plane again",
+      async () => (await send(a, "GET", "/__mock/health")).status === 200,
+    );
+    expect(
+      (await send(a, "GET", "/__mock/workspaces")).body.map((w: { workspaceId: string }) => w.workspaceId),
+    ).toEqual(["default"]);
     expect((await send(a, "GET", "/v1/agents?size=1")).status).toBe(200);
     expect((await send(a, "GET", `/v1/integrations/${created.body.integrationId}`)).status).not.toBe(200);
     expect(a.child.exitCode).toBeNull();
   });
 
-  it("answers 500 while Redis does not answer (paused) and keeps every write once it does", { timeout: 60_000 }, async () => {
+  it("answers 500 while Redis does not answer (paused) and keeps every write once it does", {
+    timeout: 60_000,
+  }, async () => {
     const redis = await redisForTest();
     const a = await mockOnVirtual(redis);
     const created = await send(a, "POST", "/v1/integrations", { name: "before the pause" });
@@ -102,8 +106,14 @@ describe("a store that goes away", () => {
     process.kill(pid, "SIGSTOP");
     onCleanup(async () => process.kill(pid, "SIGCONT"));
     // Each store command gives up after its timeout (5 s): the requests fail, the mock does not hang.
-    const [read, write] = await Promise.all([send(a, "GET", "/v1/agents?size=1"), send(a, "POST", "/v1/integrations", { name: "during the pause" })]);
-    for (const [reply, path] of [[read, "/v1/agents"], [write, "/v1/integrations"]] as const) {
+    const [read, write] = await Promise.all([
+      send(a, "GET", "/v1/agents?size=1"),
+      send(a, "POST", "/v1/integrations", { name: "during the pause" }),
+    ]);
+    for (const [reply, path] of [
+      [read, "/v1/agents"],
+      [write, "/v1/integrations"],
+    ] as const) {
       expect(reply.status).toBe(500);
       expectErrorBody(reply.body, 500, path);
       expect(reply.body.message).toMatch(/shared store .* is unavailable/);
@@ -111,8 +121,13 @@ describe("a store that goes away", () => {
     process.kill(pid, "SIGCONT");
 
     await until("A to answer again", async () => (await send(a, "GET", "/v1/agents?size=1")).status === 200);
-    expect(await send(a, "GET", `/v1/integrations/${created.body.integrationId}`)).toEqual({ status: 200, body: created.body });
-    const names = ((await send(a, "GET", "/__mock/workspaces/default/integrations")).body as { name: string }[]).map((i) => i.name);
+    expect(await send(a, "GET", `/v1/integrations/${created.body.integrationId}`)).toEqual({
+      status: 200,
+      body: created.body,
+    });
+    const names = ((await send(a, "GET", "/__mock/workspaces/default/integrations")).body as { name: string }[]).map(
+      (i) => i.name,
+    );
     expect(names).toContain("before the pause");
     // Answered 500: not written.
     expect(names).not.toContain("during the pause");
@@ -125,7 +140,10 @@ describe("a store that goes away", () => {
 describe("starting on a store", () => {
   it("exits 2 with one line naming the store when it cannot be reached, with or without --workers", async () => {
     const port = await freePort();
-    for (const args of [["--store", `redis://127.0.0.1:${port}`], ["--workers", "2", "--store", `redis://127.0.0.1:${port}`]]) {
+    for (const args of [
+      ["--store", `redis://127.0.0.1:${port}`],
+      ["--workers", "2", "--store", `redis://127.0.0.1:${port}`],
+    ]) {
       const exit = await runMockToExit(args);
       expect(exit.code, args.join(" ")).toBe(2);
       const lines = exit.stderr.trimEnd().split("\n");
@@ -155,12 +173,19 @@ describe("--workers 2 --store", () => {
       return found.length === 2 && found;
     });
     expect(workers.map((pid) => procStat(pid)!.comm)).toEqual([procStat(primary)!.comm, procStat(primary)!.comm]);
-    for (const pid of workers) expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").some((arg) => arg.endsWith("mock-server/main.ts"))).toBe(true);
+    for (const pid of workers)
+      expect(
+        readFileSync(`/proc/${pid}/cmdline`, "utf8")
+          .split("\0")
+          .some((arg) => arg.endsWith("mock-server/main.ts")),
+      ).toBe(true);
 
     // Every request on a connection of its own: the workers take turns, and each sees the others' writes.
     const created = await send(mock, "POST", "/v1/integrations", { name: "made by one worker" });
     expect(created.status).toBe(201);
-    const replies = await Promise.all(Array.from({ length: 20 }, () => send(mock, "GET", `/v1/integrations/${created.body.integrationId}`)));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => send(mock, "GET", `/v1/integrations/${created.body.integrationId}`)),
+    );
     expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(replies.every((r) => r.body.name === "made by one worker")).toBe(true);
 

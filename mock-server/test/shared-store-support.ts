@@ -36,7 +36,11 @@ export async function mockOn(redis: RedisServer, ...args: string[]): Promise<Moc
 }
 
 /** Polls `check` every 100 ms until it gives something, or fails saying what it waited for. */
-export async function until<T>(what: string, check: () => Promise<T | undefined | false>, limitMs = 25_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  limitMs = 25_000,
+): Promise<T> {
   const deadline = Date.now() + limitMs;
   for (;;) {
     const found = await check().catch(() => undefined);

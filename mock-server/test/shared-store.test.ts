@@ -14,7 +14,6 @@ import type { MockProcess } from "./process.js";
 import type { RedisServer } from "./redis.js";
 import { mockOn, onCleanup, redisForTest, stopAfterEach, until, type Reply } from "./shared-store-support.js";
 
-
 stopAfterEach();
 
 /** A mock process on `redis` with a virtual clock. */
@@ -26,7 +25,11 @@ function clientOf(mock: MockProcess, counter = { sent: 0 }) {
     counter.sent++;
     const headers: Record<string, string> = { "X-API-Key": key };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const res = await fetch(mock.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(mock.url + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
@@ -38,10 +41,14 @@ function clientOf(mock: MockProcess, counter = { sent: 0 }) {
   };
 }
 
-
 /** The banner line that starts with `label` (the banner may still be coming when spawnMock resolves). */
 function bannerLine(mock: MockProcess, label: string): Promise<string> {
-  return until(`the "${label}" line of the banner`, async () => mock.stdout().split("\n").find((line) => line.trimStart().startsWith(`${label}:`)));
+  return until(`the "${label}" line of the banner`, async () =>
+    mock
+      .stdout()
+      .split("\n")
+      .find((line) => line.trimStart().startsWith(`${label}:`)),
+  );
 }
 
 describe("two processes on one store", () => {
@@ -67,13 +74,17 @@ describe("two processes on one store", () => {
     const patched = await A.patch(`/v1/phone-number/${encodeURIComponent(number)}`, { friendlyName: "Shared desk" });
     expect(patched.status).toBe(200);
     const listed = await B.get("/v1/phone-number?size=100");
-    expect(listed.body.data.find((p: { sipPhoneNumber: string }) => p.sipPhoneNumber === number).friendlyName).toBe("Shared desk");
+    expect(listed.body.data.find((p: { sipPhoneNumber: string }) => p.sipPhoneNumber === number).friendlyName).toBe(
+      "Shared desk",
+    );
 
     // A workspace created through A's control plane: its key works on B at once.
     const workspace = await A.post("/__mock/workspaces", { empty: true });
     expect(workspace.status).toBe(201);
     expect(await B.get("/v1/agents?size=5", workspace.body.apiKey)).toMatchObject({ status: 200, body: { data: [] } });
-    expect((await B.get("/__mock/workspaces")).body.map((w: { workspaceId: string }) => w.workspaceId)).toContain(workspace.body.workspaceId);
+    expect((await B.get("/__mock/workspaces")).body.map((w: { workspaceId: string }) => w.workspaceId)).toContain(
+      workspace.body.workspaceId,
+    );
 
     // A fault rule set through A applies to B's next request; deleted through B, A no longer applies it.
     const fault = await A.post("/__mock/faults", { operationId: "listAgents", status: 500 });
@@ -89,15 +100,28 @@ describe("two processes on one store", () => {
     expect(Date.parse((await B.get("/__mock/clock")).body.now) - before).toBe(3_600_000);
     const wsClock = `/__mock/clock?workspaceId=${workspace.body.workspaceId}`;
     const wsBefore = Date.parse((await A.get(wsClock)).body.now);
-    expect((await B.post("/__mock/clock/advance", { seconds: 90, workspaceId: workspace.body.workspaceId })).status).toBe(200);
+    expect(
+      (await B.post("/__mock/clock/advance", { seconds: 90, workspaceId: workspace.body.workspaceId })).status,
+    ).toBe(200);
     expect(Date.parse((await A.get(wsClock)).body.now) - wsBefore).toBe(90_000);
 
     // One journal: every request made to either process so far, A's included, listed by B.
     const made = counter.sent;
-    const journal = (await B.get("/__mock/requests")).body as { id: string; method: string; path: string; operationId: string; status: number }[];
+    const journal = (await B.get("/__mock/requests")).body as {
+      id: string;
+      method: string;
+      path: string;
+      operationId: string;
+      status: number;
+    }[];
     expect(journal).toHaveLength(made);
     expect(new Set(journal.map((e) => e.id)).size).toBe(made);
-    expect(journal.at(-1)).toMatchObject({ method: "POST", path: "/v1/integrations", operationId: "createIntegration", status: 201 });
+    expect(journal.at(-1)).toMatchObject({
+      method: "POST",
+      path: "/v1/integrations",
+      operationId: "createIntegration",
+      status: 201,
+    });
     expect(journal.filter((e) => e.operationId === "listAgents").map((e) => e.status)).toEqual([200, 500, 200]);
     expect(a.stderr() + b.stderr()).toBe("");
   });
@@ -127,7 +151,9 @@ describe("two processes on one store", () => {
 
     // A reset through B: A finds the created record gone, the seeded ones back, no fault, a fresh journal.
     expect((await A.post("/__mock/faults", { operationId: "getIntegration", status: 500 })).status).toBe(201);
-    expect((await A.del(`/v1/qa-rules/${(await A.get("/__mock/workspaces/default/qaRules")).body[0].qaRuleId}`)).status).toBe(204);
+    expect(
+      (await A.del(`/v1/qa-rules/${(await A.get("/__mock/workspaces/default/qaRules")).body[0].qaRuleId}`)).status,
+    ).toBe(204);
     expect((await B.post("/__mock/reset")).status).toBe(200);
     expect((await A.get(`/v1/integrations/${created.body.integrationId}`)).status).toBe(404);
     expect(await A.get("/v1/agents?size=100")).toEqual(seededAgents);
@@ -135,7 +161,13 @@ describe("two processes on one store", () => {
     expect((await A.get("/__mock/faults")).body).toEqual([]);
     // Newest first: what A was asked since the reset, then the reset itself, and nothing from before.
     const journal = (await A.get("/__mock/requests")).body as { operationId: string }[];
-    expect(journal.map((e) => e.operationId)).toEqual(["listFaults", "listWorkspaces", "listAgents", "getIntegration", "resetMock"]);
+    expect(journal.map((e) => e.operationId)).toEqual([
+      "listFaults",
+      "listWorkspaces",
+      "listAgents",
+      "getIntegration",
+      "resetMock",
+    ]);
     expect(a.stderr() + b.stderr()).toBe("");
   });
 });
@@ -166,12 +198,20 @@ describe("webhooks with two processes", () => {
     const A = clientOf(a);
     const B = clientOf(b);
     const { workspaceId, apiKey } = (await A.post("/__mock/workspaces", { empty: true })).body;
-    const agent = (await A.post(`/__mock/workspaces/${workspaceId}/agents`, { agentSettings: { endCallOnSilenceDuration: 1 } })).body;
-    const hook = await B.post(`/__mock/workspaces/${workspaceId}/webhooks`, { agentId: agent.agentId, url: hookUrl, active: true, events: "conversation_started,conversation_ended" });
+    const agent = (
+      await A.post(`/__mock/workspaces/${workspaceId}/agents`, { agentSettings: { endCallOnSilenceDuration: 1 } })
+    ).body;
+    const hook = await B.post(`/__mock/workspaces/${workspaceId}/webhooks`, {
+      agentId: agent.agentId,
+      url: hookUrl,
+      active: true,
+      events: "conversation_started,conversation_ended",
+    });
     expect(hook.status).toBe(201);
 
     // Three turns of one conversation, through A, B, A; each resends the history.
-    const turn = (client: typeof A, conversation: string) => client.post("/v1/chat", { agentId: agent.agentId, conversation, variables: { customerName: "Dana" } }, apiKey);
+    const turn = (client: typeof A, conversation: string) =>
+      client.post("/v1/chat", { agentId: agent.agentId, conversation, variables: { customerName: "Dana" } }, apiKey);
     const said = (reply: Reply) => reply.body.response.map((r: { content: string[] }) => r.content[0]).join(" ");
     let history = "User: Do you deliver on Sundays?";
     const first = await turn(A, history);
@@ -182,8 +222,18 @@ describe("webhooks with two processes", () => {
     const third = await turn(A, history);
     expect([second.body.id, third.body.id]).toEqual([first.body.id, first.body.id]);
 
-    const deliveries = async () => ((await B.get("/__mock/webhook-deliveries")).body as { webhookId: string; status: string; payload: string; attempts: unknown[] }[]).filter((d) => d.webhookId === hook.body.webhookId);
-    await until("conversation_started delivered", async () => (await deliveries()).some((d) => d.status === "delivered"));
+    const deliveries = async () =>
+      (
+        (await B.get("/__mock/webhook-deliveries")).body as {
+          webhookId: string;
+          status: string;
+          payload: string;
+          attempts: unknown[];
+        }[]
+      ).filter((d) => d.webhookId === hook.body.webhookId);
+    await until("conversation_started delivered", async () =>
+      (await deliveries()).some((d) => d.status === "delivered"),
+    );
     // The silence (1 minute) ends the conversation. The advance goes well past the lease of the new
     // delivery (2 x webhook timeout + 10 s of clock time) while its first attempt may still be under way:
     // the lease holds (its wall-clock deadline is ahead), so the event is not sent a second time.
@@ -196,12 +246,20 @@ describe("webhooks with two processes", () => {
     // Much later, through the other process: nothing is sent again.
     expect((await A.post("/__mock/clock/advance", { seconds: 3600, workspaceId })).status).toBe(200);
 
-    const mine = received.map((r) => ({ ...r, payload: JSON.parse(r.body) })).filter((r) => r.payload.data.conversationId === first.body.id);
+    const mine = received
+      .map((r) => ({ ...r, payload: JSON.parse(r.body) }))
+      .filter((r) => r.payload.data.conversationId === first.body.id);
     expect(mine.map((r) => r.payload.event).sort()).toEqual(["conversation_ended", "conversation_started"]);
     expect(new Set(mine.map((r) => r.payload.eventId)).size).toBe(2);
     for (const r of mine) {
       expect(r.headers["x-webhook-id"]).toBe(hook.body.webhookId);
-      expect(verifyWebhookSignature({ payload: r.body, header: String(r.headers["x-webhook-signature"]), secret: hook.body.secret })).toBe(true);
+      expect(
+        verifyWebhookSignature({
+          payload: r.body,
+          header: String(r.headers["x-webhook-signature"]),
+          secret: hook.body.secret,
+        }),
+      ).toBe(true);
     }
     const outbox = await deliveries();
     expect(outbox.map((d) => d.attempts.length)).toEqual([1, 1]);

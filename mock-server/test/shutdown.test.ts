@@ -16,16 +16,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function sendSlow(mock: MockProcess, path: string, delayMs: number) {
   let sent!: () => void;
   const written = new Promise<void>((resolve) => (sent = resolve));
-  const response = new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    const req = request(mock.url + path, { headers: { "X-API-Key": mock.apiKey, Prefer: `delay=${delayMs}` } }, (res) => {
-      let body = "";
-      res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on("error", reject);
-    req.on("finish", sent);
-    req.end();
-  });
+  const response = new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+    (resolve, reject) => {
+      const req = request(
+        mock.url + path,
+        { headers: { "X-API-Key": mock.apiKey, Prefer: `delay=${delayMs}` } },
+        (res) => {
+          let body = "";
+          res.on("data", (c) => (body += c));
+          res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        },
+      );
+      req.on("error", reject);
+      req.on("finish", sent);
+      req.end();
+    },
+  );
   return { written, response };
 }
 
@@ -34,7 +40,11 @@ describe.each(["SIGTERM", "SIGINT"] as const)("%s", (signal) => {
     const file = join(dir, `${signal}.json`);
     const mock = await spawnMock(["--state-file", file, "--save-interval", "3600", "--clock", "virtual"]);
     const created = await (
-      await fetch(`${mock.url}/v1/integrations`, { method: "POST", headers: { "X-API-Key": mock.apiKey, "Content-Type": "application/json" }, body: '{"name":"written before the signal"}' })
+      await fetch(`${mock.url}/v1/integrations`, {
+        method: "POST",
+        headers: { "X-API-Key": mock.apiKey, "Content-Type": "application/json" },
+        body: '{"name":"written before the signal"}',
+      })
     ).json();
     expect(readFileSync(file, "utf8")).not.toContain(created.integrationId);
 

@@ -43,7 +43,9 @@ function parseResponse(raw: string) {
   const [statusLine, ...headers] = head.split("\r\n");
   return {
     status: Number(statusLine.split(" ")[1]),
-    headers: Object.fromEntries(headers.map((h) => [h.slice(0, h.indexOf(":")).toLowerCase(), h.slice(h.indexOf(":") + 1).trim()])),
+    headers: Object.fromEntries(
+      headers.map((h) => [h.slice(0, h.indexOf(":")).toLowerCase(), h.slice(h.indexOf(":") + 1).trim()]),
+    ),
     body: JSON.parse(rest.join("\r\n\r\n")),
   };
 }
@@ -56,7 +58,9 @@ describe("slow clients", () => {
     await t.raw("/v1/calls"); // warm: the first request compiles what later ones reuse
     const body = JSON.stringify({ name: "x".repeat(200) });
     const slow = rawClient(jsonHead(t.mock.apiKey, body.length) + body.slice(0, 5), body.slice(5));
-    const served = await Promise.all(Array.from({ length: 10 }, (_, i) => t.raw(i % 2 ? "/v1/calls" : "/v1/agents").then((r) => r.status)));
+    const served = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => t.raw(i % 2 ? "/v1/calls" : "/v1/agents").then((r) => r.status)),
+    );
     expect(served).toEqual(Array(10).fill(200));
     expect(slow.received()).toBe(""); // still waiting while the others were answered
 
@@ -65,7 +69,9 @@ describe("slow clients", () => {
     expect(response.headers.connection).toBe("close");
     expectErrorBody(response.body, 408, "/v1/integrations");
     // Nothing half-created.
-    const names = (await (await t.raw("/__mock/workspaces/default/integrations")).json()).map((i: { name: string }) => i.name);
+    const names = (await (await t.raw("/__mock/workspaces/default/integrations")).json()).map(
+      (i: { name: string }) => i.name,
+    );
     expect(names).not.toContain("x".repeat(200));
   });
 
@@ -89,7 +95,9 @@ describe("slow clients", () => {
   });
 
   it("refuses an HTTP/1.1 request without Host with the 2.2 body, not Node's bare 400", async () => {
-    const raw = await rawClient(`GET /v1/calls?size=1 HTTP/1.1\r\nX-API-Key: ${t.mock.apiKey}\r\nConnection: close\r\n\r\n`).closed;
+    const raw = await rawClient(
+      `GET /v1/calls?size=1 HTTP/1.1\r\nX-API-Key: ${t.mock.apiKey}\r\nConnection: close\r\n\r\n`,
+    ).closed;
     const response = parseResponse(raw);
     expect(response.status).toBe(400);
     expectErrorBody(response.body, 400, "/v1/calls");
@@ -98,8 +106,18 @@ describe("slow clients", () => {
   it.each([
     ["a malformed header line", "GET /v1/calls HTTP/1.1\r\nHost: mock\r\nno colon here\r\n\r\n", 400, "/v1/calls"],
     ["an invalid method", "G@T /v1/calls HTTP/1.1\r\nHost: mock\r\n\r\n", 400, "*"],
-    ["headers over the size limit", `GET /v1/agents HTTP/1.1\r\nHost: mock\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 431, "/v1/agents"],
-    ["a bad chunk size", `POST /v1/integrations HTTP/1.1\r\nHost: mock\r\nX-API-Key: KEY\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`, 400, "/v1/integrations"],
+    [
+      "headers over the size limit",
+      `GET /v1/agents HTTP/1.1\r\nHost: mock\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+      431,
+      "/v1/agents",
+    ],
+    [
+      "a bad chunk size",
+      `POST /v1/integrations HTTP/1.1\r\nHost: mock\r\nX-API-Key: KEY\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+      400,
+      "/v1/integrations",
+    ],
     ["an unsupported Expect", "GET /v1/calls HTTP/1.1\r\nHost: mock\r\nExpect: teapot\r\n\r\n", 417, "/v1/calls"],
   ])("answers %s with the 2.2 body and closes", async (_name, request, status, path) => {
     const response = parseResponse(await rawClient(request.replace("KEY", t.mock.apiKey)).closed);

@@ -21,7 +21,10 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("fitting the stored records to a reloaded spec", () => {
   const fresh = () => {
-    const mock = createMock({ clock: { mode: "virtual", start: new Date("2026-11-01T12:00:00Z") }, log: () => undefined });
+    const mock = createMock({
+      clock: { mode: "virtual", start: new Date("2026-11-01T12:00:00Z") },
+      log: () => undefined,
+    });
     return { mock, workspace: mock.services.workspaces.get("default")! };
   };
   const refuse = (pick: (name: string, record: any) => boolean) => (name: string, record: unknown) =>
@@ -43,8 +46,13 @@ describe("fitting the stored records to a reloaded spec", () => {
     const { mock, workspace } = fresh();
     const integrations = workspace.collections.integrations.all();
     const calls = workspace.collections.calls.all();
-    const fit = fitWorkspace(workspace, refuse((name) => name === "integrations"));
-    expect(fit.dropped).toEqual([{ collection: "integrations", count: integrations.length, reasons: ["field: no longer fits"] }]);
+    const fit = fitWorkspace(
+      workspace,
+      refuse((name) => name === "integrations"),
+    );
+    expect(fit.dropped).toEqual([
+      { collection: "integrations", count: integrations.length, reasons: ["field: no longer fits"] },
+    ]);
     expect(workspace.collections.integrations.size).toBe(0);
     for (const { integrationId } of integrations) expect(workspace.credentials.has(integrationId)).toBe(false);
     expect(workspace.collections.calls.all()).toEqual(calls);
@@ -56,10 +64,15 @@ describe("fitting the stored records to a reloaded spec", () => {
     const agent = workspace.collections.agents.all()[0];
     const chat = mock.services.simulation.chat(workspace, agent, "Hello there", {});
     expect(workspace.collections.calls.has(chat.id)).toBe(true);
-    const fit = fitWorkspace(workspace, refuse((name, record) => name === "calls" && record.callId === chat.id));
+    const fit = fitWorkspace(
+      workspace,
+      refuse((name, record) => name === "calls" && record.callId === chat.id),
+    );
     expect(workspace.collections.calls.has(chat.id)).toBe(false);
     expect(workspace.collections.chats.has(chat.id)).toBe(false);
-    expect(fit.followed).toEqual([{ collection: "chats", count: 1, how: "were dropped with their calls (the same E16 conversations)" }]);
+    expect(fit.followed).toEqual([
+      { collection: "chats", count: 1, how: "were dropped with their calls (the same E16 conversations)" },
+    ]);
     await mock.close();
   });
 
@@ -68,10 +81,20 @@ describe("fitting the stored records to a reloaded spec", () => {
     const [first, second] = workspace.collections.batchRuns.all().filter((b) => b.totalAttempts > 0);
     const runsOf = (w: Workspace, batchId: string) => w.collections.testRuns.all().filter((r) => r.batchId === batchId);
     const lost = runsOf(workspace, second.batchId).find((r) => r.completedDate !== null)!;
-    const fit = fitWorkspace(workspace, refuse((name, record) => (name === "batchRuns" && record.batchId === first.batchId) || (name === "testRuns" && record.jobId === lost.jobId)));
+    const fit = fitWorkspace(
+      workspace,
+      refuse(
+        (name, record) =>
+          (name === "batchRuns" && record.batchId === first.batchId) ||
+          (name === "testRuns" && record.jobId === lost.jobId),
+      ),
+    );
     expect(runsOf(workspace, first.batchId)).toEqual([]);
     expect(workspace.collections.batchRuns.get(second.batchId)!.totalAttempts).toBe(second.totalAttempts - 1);
-    expect(fit.followed.map((f) => f.how)).toEqual(["were dropped with their batch runs", "were counted again without their dropped test runs"]);
+    expect(fit.followed.map((f) => f.how)).toEqual([
+      "were dropped with their batch runs",
+      "were counted again without their dropped test runs",
+    ]);
     await mock.close();
   });
 
@@ -79,9 +102,16 @@ describe("fitting the stored records to a reloaded spec", () => {
     const { mock, workspace } = fresh();
     const agent = workspace.collections.agents.all().find((a) => (a.agentSettings.webhooks ?? []).length > 0)!;
     const gone = agent.agentSettings.webhooks![0].webhookId;
-    const fit = fitWorkspace(workspace, refuse((name, record) => name === "webhooks" && record.webhookId === gone));
-    expect(workspace.collections.agents.get(agent.agentId)!.agentSettings.webhooks!.map((w) => w.webhookId)).not.toContain(gone);
-    expect(fit.followed).toEqual([{ collection: "agents", count: 1, how: "list only the webhooks they have left in agentSettings.webhooks" }]);
+    const fit = fitWorkspace(
+      workspace,
+      refuse((name, record) => name === "webhooks" && record.webhookId === gone),
+    );
+    expect(
+      workspace.collections.agents.get(agent.agentId)!.agentSettings.webhooks!.map((w) => w.webhookId),
+    ).not.toContain(gone);
+    expect(fit.followed).toEqual([
+      { collection: "agents", count: 1, how: "list only the webhooks they have left in agentSettings.webhooks" },
+    ]);
     await mock.close();
   });
 });
@@ -124,16 +154,21 @@ interface Watched {
 
 function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith("MOCK_") || name === "PORT" || name === "HOST") delete env[name];
+  for (const name of Object.keys(env))
+    if (name.startsWith("MOCK_") || name === "PORT" || name === "HOST") delete env[name];
   return env;
 }
 
 function launch(cwd: string, args: string[]): Omit<Watched, "url"> {
-  const child = spawn(process.execPath, ["--import", "tsx", "mock-server/main.ts", "--port", "0", "--host", "127.0.0.1", "--log-format", "off", ...args], {
-    cwd,
-    env: cleanEnv(),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "mock-server/main.ts", "--port", "0", "--host", "127.0.0.1", "--log-format", "off", ...args],
+    {
+      cwd,
+      env: cleanEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
@@ -141,7 +176,12 @@ function launch(cwd: string, args: string[]): Omit<Watched, "url"> {
   return { child, output: () => output, exited };
 }
 
-async function until<T>(what: string, look: () => T | undefined, output: () => string, limitMs = RELOAD_LIMIT_MS): Promise<T> {
+async function until<T>(
+  what: string,
+  look: () => T | undefined,
+  output: () => string,
+  limitMs = RELOAD_LIMIT_MS,
+): Promise<T> {
   const deadline = Date.now() + limitMs;
   for (;;) {
     const found = look();
@@ -165,8 +205,13 @@ describe("npm start -- --watch", { timeout: 4 * RELOAD_LIMIT_MS }, () => {
   /** Reload blocks seen so far: each step waits for the next one. */
   let seen = 0;
 
-  const blocks = () => mock.output().split(/^(?=spec\/ changed )/m).slice(1);
-  const nextBlock = () => until("reload block on the console", () => (blocks().length > seen ? blocks()[seen++] : undefined), mock.output);
+  const blocks = () =>
+    mock
+      .output()
+      .split(/^(?=spec\/ changed )/m)
+      .slice(1);
+  const nextBlock = () =>
+    until("reload block on the console", () => (blocks().length > seen ? blocks()[seen++] : undefined), mock.output);
 
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(mock.url + path, {
@@ -188,8 +233,18 @@ describe("npm start -- --watch", { timeout: 4 * RELOAD_LIMIT_MS }, () => {
   beforeAll(async () => {
     copy = await copyRepo(COPIED);
     const started = launch(copy, ["--watch"]);
-    const url = await until("listening line", () => /listening on (http:\/\/\S+)\/v1/.exec(started.output())?.[1], started.output, 60_000);
-    await until("watching line", () => (/Watching: +\S+spec/.test(started.output()) ? true : undefined), started.output, 10_000);
+    const url = await until(
+      "listening line",
+      () => /listening on (http:\/\/\S+)\/v1/.exec(started.output())?.[1],
+      started.output,
+      60_000,
+    );
+    await until(
+      "watching line",
+      () => (/Watching: +\S+spec/.test(started.output()) ? true : undefined),
+      started.output,
+      10_000,
+    );
     mock = { ...started, url };
   }, 90_000);
 
@@ -207,10 +262,14 @@ describe("npm start -- --watch", { timeout: 4 * RELOAD_LIMIT_MS }, () => {
     expect((await api("POST", "/v1/integrations", { name: "A name of twenty-one!" })).status).toBe(201);
 
     await edit("IntegrationCreate.yaml", (text) =>
-      text.replace("    maxLength: 255\n", "    maxLength: 20\n").replace("description: Human-readable name.", "description: Human-readable name, 20 characters at most."),
+      text
+        .replace("    maxLength: 255\n", "    maxLength: 20\n")
+        .replace("description: Human-readable name.", "description: Human-readable name, 20 characters at most."),
     );
     const block = await nextBlock();
-    expect(block).toMatch(/^spec\/ changed \(components\/schemas\/IntegrationCreate\.yaml\): regenerated in \d+\.\d s, reloaded in \d+ ms\n/);
+    expect(block).toMatch(
+      /^spec\/ changed \(components\/schemas\/IntegrationCreate\.yaml\): regenerated in \d+\.\d s, reloaded in \d+ ms\n/,
+    );
     expect(block).toMatch(/\n {2}operations: \d+ \(0 added; 0 removed\)\n/);
     expect(block).toMatch(/\n {2}state kept: \d+ records in 1 workspace; 0 no longer fit and were dropped/);
     expect(block).not.toMatch(/no longer fit \(/);
@@ -220,17 +279,24 @@ describe("npm start -- --watch", { timeout: 4 * RELOAD_LIMIT_MS }, () => {
     expect(refused.body.validationErrors.name).toMatch(/more than 20 characters/);
     expect((await api("GET", `/v1/integrations/${made.body.integrationId}`)).body.name).toBe("Made before the change");
     const spec = (await api("GET", "/openapi.json")).body;
-    expect(spec.components.schemas.IntegrationCreate.properties.name.description).toBe("Human-readable name, 20 characters at most.");
+    expect(spec.components.schemas.IntegrationCreate.properties.name.description).toBe(
+      "Human-readable name, 20 characters at most.",
+    );
   });
 
   it("drops the records a change no longer fits and names them, keeping every other record", async () => {
     const made = await api("POST", "/v1/integrations", { name: "Made before" });
     const call = (await api("GET", "/v1/calls?size=1")).body.data[0];
-    await edit("Integration.yaml", (text) =>
-      text.replace(/^required: \[(.*)\]$/m, "required: [$1, region]") + "  region:\n    type: string\n    description: Where the integration runs.\n",
+    await edit(
+      "Integration.yaml",
+      (text) =>
+        text.replace(/^required: \[(.*)\]$/m, "required: [$1, region]") +
+        "  region:\n    type: string\n    description: Where the integration runs.\n",
     );
     const block = await nextBlock();
-    expect(block).toMatch(/\n {4}default: integrations: \d+ records no longer fit \(region: is required\) and were dropped/);
+    expect(block).toMatch(
+      /\n {4}default: integrations: \d+ records no longer fit \(region: is required\) and were dropped/,
+    );
     expect(block).toMatch(/state kept: \d+ records in 1 workspace; [1-9]\d* no longer fit and were dropped/);
     expect((await api("GET", `/v1/integrations/${made.body.integrationId}`)).status).toBe(404);
     expect((await api("GET", `/v1/calls/${call.callId}`)).body).toEqual(call);
@@ -240,15 +306,21 @@ describe("npm start -- --watch", { timeout: 4 * RELOAD_LIMIT_MS }, () => {
     const good = await readFile(specFile("IntegrationCreate.yaml"), "utf8");
     await writeFile(specFile("IntegrationCreate.yaml"), `${good}  broken: [unclosed\n    - }\n`);
     const refused = await nextBlock();
-    expect(refused).toMatch(/^spec\/ changed \(components\/schemas\/IntegrationCreate\.yaml\): NOT loaded, the mock still serves the previous spec\n {2}npm run generate failed:\n/);
+    expect(refused).toMatch(
+      /^spec\/ changed \(components\/schemas\/IntegrationCreate\.yaml\): NOT loaded, the mock still serves the previous spec\n {2}npm run generate failed:\n/,
+    );
     expect(refused).toContain("spec/components/schemas/IntegrationCreate.yaml");
     // The generator's message, not npm's or Node's noise around it.
     expect(refused).not.toMatch(/^\s+at |npm (warn|error)|node:internal/m);
     expect((await api("POST", "/v1/integrations", { name: "A name of twenty-one!" })).status).toBe(400);
 
     await writeFile(specFile("IntegrationCreate.yaml"), good.replace("    maxLength: 20\n", "    maxLength: 30\n"));
-    expect(await nextBlock()).toMatch(/^spec\/ changed \(components\/schemas\/IntegrationCreate\.yaml\): regenerated in .*, reloaded in \d+ ms\n/);
-    expect((await api("GET", "/openapi.json")).body.components.schemas.IntegrationCreate.properties.name.maxLength).toBe(30);
+    expect(await nextBlock()).toMatch(
+      /^spec\/ changed \(components\/schemas\/IntegrationCreate\.yaml\): regenerated in .*, reloaded in \d+ ms\n/,
+    );
+    expect(
+      (await api("GET", "/openapi.json")).body.components.schemas.IntegrationCreate.properties.name.maxLength,
+    ).toBe(30);
   });
 
   it("loads a change made during a regeneration with one more run after it", async () => {
@@ -276,7 +348,9 @@ describe("npm start -- --watch outside the kit's repository", () => {
       const code = await run.exited;
       clearTimeout(timer);
       expect(code).toBe(2);
-      expect(run.output().trim().split("\n")).toEqual([expect.stringMatching(/^--watch needs the kit's repository .*no spec\/ to watch$/)]);
+      expect(run.output().trim().split("\n")).toEqual([
+        expect.stringMatching(/^--watch needs the kit's repository .*no spec\/ to watch$/),
+      ]);
     } finally {
       await rm(copy, { recursive: true, force: true });
     }

@@ -16,7 +16,8 @@ const STOP_LIMIT_MS = 8_000;
 /** The environment without the mock's own variables, so only the flags given count. */
 function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith("MOCK_") || name === "PORT" || name === "HOST") delete env[name];
+  for (const name of Object.keys(env))
+    if (name.startsWith("MOCK_") || name === "PORT" || name === "HOST") delete env[name];
   return env;
 }
 
@@ -75,14 +76,22 @@ afterEach(() => {
 
 /** `npm start` on a free port, in a process group of its own (as a terminal would run it). */
 async function npmStart(): Promise<{ npm: ChildProcess; url: string; port: number; stdout: () => string }> {
-  const npm = spawn("npm", ["start", "--", "--port", "0", "--host", "127.0.0.1", "--log-format", "json"], { cwd: ROOT, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const npm = spawn("npm", ["start", "--", "--port", "0", "--host", "127.0.0.1", "--log-format", "json"], {
+    cwd: ROOT,
+    env: cleanEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   started = npm;
   let stdout = "";
   let stderr = "";
   npm.stdout!.on("data", (c) => (stdout += c));
   npm.stderr!.on("data", (c) => (stderr += c));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not print its URL within 60 s:\n${stdout}\n${stderr}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`npm start did not print its URL within 60 s:\n${stdout}\n${stderr}`)),
+      60_000,
+    );
     npm.stdout!.on("data", () => {
       // The banner's last line: the URL and the rest may come in several chunks.
       const found = /listening on (http:\/\/[^\s]+)\/v1\n[^]*Request log: .*\n/.exec(stdout);
@@ -103,8 +112,18 @@ describe.skipIf(process.platform === "win32")("npm start", () => {
     expect(stdout()).toMatch(/Request log: +json/);
     expect((await fetch(`${url}/__mock/health`)).status).toBe(200);
     expect(await until(() => /"path":"\/__mock\/health"/.test(stdout()), 2_000)).toBe(true);
-    const line = JSON.parse(stdout().split("\n").find((l) => l.includes('"path":"/__mock/health"'))!);
-    expect(line).toMatchObject({ method: "GET", path: "/__mock/health", status: 200, operationId: "getHealth", faultId: null });
+    const line = JSON.parse(
+      stdout()
+        .split("\n")
+        .find((l) => l.includes('"path":"/__mock/health"'))!,
+    );
+    expect(line).toMatchObject({
+      method: "GET",
+      path: "/__mock/health",
+      status: 200,
+      operationId: "getHealth",
+      faultId: null,
+    });
     expect(new Date(line.time).toISOString()).toBe(line.time);
     process.kill(-npm.pid!, "SIGTERM");
     expect(await until(() => running(tree).length === 0, STOP_LIMIT_MS)).toBe(true);
@@ -114,16 +133,26 @@ describe.skipIf(process.platform === "win32")("npm start", () => {
     ["SIGTERM to npm's pid", (pid: number) => process.kill(pid, "SIGTERM")],
     ["SIGKILL to npm's pid", (pid: number) => process.kill(pid, "SIGKILL")],
     ["SIGINT to the process group (Ctrl-C)", (pid: number) => process.kill(-pid, "SIGINT")],
-  ])("stops the mock and every process of the tree on %s", async (_, kill) => {
-    const { npm, port, stdout } = await npmStart();
-    tree = descendants(npm.pid!);
-    // npm, sh and node at least.
-    expect(tree.length, execFileSync("ps", ["-o", "pid,ppid,args", "-p", tree.join(",")], { encoding: "utf8" })).toBeGreaterThanOrEqual(3);
-    expect(await refused(port)).toBe(false);
-    kill(npm.pid!);
-    expect(await until(() => refused(port), STOP_LIMIT_MS), `port ${port} still open`).toBe(true);
-    expect(await until(() => running(tree).length === 0, STOP_LIMIT_MS), `left running: ${running(tree).join(", ")}`).toBe(true);
-    // Stopped as on SIGTERM (requests in flight finish), not cut off.
-    expect(stdout()).toMatch(/finishing 0 request\(s\) in flight/);
-  }, 90_000);
+  ])(
+    "stops the mock and every process of the tree on %s",
+    async (_, kill) => {
+      const { npm, port, stdout } = await npmStart();
+      tree = descendants(npm.pid!);
+      // npm, sh and node at least.
+      expect(
+        tree.length,
+        execFileSync("ps", ["-o", "pid,ppid,args", "-p", tree.join(",")], { encoding: "utf8" }),
+      ).toBeGreaterThanOrEqual(3);
+      expect(await refused(port)).toBe(false);
+      kill(npm.pid!);
+      expect(await until(() => refused(port), STOP_LIMIT_MS), `port ${port} still open`).toBe(true);
+      expect(
+        await until(() => running(tree).length === 0, STOP_LIMIT_MS),
+        `left running: ${running(tree).join(", ")}`,
+      ).toBe(true);
+      // Stopped as on SIGTERM (requests in flight finish), not cut off.
+      expect(stdout()).toMatch(/finishing 0 request\(s\) in flight/);
+    },
+    90_000,
+  );
 });

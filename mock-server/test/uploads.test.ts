@@ -18,7 +18,8 @@ let mock: MockProcess;
 beforeAll(async () => void (mock = await spawnMock(["--clock", "virtual"])));
 afterAll(async () => void (await mock?.stop()));
 
-const status = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) * 1024;
+const status = (pid: number, field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) * 1024;
 
 /** Peak resident memory of `pid` while `work` runs: the kernel's high-water mark, reset first where allowed, plus samples. */
 async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; before: number; peak: number }> {
@@ -49,7 +50,13 @@ interface Streamed {
 }
 
 /** Streams `head`, then `total` bytes of "a", then `tail`, with backpressure; stops sending once answered. */
-function streamUpload(path: string, headers: Record<string, string>, head: string, total: number, tail: string): Promise<Streamed> {
+function streamUpload(
+  path: string,
+  headers: Record<string, string>,
+  head: string,
+  total: number,
+  tail: string,
+): Promise<Streamed> {
   return new Promise((resolve, reject) => {
     const chunk = Buffer.alloc(64 * 1024, "a");
     let sent = 0;
@@ -86,7 +93,13 @@ describe("oversized bodies", () => {
   it("cuts a 100 MB upload to E9 off at 25 MB with 413, and memory stays flat", async () => {
     await fetch(`${mock.url}/v1/calls`, { headers: { "X-API-Key": mock.apiKey } });
     const { result, before, peak } = await peakRss(mock.child.pid!, () =>
-      streamUpload("/v1/knowledge-bases", { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` }, filePart, 100 * MB, `\r\n--${BOUNDARY}--\r\n`),
+      streamUpload(
+        "/v1/knowledge-bases",
+        { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` },
+        filePart,
+        100 * MB,
+        `\r\n--${BOUNDARY}--\r\n`,
+      ),
     );
     expect(result.status).toBe(413);
     expectErrorBody(JSON.parse(result.body), 413, "/v1/knowledge-bases");
@@ -94,7 +107,9 @@ describe("oversized bodies", () => {
     // Answered at the limit, not after the whole body: the client still had most of it to send.
     expect(result.sentWhenAnswered).toBeGreaterThan(25 * MB);
     expect(result.sentWhenAnswered).toBeLessThan(60 * MB);
-    console.log(`E9 100 MB upload: answered after ${(result.sentWhenAnswered / MB).toFixed(1)} MB sent; mock RSS ${(before / MB).toFixed(0)} MB -> peak ${(peak / MB).toFixed(0)} MB`);
+    console.log(
+      `E9 100 MB upload: answered after ${(result.sentWhenAnswered / MB).toFixed(1)} MB sent; mock RSS ${(before / MB).toFixed(0)} MB -> peak ${(peak / MB).toFixed(0)} MB`,
+    );
     expect(peak - before).toBeLessThan(64 * MB);
 
     const kbs = await (await fetch(`${mock.url}/__mock/workspaces/default/knowledgeBases`)).json();
@@ -105,7 +120,13 @@ describe("oversized bodies", () => {
   it("answers a 100 MB text field of E9 with 400 at the 1 MB field limit", async () => {
     const fieldPart = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="knowledge_base_texts"\r\n\r\n`;
     const { result, before, peak } = await peakRss(mock.child.pid!, () =>
-      streamUpload("/v1/knowledge-bases", { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` }, fieldPart, 100 * MB, `\r\n--${BOUNDARY}--\r\n`),
+      streamUpload(
+        "/v1/knowledge-bases",
+        { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` },
+        fieldPart,
+        100 * MB,
+        `\r\n--${BOUNDARY}--\r\n`,
+      ),
     );
     expect(result.status).toBe(400);
     expectErrorBody(JSON.parse(result.body), 400, "/v1/knowledge-bases");
@@ -117,7 +138,11 @@ describe("oversized bodies", () => {
     const bomb = gzipSync(Buffer.concat([Buffer.from('{"name":"'), Buffer.alloc(200 * MB, "a"), Buffer.from('"}')]));
     expect(bomb.length).toBeLessThan(JSON_LIMIT_BYTES);
     const { result, before, peak } = await peakRss(mock.child.pid!, async () => {
-      const res = await fetch(`${mock.url}/v1/integrations`, { method: "POST", headers: { "X-API-Key": mock.apiKey, "Content-Type": "application/json", "Content-Encoding": "gzip" }, body: bomb });
+      const res = await fetch(`${mock.url}/v1/integrations`, {
+        method: "POST",
+        headers: { "X-API-Key": mock.apiKey, "Content-Type": "application/json", "Content-Encoding": "gzip" },
+        body: bomb,
+      });
       return { status: res.status, body: await res.json() };
     });
     expect(result.status).toBe(413);
@@ -137,7 +162,13 @@ describe("oversized bodies", () => {
   });
 
   it("answers a refused upload (bad key, wrong type) at once and closes, without reading the rest", async () => {
-    const badKey = await streamUpload("/v1/knowledge-bases", { "X-API-Key": "wrong-key", "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` }, filePart, 100 * MB, "");
+    const badKey = await streamUpload(
+      "/v1/knowledge-bases",
+      { "X-API-Key": "wrong-key", "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` },
+      filePart,
+      100 * MB,
+      "",
+    );
     expect(badKey.status).toBe(401);
     expectErrorBody(JSON.parse(badKey.body), 401, "/v1/knowledge-bases");
     const wrongType = await streamUpload("/v1/integrations", { "Content-Type": "text/plain" }, "", 100 * MB, "");
@@ -159,7 +190,11 @@ describe("oversized bodies", () => {
 
     const exact = '{"name":"' + "n".repeat(JSON_LIMIT_BYTES - 11) + '"}';
     expect(Buffer.byteLength(exact)).toBe(JSON_LIMIT_BYTES);
-    const atLimit = await fetch(`${mock.url}/v1/integrations`, { method: "POST", headers: { "X-API-Key": mock.apiKey, "Content-Type": "application/json" }, body: exact });
+    const atLimit = await fetch(`${mock.url}/v1/integrations`, {
+      method: "POST",
+      headers: { "X-API-Key": mock.apiKey, "Content-Type": "application/json" },
+      body: exact,
+    });
     // Parsed and judged on its content (a name over 255 characters), not refused for its size.
     expect(atLimit.status).toBe(400);
     expect((await atLimit.json()).validationErrors).toHaveProperty("name");

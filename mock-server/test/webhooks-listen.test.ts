@@ -11,13 +11,18 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SECRET = "whsec_listen_test";
 const children: ChildProcess[] = [];
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 });
 
 function launch(args: string[]) {
   const env = { ...process.env };
   for (const name of ["WEBHOOK_PORT", "WEBHOOK_SECRET", "WEBHOOK_TOLERANCE"]) delete env[name];
-  const child = spawn(process.execPath, ["--import", "tsx", "mock-server/webhooks/listen.ts", "--port", "0", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "mock-server/webhooks/listen.ts", "--port", "0", ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   let stdout = "";
   let stderr = "";
@@ -31,7 +36,10 @@ function launch(args: string[]) {
 async function listen(args: string[]): Promise<{ url: string; stdout: () => string }> {
   const run = launch(["--secret", SECRET, ...args]);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`listener did not start:\n${run.stdout()}\n${run.stderr()}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`listener did not start:\n${run.stdout()}\n${run.stderr()}`)),
+      20_000,
+    );
     run.child.stdout!.on("data", () => {
       const found = /on (http:\/\/127\.0\.0\.1:(\d+))\/\n[^]*\n/.exec(run.stdout());
       if (found && found[2] !== "0") {
@@ -47,7 +55,11 @@ async function listen(args: string[]): Promise<{ url: string; stdout: () => stri
 async function deliver(url: string, ageSeconds: number): Promise<number> {
   const payload = JSON.stringify({ event: "conversation_started", data: { id: "c-1" } });
   const signature = await signWebhookPayload(payload, SECRET, new Date(Date.now() - ageSeconds * 1000));
-  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", [SIGNATURE_HEADER]: signature }, body: payload });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", [SIGNATURE_HEADER]: signature },
+    body: payload,
+  });
   return response.status;
 }
 
@@ -70,6 +82,8 @@ describe("npm run webhooks:listen", () => {
   it.each(["-5", "soon", ""])("exits 2 with one line for --tolerance=%j", async (value) => {
     const run = launch([`--tolerance=${value}`]);
     expect(await run.exited).toBe(2);
-    expect(run.stderr().trim().split("\n")).toEqual([`--tolerance must be a number of seconds, 0 or more, got "${value}"`]);
+    expect(run.stderr().trim().split("\n")).toEqual([
+      `--tolerance must be a number of seconds, 0 or more, got "${value}"`,
+    ]);
   });
 });

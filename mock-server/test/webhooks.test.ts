@@ -37,9 +37,18 @@ afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 async function hookedAgent(events: string) {
   const { workspaceId, api } = await t.workspace({ empty: true });
   const make = (collection: string, body: Record<string, unknown>) =>
-    t.control.POST("/__mock/workspaces/{workspaceId}/{collection}", { params: { path: { workspaceId, collection: collection as never } }, body });
-  const agent = (await make("agents", {})).data as { agentId: string; agentSettings: { endCallOnSilenceDuration: number } };
-  const hook = (await make("webhooks", { agentId: agent.agentId, url: receiverUrl, active: true, events })).data as { webhookId: string; secret: string };
+    t.control.POST("/__mock/workspaces/{workspaceId}/{collection}", {
+      params: { path: { workspaceId, collection: collection as never } },
+      body,
+    });
+  const agent = (await make("agents", {})).data as {
+    agentId: string;
+    agentSettings: { endCallOnSilenceDuration: number };
+  };
+  const hook = (await make("webhooks", { agentId: agent.agentId, url: receiverUrl, active: true, events })).data as {
+    webhookId: string;
+    secret: string;
+  };
   return { api, agent, hook };
 }
 
@@ -47,7 +56,9 @@ describe("webhook deliveries", () => {
   it("delivers conversation_started, signed with the webhook secret, when a chat starts", async () => {
     received.length = 0;
     const { api, agent, hook } = await hookedAgent("conversation_started");
-    await api.POST("/v1/chat", { body: { agentId: agent.agentId, conversation: "hi", variables: { customerName: "Dana" } } });
+    await api.POST("/v1/chat", {
+      body: { agentId: agent.agentId, conversation: "hi", variables: { customerName: "Dana" } },
+    });
     await t.mock.mock.services.webhooks.idle();
     expect(received.length).toBe(1);
     const [delivery] = received;
@@ -63,7 +74,10 @@ describe("webhook deliveries", () => {
     const now = new Date();
     expect(payload.createdAt).toBe(t.mock.mock.services.workspaces.get("default")!.clock.iso());
     expect(Math.abs(Date.parse(payload.createdAt) - now.getTime())).toBeGreaterThan(3_600_000);
-    expect(checkWebhookSignature({ payload: delivery.body + " ", header, secret: hook.secret, now })).toEqual({ ok: false, reason: "signature does not match" });
+    expect(checkWebhookSignature({ payload: delivery.body + " ", header, secret: hook.secret, now })).toEqual({
+      ok: false,
+      reason: "signature does not match",
+    });
     expect(verifyWebhookSignature({ payload: delivery.body, header, secret: "other", now })).toBe(false);
     const later = new Date(now.getTime() + 301_000);
     expect(verifyWebhookSignature({ payload: delivery.body, header, secret: hook.secret, now: later })).toBe(false);

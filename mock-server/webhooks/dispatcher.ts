@@ -67,10 +67,21 @@ export class WebhookDispatcher {
   constructor(private readonly options: DispatcherOptions) {}
 
   emit(workspace: Workspace, agentId: string, event: WebhookEvent["event"], data: WebhookEvent["data"]): Delivery[] {
-    const hooks = workspace.collections.webhooks.page({ where: { agentId, active: true }, order: "oldest", page: 0, size: 1000 }).items;
+    const hooks = workspace.collections.webhooks.page({
+      where: { agentId, active: true },
+      order: "oldest",
+      page: 0,
+      size: 1000,
+    }).items;
     const created: Delivery[] = [];
     for (const hook of hooks) {
-      if (!hook.events.split(",").map((e) => e.trim()).includes(event)) continue;
+      if (
+        !hook.events
+          .split(",")
+          .map((e) => e.trim())
+          .includes(event)
+      )
+        continue;
       const payload: WebhookEvent = {
         eventId: workspace.random.uuid(),
         event,
@@ -116,7 +127,11 @@ export class WebhookDispatcher {
       return undefined;
     }
     this.lease(workspace, delivery.deliveryId, task.secret ?? "");
-    const claim = { deliveryId: delivery.deliveryId, secret: task.secret ?? "", attemptsBefore: delivery.attempts.length };
+    const claim = {
+      deliveryId: delivery.deliveryId,
+      secret: task.secret ?? "",
+      attemptsBefore: delivery.attempts.length,
+    };
     return new Promise<void>((resolve) =>
       workspace.afterWork((undone) => {
         if (undone) return resolve();
@@ -141,7 +156,9 @@ export class WebhookDispatcher {
 
   private track(work: Promise<void>): void {
     const tracked = work
-      .catch((error) => this.options.log(`webhook delivery attempt failed unexpectedly: ${(error as Error)?.stack ?? String(error)}`))
+      .catch((error) =>
+        this.options.log(`webhook delivery attempt failed unexpectedly: ${(error as Error)?.stack ?? String(error)}`),
+      )
       .finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
   }
@@ -149,7 +166,13 @@ export class WebhookDispatcher {
   private lease(workspace: Workspace, deliveryId: string, secret: string): void {
     if (this.options.leaseMs === undefined) return;
     const until = String(Date.now() + this.options.leaseMs);
-    workspace.tasks.schedule({ kind: "delivery", ref: deliveryId, at: workspace.clock.nowMs() + this.options.leaseMs, secret, expect: until });
+    workspace.tasks.schedule({
+      kind: "delivery",
+      ref: deliveryId,
+      at: workspace.clock.nowMs() + this.options.leaseMs,
+      secret,
+      expect: until,
+    });
   }
 
   private push(workspace: Workspace, delivery: Delivery): void {
@@ -169,7 +192,12 @@ export class WebhookDispatcher {
     const at = workspace.clock.now();
     const signature = signWebhookPayload(claimed.payload, claim.secret, new Date());
     if (RESERVED_HOST.test(safeHost(claimed.url))) {
-      const attempt = { at: at.toISOString(), statusCode: null, error: "reserved example domain: not sent", durationMs: 0 };
+      const attempt = {
+        at: at.toISOString(),
+        statusCode: null,
+        error: "reserved example domain: not sent",
+        durationMs: 0,
+      };
       return this.record(workspace, claim, await signature, attempt, "skipped");
     }
     const started = performance.now();
@@ -193,7 +221,10 @@ export class WebhookDispatcher {
       await response.body?.cancel();
       if (statusCode < 200 || statusCode >= 300) error = `receiver answered ${statusCode}`;
     } catch (e) {
-      error = (e as Error).name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : `request failed: ${(e as Error).message}`;
+      error =
+        (e as Error).name === "TimeoutError"
+          ? `no answer within ${this.options.timeoutMs} ms`
+          : `request failed: ${(e as Error).message}`;
     }
     const attempt = { at: at.toISOString(), statusCode, error, durationMs: Math.round(performance.now() - started) };
     // A workspace reset or deleted while this attempt was under way has no such delivery any more: nothing is recorded.
@@ -201,25 +232,35 @@ export class WebhookDispatcher {
   }
 
   /** Writes an attempt's outcome, and schedules the retry it calls for, unless another attempt was recorded meanwhile. */
-  private async record(workspace: Workspace, claim: Claim, signature: string, attempt: Delivery["attempts"][number], outcome?: "delivered" | "skipped"): Promise<void> {
+  private async record(
+    workspace: Workspace,
+    claim: Claim,
+    signature: string,
+    attempt: Delivery["attempts"][number],
+    outcome?: "delivered" | "skipped",
+  ): Promise<void> {
     let failure: string | undefined;
-    await this.transact(workspace, () => {
-      const current = workspace.outbox.get(claim.deliveryId);
-      if (!current || current.status !== "pending" || current.attempts.length !== claim.attemptsBefore) return;
-      const attempts = [...current.attempts, attempt];
-      const next: Delivery = { ...current, signature, attempts, status: outcome ?? "pending", nextAttemptAt: null };
-      const taskId = `delivery:${claim.deliveryId}`;
-      if (!outcome && attempts.length >= this.options.maxAttempts) {
-        next.status = "failed";
-        failure = `webhook delivery ${current.deliveryId} to ${withoutUserInfo(current.url)} failed after ${attempts.length} attempts: ${attempt.error}`;
-      }
-      if (next.status === "pending") {
-        const retryAt = workspace.clock.nowMs() + this.options.backoffSeconds * 2 ** (attempts.length - 1) * 1000;
-        next.nextAttemptAt = new Date(retryAt).toISOString();
-        workspace.tasks.schedule({ kind: "delivery", ref: claim.deliveryId, at: retryAt, secret: claim.secret });
-      } else workspace.tasks.cancel(taskId);
-      workspace.outbox.replace(claim.deliveryId, next);
-    }, true);
+    await this.transact(
+      workspace,
+      () => {
+        const current = workspace.outbox.get(claim.deliveryId);
+        if (!current || current.status !== "pending" || current.attempts.length !== claim.attemptsBefore) return;
+        const attempts = [...current.attempts, attempt];
+        const next: Delivery = { ...current, signature, attempts, status: outcome ?? "pending", nextAttemptAt: null };
+        const taskId = `delivery:${claim.deliveryId}`;
+        if (!outcome && attempts.length >= this.options.maxAttempts) {
+          next.status = "failed";
+          failure = `webhook delivery ${current.deliveryId} to ${withoutUserInfo(current.url)} failed after ${attempts.length} attempts: ${attempt.error}`;
+        }
+        if (next.status === "pending") {
+          const retryAt = workspace.clock.nowMs() + this.options.backoffSeconds * 2 ** (attempts.length - 1) * 1000;
+          next.nextAttemptAt = new Date(retryAt).toISOString();
+          workspace.tasks.schedule({ kind: "delivery", ref: claim.deliveryId, at: retryAt, secret: claim.secret });
+        } else workspace.tasks.cancel(taskId);
+        workspace.outbox.replace(claim.deliveryId, next);
+      },
+      true,
+    );
     if (failure) this.options.log(failure);
   }
 }

@@ -51,7 +51,9 @@ const server = createServer((req, res) => {
     const verdict = values.secret
       ? checkWebhookSignature({ payload, header, secret: values.secret, toleranceSeconds })
       : { ok: false as const, reason: "no --secret given: not verified" };
-    console.log(`${new Date().toISOString()} ${req.method} ${req.url} event=${req.headers["x-webhook-event"] ?? "?"} webhook=${req.headers["x-webhook-id"] ?? "?"}`);
+    console.log(
+      `${new Date().toISOString()} ${req.method} ${req.url} event=${req.headers["x-webhook-event"] ?? "?"} webhook=${req.headers["x-webhook-id"] ?? "?"}`,
+    );
     console.log(`  signature: ${verdict.ok ? "valid" : `NOT valid (${verdict.reason})`}`);
     console.log(`  ${payload}`);
     res.writeHead(verdict.ok || !values.secret ? 204 : 401).end();
@@ -62,5 +64,9 @@ server.listen(Number(values.port), values.host, () => {
   // The port bound, not the one asked for: --port 0 picks a free one.
   const { port } = server.address() as AddressInfo;
   console.log(`Listening for webhook deliveries on http://${values.host}:${port}/`);
-  console.log(values.secret ? `  Signatures checked with the secret given, timestamps accepted up to ${toleranceSeconds} s off` : "  No --secret: signatures are not checked");
+  console.log(
+    values.secret
+      ? `  Signatures checked with the secret given, timestamps accepted up to ${toleranceSeconds} s off`
+      : "  No --secret: signatures are not checked",
+  );
 });

@@ -24,7 +24,9 @@ export async function signWebhookPayload(payload: string, secret: string, at: Da
   const t = Math.floor(at.getTime() / 1000);
   const signed = new TextEncoder().encode(`${t}.${payload}`);
   const subtle = subtleCrypto();
-  const mac = subtle ? new Uint8Array(await subtle.sign("HMAC", await keyFor(subtle, secret), signed)) : hmacSha256(new TextEncoder().encode(secret), signed);
+  const mac = subtle
+    ? new Uint8Array(await subtle.sign("HMAC", await keyFor(subtle, secret), signed))
+    : hmacSha256(new TextEncoder().encode(secret), signed);
   let v1 = "";
   for (const byte of mac) v1 += byte.toString(16).padStart(2, "0");
   return `t=${t},v1=${v1}`;

@@ -36,7 +36,13 @@ function answerAfterBody(req: http.IncomingMessage, res: http.ServerResponse, re
   req.resume();
 }
 
-const HEALTH: Fixture = { method: "GET", path: "/__mock/health", status: 200, contentType: "application/json", bodyBase64: Buffer.from('{"status":"ok"}').toString("base64") };
+const HEALTH: Fixture = {
+  method: "GET",
+  path: "/__mock/health",
+  status: 200,
+  contentType: "application/json",
+  bodyBase64: Buffer.from('{"status":"ok"}').toString("base64"),
+};
 
 function expressServer(fixtures: Fixture[]): http.Server {
   const app = express();

@@ -28,7 +28,10 @@ function expectGatewayConsistent(g: GatewayFigures | undefined): void {
     expect(run.environment.rateLimited, run.id).toBe(run.gateway.rateLimited);
     expect(run.environment.gatewayErrors, run.id).toEqual(run.gateway.errorPages);
     // Every request the gateway received was forwarded, refused with a 429, answered with its own page or reset.
-    expect(run.gateway.forwarded + run.gateway.rateLimited + sum(run.gateway.errorPages) + run.gateway.resets, run.id).toBe(run.gateway.received);
+    expect(
+      run.gateway.forwarded + run.gateway.rateLimited + sum(run.gateway.errorPages) + run.gateway.resets,
+      run.id,
+    ).toBe(run.gateway.received);
     expect(run.environment.retries.rateLimited, run.id).toBe(run.gateway.rateLimited);
     expect(run.gateway.early, run.id).toBe(0);
     expect(finite(run.wallSec) && run.wallSec > 0, run.id).toBe(true);
@@ -39,7 +42,10 @@ function expectGatewayConsistent(g: GatewayFigures | undefined): void {
 }
 
 const gatewayRun = (wallSec: number, received: number, rateLimited: number, early = 0): GatewayRun =>
-  ({ wallSec, gateway: { received, rateLimited, early, forwarded: received - rateLimited, resets: 0, errorPages: {} } }) as GatewayRun;
+  ({
+    wallSec,
+    gateway: { received, rateLimited, early, forwarded: received - rateLimited, resets: 0, errorPages: {} },
+  }) as GatewayRun;
 
 describe("part 7's arithmetic", () => {
   it("takes the floor as the gateway's requests over 20/s, and holds a run to 1.3x of it and 5 % of 429s", () => {
@@ -59,12 +65,19 @@ describe("part 7's arithmetic", () => {
       const saved = join(dir, "results.json");
       copyFileSync(new URL("./results.json", import.meta.url), saved);
       const before = JSON.parse(readFileSync(saved, "utf8")) as Results;
-      const r = await runBench(["--quick", "--only", "gateway", "--json", saved, "--out", join(dir, "RESULTS.md")], () => undefined);
+      const r = await runBench(
+        ["--quick", "--only", "gateway", "--json", saved, "--out", join(dir, "RESULTS.md")],
+        () => undefined,
+      );
       expectGatewayConsistent(r.gateway);
       const after = JSON.parse(readFileSync(saved, "utf8")) as Results;
       expect({ ...after, gateway: undefined }).toEqual({ ...before, gateway: undefined });
-      expect(after.gateway?.command).toBe(`npm run bench -- --quick --only gateway --json ${saved} --out ${join(dir, "RESULTS.md")}`);
-      expect(readFileSync(join(dir, "RESULTS.md"), "utf8")).toMatch(/## 7\. The conformance suite through an API gateway[\s\S]*--only listAgents/);
+      expect(after.gateway?.command).toBe(
+        `npm run bench -- --quick --only gateway --json ${saved} --out ${join(dir, "RESULTS.md")}`,
+      );
+      expect(readFileSync(join(dir, "RESULTS.md"), "utf8")).toMatch(
+        /## 7\. The conformance suite through an API gateway[\s\S]*--only listAgents/,
+      );
       await expect(runBench(["--only", "scale"], () => undefined)).rejects.toThrow(/--only takes gateway/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -116,7 +129,8 @@ describe("npm run bench -- --quick", () => {
         expect(cell.requests, `${row.scenario} ${id}`).toBeGreaterThan(0);
         expect(cell.errors, `${row.scenario} ${id}: ${JSON.stringify(cell.unexpected)}`).toBe(0);
         expect([cell.rps, cell.p50, cell.p99, cell.mockCpuMs].every(finite), `${row.scenario} ${id}`).toBe(true);
-        if (id !== "memory") expect([cell.redisCpuMs, cell.scriptCallsPerRequest].every(finite), `${row.scenario} ${id}`).toBe(true);
+        if (id !== "memory")
+          expect([cell.redisCpuMs, cell.scriptCallsPerRequest].every(finite), `${row.scenario} ${id}`).toBe(true);
       }
       expect(row.cells.memory.mockProcesses).toBe(1);
       expect(row.cells.redis.mockProcesses).toBe(1);
@@ -130,7 +144,10 @@ describe("npm run bench -- --quick", () => {
       expect(t.sent, t.operation).toBeGreaterThan(0);
       expect(t.sent, t.operation).toBeLessThanOrEqual(t.kind === "read" ? 2 : 3);
     }
-    expect(store.roundTrips.filter((t) => t.kind === "read").map((t) => t.operation)).toEqual(["GET /v1/calls?size=20", "GET /v1/calls/{callId}"]);
+    expect(store.roundTrips.filter((t) => t.kind === "read").map((t) => t.operation)).toEqual([
+      "GET /v1/calls?size=20",
+      "GET /v1/calls/{callId}",
+    ]);
     // Part 7: each case through the gateway with --only listAgents, all at once.
     expectGatewayConsistent(r.gateway);
     // CPU ratios may read n/a here: ten requests can use less than one 10 ms tick of CPU time.

@@ -7,7 +7,13 @@
  * Only final states are loaded (ended, not_connected, error; completed test runs), so nothing bulk
  * loaded waits on the clock.
  */
-import { buildBatchRun, buildCall, buildTestRun, createBuildContext, recountBatch } from "../../mock-server/seed/index.js";
+import {
+  buildBatchRun,
+  buildCall,
+  buildTestRun,
+  createBuildContext,
+  recountBatch,
+} from "../../mock-server/seed/index.js";
 import type { Call, CallStatus, StoredTestRun } from "../../mock-server/store/records.js";
 import type { Workspace } from "../../mock-server/store/workspace.js";
 
@@ -20,7 +26,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const shift = (value: string | null, delta: number) => (value === null ? null : iso(Date.parse(value) + delta));
 
 /** 70% ended, 15% not connected, 15% error: the status filter has a large and a small bucket. */
-const CALL_MIX: CallStatus[] = [...Array(14).fill("ended"), ...Array(3).fill("not_connected"), ...Array(3).fill("error")];
+const CALL_MIX: CallStatus[] = [
+  ...Array(14).fill("ended"),
+  ...Array(3).fill("not_connected"),
+  ...Array(3).fill("error"),
+];
 
 export const BULK_STATUS = { large: "ended", small: "error" } as const;
 
@@ -53,7 +63,9 @@ export function loadBatch(workspace: Workspace, count: number, now: Date): { bat
   const ctx = createBuildContext(workspace, now);
   const first = now.getTime() - (count + 600) * 1000;
   const batch = workspace.collections.batchRuns.create(buildBatchRun(ctx, { createdDate: iso(first) }));
-  const templates = Array.from({ length: 12 }, () => buildTestRun(ctx, { batchId: batch.batchId, createdDate: iso(first) }));
+  const templates = Array.from({ length: 12 }, () =>
+    buildTestRun(ctx, { batchId: batch.batchId, createdDate: iso(first) }),
+  );
   const runs = workspace.collections.testRuns;
   for (let i = 0; i < count; i++) {
     const t = templates[i % templates.length];

@@ -59,8 +59,18 @@ export async function startChild(spec: ChildSpec): Promise<Child> {
   const started = performance.now();
   const env = { ...process.env, ...spec.env };
   const child = spec.ipc
-    ? fork(spec.args[0], spec.args.slice(1), { cwd: root, env, execArgv: spec.ipc.execArgv, stdio: ["ignore", "pipe", "pipe", "ipc"] })
-    : spawn(spec.command ?? process.execPath, spec.args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: spec.group });
+    ? fork(spec.args[0], spec.args.slice(1), {
+        cwd: root,
+        env,
+        execArgv: spec.ipc.execArgv,
+        stdio: ["ignore", "pipe", "pipe", "ipc"],
+      })
+    : spawn(spec.command ?? process.execPath, spec.args, {
+        cwd: root,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: spec.group,
+      });
   const output: string[] = [];
   // Keep the last lines only: Prism logs every request.
   const keep = (chunk: Buffer) => {
@@ -90,7 +100,9 @@ export async function startChild(spec: ChildSpec): Promise<Child> {
     if ((await status(spec.url + spec.readyPath, spec.readyHeaders)) === 200) break;
     if (performance.now() > deadline) {
       await stop();
-      throw new Error(`${spec.name} gave no 200 on ${spec.readyPath} within ${spec.timeoutMs ?? 60_000} ms:\n${output.join("")}`);
+      throw new Error(
+        `${spec.name} gave no 200 on ${spec.readyPath} within ${spec.timeoutMs ?? 60_000} ms:\n${output.join("")}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -102,7 +114,9 @@ export async function startChild(spec: ChildSpec): Promise<Child> {
 export function rssOf(pid: number | undefined, field: "VmRSS" | "VmHWM" = "VmRSS"): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
+    const line = readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith(`${field}:`));
     return line ? Number(line.replace(/\D+/g, "")) * 1024 : undefined;
   } catch {
     return undefined;

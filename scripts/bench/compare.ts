@@ -38,8 +38,15 @@ export async function runComparison(options: LoadOptions, log: (line: string) =>
     const fixtures: Fixture[] = [];
     for (const s of scenarios) {
       const answer = await exchange(mock.url, s.request);
-      if (answer.status !== s.request.expect) throw new Error(`${s.name}: the mock answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
-      fixtures.push({ method: s.request.method, path: s.request.path.split("?")[0], status: answer.status, contentType: answer.contentType, bodyBase64: answer.body.toString("base64") });
+      if (answer.status !== s.request.expect)
+        throw new Error(`${s.name}: the mock answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
+      fixtures.push({
+        method: s.request.method,
+        path: s.request.path.split("?")[0],
+        status: answer.status,
+        contentType: answer.contentType,
+        bodyBase64: answer.body.toString("base64"),
+      });
     }
     const [a, b, cprod, d] = await Promise.all([
       start(startBareTarget("express", fixtures)),
@@ -51,9 +58,16 @@ export async function runComparison(options: LoadOptions, log: (line: string) =>
     const rows: CompareRow[] = [];
     for (const s of scenarios) {
       const cells = {} as Record<TargetId, LoadResult>;
-      if (options.parallel) await Promise.all(TARGETS.map(async ({ id }) => void (cells[id] = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid))));
+      if (options.parallel)
+        await Promise.all(
+          TARGETS.map(
+            async ({ id }) =>
+              void (cells[id] = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid)),
+          ),
+        );
       for (const { id, label } of TARGETS) {
-        if (!options.parallel) cells[id] = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid);
+        if (!options.parallel)
+          cells[id] = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid);
         log(`  ${s.name.padEnd(40)} ${label.padEnd(62)} ${formatCell(cells[id])}`);
       }
       rows.push({ scenario: s.name, cells });

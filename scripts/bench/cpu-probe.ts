@@ -30,7 +30,13 @@ try {
   const fixtures = [];
   for (const s of scenarios) {
     const a = await exchange(mock.url, s.request);
-    fixtures.push({ method: s.request.method, path: s.request.path.split("?")[0], status: a.status, contentType: a.contentType, bodyBase64: a.body.toString("base64") });
+    fixtures.push({
+      method: s.request.method,
+      path: s.request.path.split("?")[0],
+      status: a.status,
+      contentType: a.contentType,
+      bodyBase64: a.body.toString("base64"),
+    });
   }
   const targets: Partial<Record<TargetId, Child>> = {
     a: await start(startBareTarget("express", fixtures)),
@@ -47,7 +53,12 @@ try {
     for (let i = 0; i < rounds; i++) {
       for (const id of ids) {
         const t = targets[id]!;
-        const r = await measureLoad(t.url, s.request, { connections: 8, durationSec: seconds, warmupSec: 1 }, t.process.pid);
+        const r = await measureLoad(
+          t.url,
+          s.request,
+          { connections: 8, durationSec: seconds, warmupSec: 1 },
+          t.process.pid,
+        );
         if (r.errors) throw new Error(`${s.name} on ${id}: ${r.errors} errors`);
         (cpu[id] ??= []).push(r.cpuUs ?? NaN);
         (rps[id] ??= []).push(r.rps);
@@ -56,8 +67,16 @@ try {
     }
     const m = (xs: Record<string, number[]>, id: string) => median(xs[id]);
     console.log(s.name);
-    for (const id of ids) console.log(`  ${id.padEnd(6)} CPU ${m(cpu, id).toFixed(0).padStart(5)} µs/req  ${m(rps, id).toFixed(0).padStart(6)} req/s  p99 ${m(p99, id).toFixed(2)} ms`);
-    const ratios = ids.filter((id) => id !== "c" && id !== "cprod").map((id) => `c/${id} ${(m(rps, "c") / m(rps, id)).toFixed(2)}x (CPU ${id}÷c ${(m(cpu, id) / m(cpu, "c")).toFixed(2)}x)`);
+    for (const id of ids)
+      console.log(
+        `  ${id.padEnd(6)} CPU ${m(cpu, id).toFixed(0).padStart(5)} µs/req  ${m(rps, id).toFixed(0).padStart(6)} req/s  p99 ${m(p99, id).toFixed(2)} ms`,
+      );
+    const ratios = ids
+      .filter((id) => id !== "c" && id !== "cprod")
+      .map(
+        (id) =>
+          `c/${id} ${(m(rps, "c") / m(rps, id)).toFixed(2)}x (CPU ${id}÷c ${(m(cpu, id) / m(cpu, "c")).toFixed(2)}x)`,
+      );
     console.log(`  req/s ${ratios.join(", ")}; p99 c/a ${(m(p99, "c") / m(p99, "a")).toFixed(2)}x`);
   }
 } finally {

@@ -25,7 +25,11 @@ export const GATEWAY_BURST = 20;
 export const GOAL_OVER_FLOOR = 1.3;
 export const GOAL_SHARE_429 = 0.05;
 
-const limit = (retryAfter: "seconds" | "http-date" | "none") => ({ perSecond: GATEWAY_RATE, burst: GATEWAY_BURST, retryAfter });
+const limit = (retryAfter: "seconds" | "http-date" | "none") => ({
+  perSecond: GATEWAY_RATE,
+  burst: GATEWAY_BURST,
+  retryAfter,
+});
 
 export const GATEWAY_CASES = [
   { id: "clean", label: "clean: no noise", options: {} },
@@ -35,7 +39,14 @@ export const GATEWAY_CASES = [
   {
     id: "mix",
     label: "mix: 20/s (delta-seconds), 1 % error pages, 1 % resets, 0-20 ms, gzip, extra fields",
-    options: { rateLimit: limit("seconds"), gatewayErrors: { probability: 0.01 }, resets: { probability: 0.01 }, latency: { minMs: 0, maxMs: 20 }, compress: "gzip", extraFields: true },
+    options: {
+      rateLimit: limit("seconds"),
+      gatewayErrors: { probability: 0.01 },
+      resets: { probability: 0.01 },
+      latency: { minMs: 0, maxMs: 20 },
+      compress: "gzip",
+      extraFields: true,
+    },
   },
 ] as const satisfies readonly { id: string; label: string; options: Omit<GatewayOptions, "upstream"> }[];
 
@@ -48,7 +59,14 @@ export interface GatewayRun {
   exit: number;
   wallSec: number;
   /** What the gateway saw. */
-  gateway: { received: number; forwarded: number; rateLimited: number; early: number; resets: number; errorPages: Record<string, number> };
+  gateway: {
+    received: number;
+    forwarded: number;
+    rateLimited: number;
+    early: number;
+    resets: number;
+    errorPages: Record<string, number>;
+  };
   environment: Omit<EnvironmentReport, "flaky" | "inconclusive"> & { inconclusive: number };
   /** Rules by outcome; failed counts errored too. */
   rules: { passed: number; failed: number; skipped: number; inconclusive: number };
@@ -67,7 +85,10 @@ export interface GatewayFigures {
 }
 
 /** The floor a limit sets on a run, its wall time over that floor, and the share of its requests that met a 429. */
-export function gatewayDerived(run: Pick<GatewayRun, "wallSec" | "gateway">, perSecond = GATEWAY_RATE): { floorSec: number; overFloor: number; share429: number } {
+export function gatewayDerived(
+  run: Pick<GatewayRun, "wallSec" | "gateway">,
+  perSecond = GATEWAY_RATE,
+): { floorSec: number; overFloor: number; share429: number } {
   const floorSec = run.gateway.received / perSecond;
   return {
     floorSec,
@@ -90,26 +111,46 @@ export function formatGatewayRun(run: GatewayRun, clean?: GatewayRun): string {
   const rules = `rules: ${run.rules.failed} failed, ${run.rules.inconclusive} inconclusive; exit ${run.exit}`;
   if (!run.limited) return `${head}  ${rules}`;
   const d = gatewayDerived(run);
-  const retries = Object.entries(e.retries).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+  const retries =
+    Object.entries(e.retries)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ") || "none";
   return [
     `${head}  floor ${d.floorSec.toFixed(1)} s, ${d.overFloor.toFixed(2)}x${clean ? `; ${(run.wallSec / clean.wallSec).toFixed(2)}x clean` : ""}`,
     `             429s ${run.gateway.rateLimited} (${(d.share429 * 100).toFixed(1)} %)  waited ${e.waitedSeconds} s  pace ${e.pace ?? "none"}/s  early ${run.gateway.early}  retries: ${retries}  error pages ${sum(run.gateway.errorPages)}, resets ${run.gateway.resets}  ${rules}`,
   ].join("\n");
 }
 
-async function runThrough(kase: (typeof GATEWAY_CASES)[number], only: string | undefined, dir: string): Promise<GatewayRun> {
+async function runThrough(
+  kase: (typeof GATEWAY_CASES)[number],
+  only: string | undefined,
+  dir: string,
+): Promise<GatewayRun> {
   const mock = await startKitMock({ clock: "real" });
   try {
     const gateway = await startGateway({ upstream: mock.url, ...kase.options });
     const output: string[] = [];
     try {
-      const args = ["--base-url", gateway.url, "--api-key", mock.apiKey, "--target", "foreign", "--ledger", join(dir, `${kase.id}.jsonl`), ...(only ? ["--only", only] : [])];
+      const args = [
+        "--base-url",
+        gateway.url,
+        "--api-key",
+        mock.apiKey,
+        "--target",
+        "foreign",
+        "--ledger",
+        join(dir, `${kase.id}.jsonl`),
+        ...(only ? ["--only", only] : []),
+      ];
       const started = performance.now();
       const { code, run } = await main(args, {}, { out: (t) => output.push(t), err: (t) => output.push(t) });
       const wallSec = (performance.now() - started) / 1000;
-      if (!run) throw new Error(`gateway bench, ${kase.id}: the run did not start (exit ${code}):\n${output.join("\n")}`);
+      if (!run)
+        throw new Error(`gateway bench, ${kase.id}: the run did not start (exit ${code}):\n${output.join("\n")}`);
       const s = gateway.stats();
-      const count = (...outcomes: RunResult["results"][number]["outcome"][]) => run.results.filter((r) => outcomes.includes(r.outcome)).length;
+      const count = (...outcomes: RunResult["results"][number]["outcome"][]) =>
+        run.results.filter((r) => outcomes.includes(r.outcome)).length;
       const { flaky: _flaky, inconclusive, ...environment } = run.environment;
       return {
         id: kase.id,
@@ -117,9 +158,21 @@ async function runThrough(kase: (typeof GATEWAY_CASES)[number], only: string | u
         limited: "rateLimit" in kase.options,
         exit: code,
         wallSec,
-        gateway: { received: s.received, forwarded: s.forwarded, rateLimited: s.rateLimited, early: s.early, resets: s.resets, errorPages: s.gatewayErrors },
+        gateway: {
+          received: s.received,
+          forwarded: s.forwarded,
+          rateLimited: s.rateLimited,
+          early: s.early,
+          resets: s.resets,
+          errorPages: s.gatewayErrors,
+        },
         environment: { ...environment, inconclusive: inconclusive.length },
-        rules: { passed: count("passed"), failed: count("failed", "errored"), skipped: count("skipped"), inconclusive: count("inconclusive") },
+        rules: {
+          passed: count("passed"),
+          failed: count("failed", "errored"),
+          skipped: count("skipped"),
+          inconclusive: count("inconclusive"),
+        },
       };
     } finally {
       await gateway.close();
@@ -137,7 +190,11 @@ export interface GatewayPlan {
 }
 
 /** Every case, each on a fresh mock and gateway. */
-export async function measureGateway(command: string, plan: GatewayPlan, log: (line: string) => void): Promise<GatewayFigures> {
+export async function measureGateway(
+  command: string,
+  plan: GatewayPlan,
+  log: (line: string) => void,
+): Promise<GatewayFigures> {
   const started = performance.now();
   const date = new Date().toISOString();
   const loadBefore = os.loadavg();
@@ -152,5 +209,13 @@ export async function measureGateway(command: string, plan: GatewayPlan, log: (l
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return { command, date, durationSec: (performance.now() - started) / 1000, ...(plan.only && { only: plan.only }), loadBefore, loadAfter: os.loadavg(), runs };
+  return {
+    command,
+    date,
+    durationSec: (performance.now() - started) / 1000,
+    ...(plan.only && { only: plan.only }),
+    loadBefore,
+    loadAfter: os.loadavg(),
+    runs,
+  };
 }

@@ -35,7 +35,8 @@ export async function installedPackages(project: string): Promise<string[]> {
   const names: string[] = [];
   for (const entry of await readdir(top)) {
     if (entry.startsWith(".")) continue;
-    if (entry.startsWith("@")) for (const scoped of await readdir(path.join(top, entry))) names.push(`${entry}/${scoped}`);
+    if (entry.startsWith("@"))
+      for (const scoped of await readdir(path.join(top, entry))) names.push(`${entry}/${scoped}`);
     else names.push(entry);
   }
   return names;
@@ -57,17 +58,28 @@ export async function processTree(pid: number): Promise<number[]> {
 export async function measureInstalledBin(samples: number): Promise<InstalledFigures> {
   const work = await mkdtemp(path.join(tmpdir(), "bench-installed-"));
   try {
-    const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: root, maxBuffer: 16 * 2 ** 20 });
+    const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], {
+      cwd: root,
+      maxBuffer: 16 * 2 ** 20,
+    });
     const packed = JSON.parse(stdout)[0] as { filename: string; files: unknown[] };
     const tarball = path.join(work, packed.filename);
     const project = path.join(work, "app");
     await mkdir(project);
     await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "app", private: true }));
-    await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", tarball], { cwd: project });
+    await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", tarball], {
+      cwd: project,
+    });
     const bin = path.join(project, "node_modules", ".bin", "agent-platform-mock");
     const start = async () => {
       const port = await freePort();
-      return startChild({ name: "installed bin", command: bin, args: ["--port", String(port), "--log-format", "off"], url: `http://127.0.0.1:${port}`, readyPath: "/__mock/health" });
+      return startChild({
+        name: "installed bin",
+        command: bin,
+        args: ["--port", String(port), "--log-format", "off"],
+        url: `http://127.0.0.1:${port}`,
+        readyPath: "/__mock/health",
+      });
     };
     const { wall: starts, cpu: startCpu } = await timeStart(start, samples);
     const idle = await start();
@@ -75,7 +87,15 @@ export async function measureInstalledBin(samples: number): Promise<InstalledFig
     const idleRss = rssOf(idle.process.pid) ?? Number.NaN;
     const processes = (await processTree(idle.process.pid!)).length;
     await idle.stop();
-    return { tarballBytes: (await stat(tarball)).size, tarballFiles: packed.files.length, packages: (await installedPackages(project)).length, starts, startCpu, idleRss, processes };
+    return {
+      tarballBytes: (await stat(tarball)).size,
+      tarballFiles: packed.files.length,
+      packages: (await installedPackages(project)).length,
+      starts,
+      startCpu,
+      idleRss,
+      processes,
+    };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -44,11 +44,25 @@ export function percentile(sorted: Float64Array | number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-function cannon(url: string, r: BenchRequest, o: LoadOptions, durationSec: number, onLatency?: (ms: number, status: number) => void) {
+function cannon(
+  url: string,
+  r: BenchRequest,
+  o: LoadOptions,
+  durationSec: number,
+  onLatency?: (ms: number, status: number) => void,
+) {
   const length = o.amount ? { amount: o.amount } : { duration: durationSec };
   return new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url: url + r.path, method: r.method, headers: r.headers, body: r.body, connections: o.connections, ...length, timeout: 10 },
+      {
+        url: url + r.path,
+        method: r.method,
+        headers: r.headers,
+        body: r.body,
+        connections: o.connections,
+        ...length,
+        timeout: 10,
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
     if (onLatency) instance.on("response", (_client, statusCode, _bytes, ms) => onLatency(ms, statusCode));
@@ -65,7 +79,13 @@ export interface Meter {
 }
 
 /** A warm-up (not counted), then the measured run; `pid` is the server's, for its CPU time. */
-export async function measureLoad(url: string, r: BenchRequest, o: LoadOptions, pid?: number, meters: Meter[] = []): Promise<LoadResult> {
+export async function measureLoad(
+  url: string,
+  r: BenchRequest,
+  o: LoadOptions,
+  pid?: number,
+  meters: Meter[] = [],
+): Promise<LoadResult> {
   if (o.warmupSec > 0) await cannon(url, r, o, o.warmupSec);
   for (const meter of meters) await meter.start();
   const cpuBefore = cpuMsOf(pid);
@@ -82,7 +102,10 @@ export async function measureLoad(url: string, r: BenchRequest, o: LoadOptions, 
   for (const meter of meters) await meter.stop(latencies.length);
   const sorted = Float64Array.from(latencies).sort();
   return {
-    cpuUs: cpuBefore === undefined || cpuAfter === undefined || sorted.length === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / sorted.length,
+    cpuUs:
+      cpuBefore === undefined || cpuAfter === undefined || sorted.length === 0
+        ? undefined
+        : ((cpuAfter - cpuBefore) * 1000) / sorted.length,
     rps: sorted.length / ((result.finish.getTime() - result.start.getTime()) / 1000),
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
@@ -96,14 +119,21 @@ export async function measureLoad(url: string, r: BenchRequest, o: LoadOptions, 
  * Latency of one request at a time on one kept-alive connection: what a page costs the server plus
  * a constant for the loopback round trip, without queueing behind other requests.
  */
-export async function sequentialLatency(url: string, r: BenchRequest, samples: number, warmup = 100): Promise<{ p50: number; p99: number; errors: number }> {
+export async function sequentialLatency(
+  url: string,
+  r: BenchRequest,
+  samples: number,
+  warmup = 100,
+): Promise<{ p50: number; p99: number; errors: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const once = () =>
     new Promise<{ ms: number; ok: boolean }>((resolve) => {
       const started = process.hrtime.bigint();
       const req = http.request(url + r.path, { method: r.method, headers: r.headers, agent }, (res) => {
         res.resume();
-        res.on("end", () => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, ok: res.statusCode === r.expect }));
+        res.on("end", () =>
+          resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, ok: res.statusCode === r.expect }),
+        );
       });
       req.on("error", () => resolve({ ms: Number.NaN, ok: false }));
       req.end(r.body);
@@ -127,7 +157,13 @@ export function exchange(url: string, r: BenchRequest): Promise<{ status: number
     const req = http.request(url + r.path, { method: r.method, headers: r.headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks) }));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers["content-type"] ?? ""),
+          body: Buffer.concat(chunks),
+        }),
+      );
     });
     req.on("error", reject);
     req.end(r.body);

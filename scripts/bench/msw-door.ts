@@ -18,16 +18,30 @@ import { MSW_BASE_URL, MSW_SCENARIOS, type MswMessage, type MswRun } from "./msw
 import { buildScenarios } from "./scenarios.js";
 import { MOCK_API_KEY } from "./targets.js";
 
-const { handlers, mock } = createMockHandlers({ baseUrl: MSW_BASE_URL, apiKey: MOCK_API_KEY, clock: "real", validateResponses: true, log: (line) => console.error(line) });
+const { handlers, mock } = createMockHandlers({
+  baseUrl: MSW_BASE_URL,
+  apiKey: MOCK_API_KEY,
+  clock: "real",
+  validateResponses: true,
+  log: (line) => console.error(line),
+});
 const server = setupServer(...handlers);
 server.listen({ onUnhandledRequest: "error" });
 
 // The same requests and ids as the socket targets get, read through the door itself.
-const scenarios = new Map((await buildScenarios(MSW_BASE_URL, MOCK_API_KEY)).filter((s) => MSW_SCENARIOS.includes(s.name)).map((s) => [s.name, s.request]));
+const scenarios = new Map(
+  (await buildScenarios(MSW_BASE_URL, MOCK_API_KEY))
+    .filter((s) => MSW_SCENARIOS.includes(s.name))
+    .map((s) => [s.name, s.request]),
+);
 
 async function run(request: BenchRequest, options: LoadOptions, seconds: number): Promise<MswRun> {
   const url = MSW_BASE_URL + request.path;
-  const init: RequestInit = { method: request.method, headers: request.headers, body: request.body && new Uint8Array(request.body) };
+  const init: RequestInit = {
+    method: request.method,
+    headers: request.headers,
+    body: request.body && new Uint8Array(request.body),
+  };
   const latencies: number[] = [];
   let errors = 0;
   let issued = 0;
@@ -52,7 +66,13 @@ async function run(request: BenchRequest, options: LoadOptions, seconds: number)
   await Promise.all(Array.from({ length: options.connections }, loop));
   const elapsed = (performance.now() - started) / 1000;
   const sorted = Float64Array.from(latencies).sort();
-  return { rps: sorted.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors, requests: sorted.length };
+  return {
+    rps: sorted.length / elapsed,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    errors,
+    requests: sorted.length,
+  };
 }
 
 process.on("message", (message: MswMessage) => {

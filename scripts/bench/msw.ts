@@ -36,7 +36,12 @@ const CHILD = fileURLToPath(new URL("./msw-door.ts", import.meta.url));
 
 function startDoor(): Promise<{ child: ChildProcess; scenarios: string[]; stop(): Promise<void> }> {
   // NODE_ENV unset, as for (c): the handlers' options say what runs, nothing reads the environment.
-  const child = fork(CHILD, [], { cwd: root, env: { ...process.env, NODE_ENV: undefined }, execArgv: TSX_EXEC_ARGV, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  const child = fork(CHILD, [], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: undefined },
+    execArgv: TSX_EXEC_ARGV,
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
   const output: string[] = [];
   const keep = (chunk: Buffer) => void (output.push(chunk.toString()), output.length > 50 && output.shift());
   child.stdout?.on("data", keep);
@@ -49,7 +54,10 @@ function startDoor(): Promise<{ child: ChildProcess; scenarios: string[]; stop()
     clearTimeout(timer);
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => void stop().then(() => reject(new Error(`the MSW door gave no sign of life in 60 s:\n${output.join("")}`))), 60_000);
+    const timer = setTimeout(
+      () => void stop().then(() => reject(new Error(`the MSW door gave no sign of life in 60 s:\n${output.join("")}`))),
+      60_000,
+    );
     child.once("message", (message: { ready: boolean; scenarios: string[] }) => {
       clearTimeout(timer);
       resolve({ child, scenarios: message.scenarios, stop });
@@ -67,13 +75,17 @@ export async function measureMswDoor(options: LoadOptions, log: (line: string) =
     const rows: MswRow[] = [];
     for (const scenario of MSW_SCENARIOS) {
       if (!door.scenarios.includes(scenario)) throw new Error(`the MSW door has no scenario ${scenario}`);
-      const run = (measured: boolean) => ask<MswRun>(door.child, { op: "run", scenario, options, measured } satisfies MswMessage);
+      const run = (measured: boolean) =>
+        ask<MswRun>(door.child, { op: "run", scenario, options, measured } satisfies MswMessage);
       if (options.warmupSec > 0 && !options.amount) await run(false);
       const pid = door.child.pid;
       const before = cpuMsOf(pid);
       const figures = await run(true);
       const after = cpuMsOf(pid);
-      const cpuUs = before === undefined || after === undefined || figures.requests === 0 ? undefined : ((after - before) * 1000) / figures.requests;
+      const cpuUs =
+        before === undefined || after === undefined || figures.requests === 0
+          ? undefined
+          : ((after - before) * 1000) / figures.requests;
       const cell: LoadResult = { ...figures, cpuUs };
       log(`  ${scenario.padEnd(40)} ${"MSW setupServer, fetch in-process".padEnd(62)} ${formatCell(cell)}`);
       rows.push({ scenario, cell });

@@ -42,7 +42,10 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ options: { interval: { type: "string" }, keep: { type: "string" } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { interval: { type: "string" }, keep: { type: "string" } },
+  allowPositionals: true,
+});
 const seconds = Number(positionals[0] ?? 10);
 const interval = Number(values.interval ?? 1000);
 const dir = values.keep ?? mkdtempSync(path.join(tmpdir(), "bench-profile-"));
@@ -67,27 +70,49 @@ function bucketOf(stack: CallFrame[]): string | null {
   if (at === -1) {
     const owner = stack.find((f) => f.url)?.url ?? "";
     if (owner.endsWith("scripts/bench/bare-server.ts")) return "bare server's own code";
-    if (/^node:(_http|net|internal\/(stream_base_commons|streams|http|net)|stream|events)/.test(owner)) return "Node: HTTP parsing, socket reads, response bookkeeping (no mock frame on the stack)";
-    if (/^node:internal\/(process\/task_queues|timers|async_hooks)/.test(owner)) return "Node: event loop, microtasks, timers";
+    if (/^node:(_http|net|internal\/(stream_base_commons|streams|http|net)|stream|events)/.test(owner))
+      return "Node: HTTP parsing, socket reads, response bookkeeping (no mock frame on the stack)";
+    if (/^node:internal\/(process\/task_queues|timers|async_hooks)/.test(owner))
+      return "Node: event loop, microtasks, timers";
     return `other, no mock frame: ${rel(owner) || stack[0].functionName}`;
   }
   const frame = stack[at];
   const file = rel(frame.url);
   const has = (name: string) => stack.some((f) => f.functionName === name && isMock(f.url));
-  if (file === "mock-server/node/serve.ts") return frame.functionName === "writeReply" && at > 0 ? "Node: response headers and write path in JS (writeHead, end), called by writeReply" : "door: node/serve.ts (headOf, serveNode, writeReply)";
+  if (file === "mock-server/node/serve.ts")
+    return frame.functionName === "writeReply" && at > 0
+      ? "Node: response headers and write path in JS (writeHead, end), called by writeReply"
+      : "door: node/serve.ts (headOf, serveNode, writeReply)";
   if (file === "mock-server/server.ts") return "door: server.ts request listener";
-  if (file.startsWith("generated/validators") || file === "mock-server/core/validation.ts" || file === "mock-server/core/operations.ts" || frame.functionName === "checkReply")
-    return has("checkReply") ? "core: response validation (checkReply, validators)" : "core: request validation (parameters)";
+  if (
+    file.startsWith("generated/validators") ||
+    file === "mock-server/core/validation.ts" ||
+    file === "mock-server/core/operations.ts" ||
+    frame.functionName === "checkReply"
+  )
+    return has("checkReply")
+      ? "core: response validation (checkReply, validators)"
+      : "core: request validation (parameters)";
   if (file === "mock-server/core/pipeline.ts") {
     if (frame.functionName === "parseQuery") return "core: query parsing (parseQuery, URLSearchParams)";
     if (frame.functionName === "finish") return "core: finish (request id: randomUUID, CORS headers)";
     return "core: pipeline itself (handle, serve, serveOperation, jsonText, ...)";
   }
   if (file === "mock-server/core/routes.ts") return "core: routing (RouteTable.match)";
-  if (file === "mock-server/core/auth.ts" || file === "mock-server/store/workspace.ts" || file === "mock-server/node/platform.ts") return "core: API key (SHA-256 digest, lookup)";
+  if (
+    file === "mock-server/core/auth.ts" ||
+    file === "mock-server/store/workspace.ts" ||
+    file === "mock-server/node/platform.ts"
+  )
+    return "core: API key (SHA-256 digest, lookup)";
   if (file === "mock-server/core/reply-json.ts") return "core: reply JSON (readReplyJson, JSON.stringify)";
   if (file === "mock-server/core/journal.ts") return "core: journal";
-  if (file.startsWith("mock-server/routes/") || file.startsWith("mock-server/store/") || file === "mock-server/core/pagination.ts") return "handler and store (routes/, store/, pagination)";
+  if (
+    file.startsWith("mock-server/routes/") ||
+    file.startsWith("mock-server/store/") ||
+    file === "mock-server/core/pagination.ts"
+  )
+    return "handler and store (routes/, store/, pagination)";
   return `mock, other: ${file}`;
 }
 
@@ -96,7 +121,9 @@ function leafName(stack: CallFrame[]): string {
   const [leaf] = stack;
   if (leaf.url) return `${leaf.functionName || "(anonymous)"} ${rel(leaf.url)}:${leaf.lineNumber + 1}`;
   const caller = stack.find((f) => f.url);
-  return caller && !leaf.functionName.startsWith("(") ? `${leaf.functionName} [native] ← ${caller.functionName || "(anonymous)"} ${rel(caller.url)}` : leaf.functionName;
+  return caller && !leaf.functionName.startsWith("(")
+    ? `${leaf.functionName} [native] ← ${caller.functionName || "(anonymous)"} ${rel(caller.url)}`
+    : leaf.functionName;
 }
 
 function summarise(profile: CpuProfile, fromUs: number, toUs: number) {
@@ -136,7 +163,10 @@ function summarise(profile: CpuProfile, fromUs: number, toUs: number) {
     const leaf = leafName(stack);
     leaves.set(leaf, (leaves.get(leaf) ?? 0) + us);
   }
-  if (busy + idle === 0) throw new Error(`no samples in the measured window (${fromUs} to ${toUs}; profile ${profile.startTime} to ${profile.endTime}): not the same clock?`);
+  if (busy + idle === 0)
+    throw new Error(
+      `no samples in the measured window (${fromUs} to ${toUs}; profile ${profile.startTime} to ${profile.endTime}): not the same clock?`,
+    );
   return { busy, idle, buckets, leaves };
 }
 
@@ -215,16 +245,26 @@ function printProfile(title: string, r: Run, plain: Run, top: number): void {
   const write = buckets.get(SOCKET_WRITE) ?? 0;
   const user = busy - write;
   const us = (t: number) => (t === write ? "(system time)" : f1((t / user) * plain.mainUser));
-  console.log(`\n${title}: main thread busy in ${pct(busy, busy + idle)} of the window's samples; the socket write ${pct(write, busy)} of them.`);
-  console.log(`µs per request: share of the other busy samples x the main thread's user time per request without the profiler (${f1(plain.mainUser)} µs).\n`);
+  console.log(
+    `\n${title}: main thread busy in ${pct(busy, busy + idle)} of the window's samples; the socket write ${pct(write, busy)} of them.`,
+  );
+  console.log(
+    `µs per request: share of the other busy samples x the main thread's user time per request without the profiler (${f1(plain.mainUser)} µs).\n`,
+  );
   console.log("| where (main-thread samples) | share of busy | share outside the socket write | ≈ µs per request |");
   console.log("|---|---|---|---|");
-  for (const [bucket, t] of [...buckets].sort((a, b) => b[1] - a[1])) if (t / busy >= 0.002) console.log(`| ${bucket} | ${pct(t, busy)} | ${t === write ? "" : pct(t, user)} | ${us(t)} |`);
-  console.log(`\n| self time, top ${top} functions | share of busy | share outside the socket write | ≈ µs per request |`);
+  for (const [bucket, t] of [...buckets].sort((a, b) => b[1] - a[1]))
+    if (t / busy >= 0.002)
+      console.log(`| ${bucket} | ${pct(t, busy)} | ${t === write ? "" : pct(t, user)} | ${us(t)} |`);
+  console.log(
+    `\n| self time, top ${top} functions | share of busy | share outside the socket write | ≈ µs per request |`,
+  );
   console.log("|---|---|---|---|");
   for (const [leaf, t] of [...leaves].sort((a, b) => b[1] - a[1]).slice(0, top)) {
     const isWrite = leaf.startsWith("writev [native]");
-    console.log(`| ${leaf.replaceAll("|", "\\|")} | ${pct(t, busy)} | ${isWrite ? "" : pct(t, user)} | ${isWrite ? "(system time)" : f1((t / user) * plain.mainUser)} |`);
+    console.log(
+      `| ${leaf.replaceAll("|", "\\|")} | ${pct(t, busy)} | ${isWrite ? "" : pct(t, user)} | ${isWrite ? "(system time)" : f1((t / user) * plain.mainUser)} |`,
+    );
   }
 }
 
@@ -238,7 +278,13 @@ try {
   scenarios = (await buildScenarios(probe.url, MOCK_API_KEY)).slice(0, 2);
   for (const s of scenarios) {
     const a = await exchange(probe.url, s.request);
-    fixtures.push({ method: s.request.method, path: s.request.path.split("?")[0], status: a.status, contentType: a.contentType, bodyBase64: a.body.toString("base64") });
+    fixtures.push({
+      method: s.request.method,
+      path: s.request.path.split("?")[0],
+      status: a.status,
+      contentType: a.contentType,
+      bodyBase64: a.body.toString("base64"),
+    });
   }
 } finally {
   await probe.stop();

@@ -31,7 +31,12 @@ export class RedisProbe {
 
   static async connect(url: string): Promise<RedisProbe> {
     // No reconnecting: the bench stops its redis-servers, and a probe left open must not retry against a closed port.
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    const client = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     // Failures surface as the rejected command; the event would only repeat them on stderr.
     client.on("error", () => undefined);
     await client.connect();
@@ -67,7 +72,10 @@ export class RedisProbe {
     const after = await this.counters();
     const delta = (name: string) => (after.calls.get(name) ?? 0) - (before.calls.get(name) ?? 0);
     // Between the two reads: the first INFO itself (counted once it has run), the EVAL, and the EXISTS if counted.
-    return { commandstats: delta("exists") === 1 && delta("eval") === 1, totalCommandsProcessed: after.total - before.total === 3 };
+    return {
+      commandstats: delta("exists") === 1 && delta("eval") === 1,
+      totalCommandsProcessed: after.total - before.total === 3,
+    };
   }
 
   /**
@@ -113,11 +121,18 @@ export class RedisProbe {
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Calls of each name between two readings, and their sum (what Redis executed, scripts' commands included). */
-export function callsBetween(before: RedisCounters, after: RedisCounters, leaveOut: string[] = []): { byName: Map<string, number>; sum: number } {
+export function callsBetween(
+  before: RedisCounters,
+  after: RedisCounters,
+  leaveOut: string[] = [],
+): { byName: Map<string, number>; sum: number } {
   const byName = new Map<string, number>();
   let sum = 0;
   for (const [name, calls] of after.calls) {

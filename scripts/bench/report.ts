@@ -8,9 +8,24 @@ import { TARGETS, type CompareRow, type TargetId } from "./compare.js";
 import type { LoadOptions, LoadResult } from "./load.js";
 import { MSW_BASE_URL, type MswRow } from "./msw.js";
 import { CALL_QUERIES, RUN_QUERIES, type ScaleRow } from "./scale.js";
-import { GATEWAY_BURST, GATEWAY_RATE, gatewayDerived, gatewayGoals, GOAL_OVER_FLOOR, GOAL_SHARE_429, type GatewayFigures, type GatewayRun } from "./gateway.js";
+import {
+  GATEWAY_BURST,
+  GATEWAY_RATE,
+  gatewayDerived,
+  gatewayGoals,
+  GOAL_OVER_FLOOR,
+  GOAL_SHARE_429,
+  type GatewayFigures,
+  type GatewayRun,
+} from "./gateway.js";
 import type { InstalledFigures } from "./installed.js";
-import { formatSentBy, ROUND_TRIP_WARMUP, STORE_TARGETS, type SharedStoreFigures, type StoreCell } from "./shared-store.js";
+import {
+  formatSentBy,
+  ROUND_TRIP_WARMUP,
+  STORE_TARGETS,
+  type SharedStoreFigures,
+  type StoreCell,
+} from "./shared-store.js";
 import { median, type StartFigures, type ToolingFigures } from "./tooling.js";
 import type { UploadFigures } from "./uploads.js";
 
@@ -18,7 +33,15 @@ export interface Results {
   date: string;
   command: string;
   quick: boolean;
-  machine: { cores: number; cpu: string; node: string; os: string; memoryGiB: number; loadBefore: number[]; loadAfter: number[] };
+  machine: {
+    cores: number;
+    cpu: string;
+    node: string;
+    os: string;
+    memoryGiB: number;
+    loadBefore: number[];
+    loadAfter: number[];
+  };
   load: LoadOptions;
   scaleSamples: number;
   compare: CompareRow[];
@@ -40,10 +63,15 @@ const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "n/a");
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : "n/a");
 const mib = (bytes: number | undefined) => (bytes === undefined ? "n/a" : `${(bytes / 2 ** 20).toFixed(0)} MiB`);
-const cpuRatio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? `${(a / b).toFixed(2)}` : "n/a");
+const cpuRatio = (a: number | undefined, b: number | undefined) =>
+  a !== undefined && b !== undefined && b > 0 ? `${(a / b).toFixed(2)}` : "n/a";
 const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
-const measured = (l: LoadOptions) => (l.amount ? `${l.amount} requests` : `${l.warmupSec} s warm-up then ${l.durationSec} s measured`);
-const table = (head: string[], rows: string[][]) => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+const measured = (l: LoadOptions) =>
+  l.amount ? `${l.amount} requests` : `${l.warmupSec} s warm-up then ${l.durationSec} s measured`;
+const table = (head: string[], rows: string[][]) =>
+  [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join(
+    "\n",
+  );
 
 /** A cell a run did not measure (figures saved by an older bench): rendered as n/a. */
 const NOT_MEASURED: LoadResult = { rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, errors: 0, requests: 0 };
@@ -53,17 +81,38 @@ function comparison(r: Results): string {
   const ids = TARGETS.map((t) => t.id);
   const rps = table(
     ["request", ...TARGETS.map((t) => t.label), "c/a", "c/b", "c/d"],
-    r.compare.map((row) => [row.scenario, ...ids.map((id) => f0(at(row, id).rps)), ratio(at(row, "c").rps, at(row, "a").rps), ratio(at(row, "c").rps, at(row, "b").rps), ratio(at(row, "c").rps, at(row, "d").rps)]),
+    r.compare.map((row) => [
+      row.scenario,
+      ...ids.map((id) => f0(at(row, id).rps)),
+      ratio(at(row, "c").rps, at(row, "a").rps),
+      ratio(at(row, "c").rps, at(row, "b").rps),
+      ratio(at(row, "c").rps, at(row, "d").rps),
+    ]),
   );
   const latency = table(
     ["request", ...TARGETS.map((t) => t.label), "c/a p99", "c/b p99", "c/d p99"],
-    r.compare.map((row) => [row.scenario, ...ids.map((id) => `${f2(at(row, id).p50)} / ${f2(at(row, id).p99)}`), ratio(at(row, "c").p99, at(row, "a").p99), ratio(at(row, "c").p99, at(row, "b").p99), ratio(at(row, "c").p99, at(row, "d").p99)]),
+    r.compare.map((row) => [
+      row.scenario,
+      ...ids.map((id) => `${f2(at(row, id).p50)} / ${f2(at(row, id).p99)}`),
+      ratio(at(row, "c").p99, at(row, "a").p99),
+      ratio(at(row, "c").p99, at(row, "b").p99),
+      ratio(at(row, "c").p99, at(row, "d").p99),
+    ]),
   );
   const cpu = table(
     ["request", ...TARGETS.map((t) => t.label), "c÷a", "c÷b", "c÷d"],
-    r.compare.map((row) => [row.scenario, ...ids.map((id) => f0(at(row, id).cpuUs ?? Number.NaN)), cpuRatio(at(row, "c").cpuUs, at(row, "a").cpuUs), cpuRatio(at(row, "c").cpuUs, at(row, "b").cpuUs), cpuRatio(at(row, "c").cpuUs, at(row, "d").cpuUs)]),
+    r.compare.map((row) => [
+      row.scenario,
+      ...ids.map((id) => f0(at(row, id).cpuUs ?? Number.NaN)),
+      cpuRatio(at(row, "c").cpuUs, at(row, "a").cpuUs),
+      cpuRatio(at(row, "c").cpuUs, at(row, "b").cpuUs),
+      cpuRatio(at(row, "c").cpuUs, at(row, "d").cpuUs),
+    ]),
   );
-  const errors = table(["request", ...TARGETS.map((t) => t.label)], r.compare.map((row) => [row.scenario, ...ids.map((id) => `${at(row, id).errors} of ${at(row, id).requests}`)]));
+  const errors = table(
+    ["request", ...TARGETS.map((t) => t.label)],
+    r.compare.map((row) => [row.scenario, ...ids.map((id) => `${at(row, id).errors} of ${at(row, id).requests}`)]),
+  );
   return [
     "### Requests per second",
     "c/a, c/b, c/d: (c)'s requests per second over (a)'s, (b)'s, (d)'s (higher is better for the mock).",
@@ -88,7 +137,13 @@ function msw(r: Results): string {
   if (!r.msw?.length) return "(not measured in this run)";
   return table(
     ["request", "req/s", "p50 / p99 (ms)", "CPU µs per request (whole process)", "errors"],
-    r.msw.map(({ scenario, cell }) => [scenario, f0(cell.rps), `${f2(cell.p50)} / ${f2(cell.p99)}`, f0(cell.cpuUs ?? Number.NaN), `${cell.errors} of ${cell.requests}`]),
+    r.msw.map(({ scenario, cell }) => [
+      scenario,
+      f0(cell.rps),
+      `${f2(cell.p50)} / ${f2(cell.p99)}`,
+      f0(cell.cpuUs ?? Number.NaN),
+      `${cell.errors} of ${cell.requests}`,
+    ]),
   );
 }
 
@@ -110,7 +165,11 @@ function targets(r: Results): string {
   const rows: string[][] = [];
   for (const s of ["GET /v1/calls?page", ONE]) {
     const [c, d] = [cell(r, s, "c"), cell(r, s, "d")];
-    rows.push([`${s.replace("?page", "")}: mock >= 5x Prism req/s`, throughput(r, s, "d"), verdict(c.rps >= 5 * d.rps)]);
+    rows.push([
+      `${s.replace("?page", "")}: mock >= 5x Prism req/s`,
+      throughput(r, s, "d"),
+      verdict(c.rps >= 5 * d.rps),
+    ]);
   }
   const [c, a, b] = [cell(r, ONE, "c"), cell(r, ONE, "a"), cell(r, ONE, "b")];
   rows.push([`${ONE}: mock >= 1.0x bare Express req/s`, throughput(r, ONE, "a"), verdict(c.rps >= a.rps)]);
@@ -119,80 +178,180 @@ function targets(r: Results): string {
     // The single-record read has the tighter bound; the other requests keep the earlier 2x.
     const bound = row.scenario === ONE ? 1.5 : 2;
     const [rc, ra] = [at(row, "c"), at(row, "a")];
-    rows.push([`${row.scenario}: mock p99 <= ${bound}x bare Express p99`, `${f2(rc.p99)} vs ${f2(ra.p99)} ms (${ratio(rc.p99, ra.p99)})`, verdict(rc.p99 <= bound * ra.p99)]);
+    rows.push([
+      `${row.scenario}: mock p99 <= ${bound}x bare Express p99`,
+      `${f2(rc.p99)} vs ${f2(ra.p99)} ms (${ratio(rc.p99, ra.p99)})`,
+      verdict(rc.p99 <= bound * ra.p99),
+    ]);
   }
   const spread = (name: string) => {
     const p50s = r.scale.map((s) => s.queries.find((q) => q.name === name)!.p50);
     return Math.max(...p50s) / Math.min(...p50s);
   };
-  for (const q of [...CALL_QUERIES.slice(0, 3), ...RUN_QUERIES.slice(0, 2)]) rows.push([`scale: p50 of "${q}" within 2x across sizes`, `${spread(q).toFixed(2)}x`, verdict(spread(q) <= 2)]);
+  for (const q of [...CALL_QUERIES.slice(0, 3), ...RUN_QUERIES.slice(0, 2)])
+    rows.push([`scale: p50 of "${q}" within 2x across sizes`, `${spread(q).toFixed(2)}x`, verdict(spread(q) <= 2)]);
   const biggest = r.scale.at(-1)!;
-  rows.push([`scale: RSS at ${biggest.calls.toLocaleString("en")} calls <= 1 GiB`, mib(biggest.rss), verdict(biggest.rss <= 2 ** 30)]);
-  rows.push(["start: mock to first 200 on /__mock/health < 1 s (median)", `${f0(median(r.starts.mock))} ms`, verdict(median(r.starts.mock) < 1000)]);
+  rows.push([
+    `scale: RSS at ${biggest.calls.toLocaleString("en")} calls <= 1 GiB`,
+    mib(biggest.rss),
+    verdict(biggest.rss <= 2 ** 30),
+  ]);
+  rows.push([
+    "start: mock to first 200 on /__mock/health < 1 s (median)",
+    `${f0(median(r.starts.mock))} ms`,
+    verdict(median(r.starts.mock) < 1000),
+  ]);
   const installedStart = median(r.installed.starts);
-  rows.push([`installed bin \`agent-platform-mock\`: spawn to first 200 < 300 ms (median of ${r.installed.starts.length}), one process`, `${f0(installedStart)} ms; ${r.installed.processes} process(es); idle RSS ${mib(r.installed.idleRss)}`, verdict(installedStart < 300 && r.installed.processes === 1)]);
-  rows.push(["`npm run generate` < 10 s", `${(r.tooling.generateMs / 1000).toFixed(1)} s`, verdict(r.tooling.generateMs < 10_000)]);
-  rows.push(["full conformance run against a local mock < 20 s", `${(r.tooling.conformanceMs / 1000).toFixed(1)} s`, verdict(r.tooling.conformanceMs < 20_000 && r.tooling.conformanceExit === 0)]);
+  rows.push([
+    `installed bin \`agent-platform-mock\`: spawn to first 200 < 300 ms (median of ${r.installed.starts.length}), one process`,
+    `${f0(installedStart)} ms; ${r.installed.processes} process(es); idle RSS ${mib(r.installed.idleRss)}`,
+    verdict(installedStart < 300 && r.installed.processes === 1),
+  ]);
+  rows.push([
+    "`npm run generate` < 10 s",
+    `${(r.tooling.generateMs / 1000).toFixed(1)} s`,
+    verdict(r.tooling.generateMs < 10_000),
+  ]);
+  rows.push([
+    "full conformance run against a local mock < 20 s",
+    `${(r.tooling.conformanceMs / 1000).toFixed(1)} s`,
+    verdict(r.tooling.conformanceMs < 20_000 && r.tooling.conformanceExit === 0),
+  ]);
   const growth = r.uploads.peakRss - r.uploads.baselineRss;
-  rows.push(["100 MB upload: 413, RSS grows <= 64 MiB", `${r.uploads.oversizeStatus}, +${mib(growth)}`, verdict(r.uploads.oversizeStatus === 413 && growth <= 64 * 2 ** 20)]);
+  rows.push([
+    "100 MB upload: 413, RSS grows <= 64 MiB",
+    `${r.uploads.oversizeStatus}, +${mib(growth)}`,
+    verdict(r.uploads.oversizeStatus === 413 && growth <= 64 * 2 ** 20),
+  ]);
   rows.push(...gatewayTargets(r.gateway));
   return table(["target", "measured", "verdict"], rows);
 }
 
 function scale(r: Results): string {
   const queries = [...CALL_QUERIES, ...RUN_QUERIES];
-  const head = ["", ...r.scale.map((s) => `${s.calls.toLocaleString("en")} calls, ${s.testRuns.toLocaleString("en")} test runs`)];
+  const head = [
+    "",
+    ...r.scale.map((s) => `${s.calls.toLocaleString("en")} calls, ${s.testRuns.toLocaleString("en")} test runs`),
+  ];
   const rows = [
-    ["load time (calls + test runs)", ...r.scale.map((s) => `${(s.loadCallsMs / 1000).toFixed(2)} s + ${(s.loadTestRunsMs / 1000).toFixed(2)} s`)],
+    [
+      "load time (calls + test runs)",
+      ...r.scale.map((s) => `${(s.loadCallsMs / 1000).toFixed(2)} s + ${(s.loadTestRunsMs / 1000).toFixed(2)} s`),
+    ],
     ["RSS after load and a full GC", ...r.scale.map((s) => mib(s.rss))],
     ["heap used after load and a full GC", ...r.scale.map((s) => mib(s.heapUsed))],
     ["peak RSS while loading", ...r.scale.map((s) => mib(s.peakRss))],
-    ...queries.map((q) => [`${q}: p50 / p99 ms`, ...r.scale.map((s) => {
-      const m = s.queries.find((x) => x.name === q)!;
-      return `${f2(m.p50)} / ${f2(m.p99)}${m.errors ? ` (${m.errors} errors)` : ""}`;
-    })]),
+    ...queries.map((q) => [
+      `${q}: p50 / p99 ms`,
+      ...r.scale.map((s) => {
+        const m = s.queries.find((x) => x.name === q)!;
+        return `${f2(m.p50)} / ${f2(m.p99)}${m.errors ? ` (${m.errors} errors)` : ""}`;
+      }),
+    ]),
   ];
   return table(head, rows);
 }
 
 function startAndTooling(r: Results): string {
   const list = (xs: number[]) => `${f0(median(xs))} ms (samples: ${xs.map(f0).join(", ")})`;
-  return table(["measure", "figure"], [
-    ["mock from the sources: `node --import tsx mock-server/main.ts`, spawn to first 200 on /__mock/health", list(r.starts.mock)],
-    ["mock from the sources: CPU time used by then (main and loader threads)", list(r.starts.mockCpu)],
-    ["mock: `npm start` (npm, its shell and the compiled mock in dist/), spawn to first 200", list(r.starts.npmStart)],
-    ["installed bin: `agent-platform-mock` from the packed tarball in a fresh project, spawn to first 200", list(r.installed.starts)],
-    ["installed bin: CPU time used by then", list(r.installed.startCpu)],
-    ["installed bin: RSS after 2 s idle; processes", `${mib(r.installed.idleRss)}; ${r.installed.processes}`],
-    ["packed tarball: size, files; packages an install of it alone brings", `${(r.installed.tarballBytes / 1024).toFixed(0)} KiB, ${r.installed.tarballFiles} files; ${r.installed.packages} packages`],
-    ["Prism: `prism mock generated/openapi.json`, spawn to first 200 on GET /v1/agents", list(r.starts.prism)],
-    ["Prism: CPU time used by then", list(r.starts.prismCpu)],
-    ["`npm run generate` (in a copy of the repo)", `${(r.tooling.generateMs / 1000).toFixed(2)} s; output ${r.tooling.generateIdentical ? "identical to" : "**differs from**"} generated/`],
-    ["`npm run conformance` against a local mock (whole command)", `${(r.tooling.conformanceMs / 1000).toFixed(2)} s; exit ${r.tooling.conformanceExit}; ${r.tooling.conformanceSummary}`],
-  ]);
+  return table(
+    ["measure", "figure"],
+    [
+      [
+        "mock from the sources: `node --import tsx mock-server/main.ts`, spawn to first 200 on /__mock/health",
+        list(r.starts.mock),
+      ],
+      ["mock from the sources: CPU time used by then (main and loader threads)", list(r.starts.mockCpu)],
+      [
+        "mock: `npm start` (npm, its shell and the compiled mock in dist/), spawn to first 200",
+        list(r.starts.npmStart),
+      ],
+      [
+        "installed bin: `agent-platform-mock` from the packed tarball in a fresh project, spawn to first 200",
+        list(r.installed.starts),
+      ],
+      ["installed bin: CPU time used by then", list(r.installed.startCpu)],
+      ["installed bin: RSS after 2 s idle; processes", `${mib(r.installed.idleRss)}; ${r.installed.processes}`],
+      [
+        "packed tarball: size, files; packages an install of it alone brings",
+        `${(r.installed.tarballBytes / 1024).toFixed(0)} KiB, ${r.installed.tarballFiles} files; ${r.installed.packages} packages`,
+      ],
+      ["Prism: `prism mock generated/openapi.json`, spawn to first 200 on GET /v1/agents", list(r.starts.prism)],
+      ["Prism: CPU time used by then", list(r.starts.prismCpu)],
+      [
+        "`npm run generate` (in a copy of the repo)",
+        `${(r.tooling.generateMs / 1000).toFixed(2)} s; output ${r.tooling.generateIdentical ? "identical to" : "**differs from**"} generated/`,
+      ],
+      [
+        "`npm run conformance` against a local mock (whole command)",
+        `${(r.tooling.conformanceMs / 1000).toFixed(2)} s; exit ${r.tooling.conformanceExit}; ${r.tooling.conformanceSummary}`,
+      ],
+    ],
+  );
 }
 
 function uploads(r: Results): string {
   const u = r.uploads;
-  return table(["measure", "figure"], [
-    ["25 MB text file, first byte to 201", `${f0(median(u.throughputMBps))} MB/s median (samples: ${u.throughputMBps.map(f0).join(", ")} MB/s; statuses ${u.statuses25.join(", ")})`],
-    [`${u.oversizeMB} MB text file`, `status ${u.oversizeStatus} after ${f0(u.oversizeAnswerMs)} ms (the body is still drained after the answer)`],
-    ["mock RSS: baseline / peak during the upload / growth", `${mib(u.baselineRss)} / ${mib(u.peakRss)} / +${mib(u.peakRss - u.baselineRss)}`],
-  ]);
+  return table(
+    ["measure", "figure"],
+    [
+      [
+        "25 MB text file, first byte to 201",
+        `${f0(median(u.throughputMBps))} MB/s median (samples: ${u.throughputMBps.map(f0).join(", ")} MB/s; statuses ${u.statuses25.join(", ")})`,
+      ],
+      [
+        `${u.oversizeMB} MB text file`,
+        `status ${u.oversizeStatus} after ${f0(u.oversizeAnswerMs)} ms (the body is still drained after the answer)`,
+      ],
+      [
+        "mock RSS: baseline / peak during the upload / growth",
+        `${mib(u.baselineRss)} / ${mib(u.peakRss)} / +${mib(u.peakRss - u.baselineRss)}`,
+      ],
+    ],
+  );
 }
 
-const round = (n: number | undefined, digits: number) => (n !== undefined && Number.isFinite(n) ? Number(n.toFixed(digits)) : Number.NaN);
+const round = (n: number | undefined, digits: number) =>
+  n !== undefined && Number.isFinite(n) ? Number(n.toFixed(digits)) : Number.NaN;
 const f3 = (n: number | undefined) => (n !== undefined && Number.isFinite(n) ? n.toFixed(3) : "n/a");
-const errorsOf = (c: StoreCell) => `${c.errors} of ${c.requests}${c.unexpected ? ` (statuses ${Object.entries(c.unexpected).map(([s, n]) => `${s}: ${n}`).join(", ")})` : ""}`;
+const errorsOf = (c: StoreCell) =>
+  `${c.errors} of ${c.requests}${
+    c.unexpected
+      ? ` (statuses ${Object.entries(c.unexpected)
+          .map(([s, n]) => `${s}: ${n}`)
+          .join(", ")})`
+      : ""
+  }`;
 
 function storeLoad(s: SharedStoreFigures): string {
   return table(
-    ["request", "target", "req/s", "p50 / p99 (ms)", "mock CPU ms per request (its processes)", "redis-server CPU ms per request", "script calls per request", "errors"],
+    [
+      "request",
+      "target",
+      "req/s",
+      "p50 / p99 (ms)",
+      "mock CPU ms per request (its processes)",
+      "redis-server CPU ms per request",
+      "script calls per request",
+      "errors",
+    ],
     s.rows.flatMap((row) =>
       STORE_TARGETS.map(({ id, label }) => {
         const c = row.cells[id];
-        const processes = c.mockProcesses > 1 ? `${f3(c.mockCpuMs)} (${c.mockProcesses}: ${c.mockCpuMsByProcess.map(f3).join(" + ")})` : f3(c.mockCpuMs);
-        return [row.scenario, label, f0(c.rps), `${f2(c.p50)} / ${f2(c.p99)}`, processes, f3(c.redisCpuMs), c.scriptCallsPerRequest === undefined ? "n/a" : f2(c.scriptCallsPerRequest), errorsOf(c)];
+        const processes =
+          c.mockProcesses > 1
+            ? `${f3(c.mockCpuMs)} (${c.mockProcesses}: ${c.mockCpuMsByProcess.map(f3).join(" + ")})`
+            : f3(c.mockCpuMs);
+        return [
+          row.scenario,
+          label,
+          f0(c.rps),
+          `${f2(c.p50)} / ${f2(c.p99)}`,
+          processes,
+          f3(c.redisCpuMs),
+          c.scriptCallsPerRequest === undefined ? "n/a" : f2(c.scriptCallsPerRequest),
+          errorsOf(c),
+        ];
       }),
     ),
   );
@@ -200,8 +359,22 @@ function storeLoad(s: SharedStoreFigures): string {
 
 function storeRoundTrips(s: SharedStoreFigures): string {
   return table(
-    ["operation", "round trips per request (commands the mock sent)", "by command", "EVALSHA + EVAL per request (commandstats)", "commands Redis executed per request (its scripts' included)", "errors"],
-    s.roundTrips.map((t) => [t.operation, f2(t.sent), formatSentBy(t.sentBy), f2(t.scriptCalls), f2(t.executed), `${t.errors} of ${t.requests}`]),
+    [
+      "operation",
+      "round trips per request (commands the mock sent)",
+      "by command",
+      "EVALSHA + EVAL per request (commandstats)",
+      "commands Redis executed per request (its scripts' included)",
+      "errors",
+    ],
+    s.roundTrips.map((t) => [
+      t.operation,
+      f2(t.sent),
+      formatSentBy(t.sentBy),
+      f2(t.scriptCalls),
+      f2(t.executed),
+      `${t.errors} of ${t.requests}`,
+    ]),
   );
 }
 
@@ -272,19 +445,29 @@ either CPU figure.`;
 }
 
 const pct = (share: number) => (Number.isFinite(share) ? `${(share * 100).toFixed(1)} %` : "n/a");
-const counts = (c: Record<string, number>) => Object.entries(c).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+const counts = (c: Record<string, number>) =>
+  Object.entries(c)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ") || "none";
 const GOAL_TEXT = `wall <= ${GOAL_OVER_FLOOR}x its floor, <= ${GOAL_SHARE_429 * 100} % of requests met a 429, none sent during an announced wait`;
 
 /** A rate-limited case's goals as one row of the targets table; the mix's also wants no failed and no inconclusive rule. */
 function gatewayTargets(g: GatewayFigures | undefined): string[][] {
   if (!g) return [];
-  return g.runs.filter((run) => run.limited).map((run) => {
-    const d = gatewayDerived(run);
-    const goals = gatewayGoals(run);
-    const clean = run.id !== "mix" || (run.rules.failed === 0 && run.rules.inconclusive === 0);
-    const measuredText = `${f2(d.overFloor)}x, ${pct(d.share429)}, ${run.gateway.early} early${run.id === "mix" ? `; ${run.rules.failed} failed, ${run.rules.inconclusive} inconclusive` : ""}`;
-    return [`conformance through a gateway, ${run.label}: ${GOAL_TEXT}${run.id === "mix" ? ", no rule failed or inconclusive" : ""}`, measuredText, verdict(goals.floor && goals.share && goals.early && clean)];
-  });
+  return g.runs
+    .filter((run) => run.limited)
+    .map((run) => {
+      const d = gatewayDerived(run);
+      const goals = gatewayGoals(run);
+      const clean = run.id !== "mix" || (run.rules.failed === 0 && run.rules.inconclusive === 0);
+      const measuredText = `${f2(d.overFloor)}x, ${pct(d.share429)}, ${run.gateway.early} early${run.id === "mix" ? `; ${run.rules.failed} failed, ${run.rules.inconclusive} inconclusive` : ""}`;
+      return [
+        `conformance through a gateway, ${run.label}: ${GOAL_TEXT}${run.id === "mix" ? ", no rule failed or inconclusive" : ""}`,
+        measuredText,
+        verdict(goals.floor && goals.share && goals.early && clean),
+      ];
+    });
 }
 
 function gatewayRow(run: GatewayRun, clean: GatewayRun | undefined): string[] {
@@ -313,12 +496,13 @@ function gateway(r: Results): string {
   const clean = g.runs.find((run) => run.id === "clean");
   const mix = g.runs.find((run) => run.id === "mix");
   const loads = (xs: number[]) => xs.map((n) => n.toFixed(2)).join(", ");
-  const mixText = mix && clean
-    ? `The mix took ${mix.wallSec.toFixed(1)} s: ${ratio(mix.wallSec, clean.wallSec)} the clean run and ${ratio(mix.wallSec, gatewayDerived(mix).floorSec)} its own floor; the gateway answered
+  const mixText =
+    mix && clean
+      ? `The mix took ${mix.wallSec.toFixed(1)} s: ${ratio(mix.wallSec, clean.wallSec)} the clean run and ${ratio(mix.wallSec, gatewayDerived(mix).floorSec)} its own floor; the gateway answered
 ${counts(mix.gateway.errorPages)} with its own error pages and reset ${mix.gateway.resets} connections; the suite sent again after ${counts(mix.environment.retries)}
 (by why); ${mix.rules.failed} rules failed and ${mix.rules.inconclusive} were inconclusive (exit ${mix.exit}). Latency p50 / p95 / p99 of the target's own answers:
 ${mix.environment.latency.p50} / ${mix.environment.latency.p95} / ${mix.environment.latency.p99} ms (clean: ${clean.environment.latency.p50} / ${clean.environment.latency.p95} / ${clean.environment.latency.p99} ms).`
-    : "";
+      : "";
   return `Measured by \`${g.command}\` on ${g.date} in ${f0(g.durationSec)} s (load average before / after: ${loads(g.loadBefore)} / ${loads(g.loadAfter)})${g.only ? `, **--only ${g.only}**, not the whole suite` : ""}.
 
 Each row is one run of the ${g.only ? `rules matching \`${g.only}\`` : "whole documented-level suite"} (\`main([..., "--target", "foreign"])\` from \`conformance/cli.ts\` in the bench's
@@ -332,7 +516,20 @@ Pace: the pace \`--rate-limit auto\` settled on. Early: requests the gateway rec
 Goals for every rate-limited run: ${GOAL_TEXT}.
 
 ${table(
-  ["gateway", "wall", "requests (suite / gateway)", "floor", "wall / floor", "429s", "waited", "pace", "early", "retries by why", "error pages; resets", "rules failed / inconclusive"],
+  [
+    "gateway",
+    "wall",
+    "requests (suite / gateway)",
+    "floor",
+    "wall / floor",
+    "429s",
+    "waited",
+    "pace",
+    "early",
+    "retries by why",
+    "error pages; resets",
+    "rules failed / inconclusive",
+  ],
   g.runs.map((run) => gatewayRow(run, clean)),
 )}
 

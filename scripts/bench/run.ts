@@ -61,8 +61,19 @@ export const QUICK: typeof FULL = {
 const ALONE = ["gateway"];
 
 export async function runBench(argv: string[], log: (line: string) => void = console.log): Promise<Results> {
-  const { values } = parseArgs({ args: argv, options: { quick: { type: "boolean" }, out: { type: "string" }, json: { type: "string" }, "render-from": { type: "string" }, only: { type: "string" } }, strict: true });
-  if (values.only !== undefined && !ALONE.includes(values.only)) throw new Error(`--only takes ${ALONE.join(" or ")} (the parts that run alone), not ${values.only}`);
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: "boolean" },
+      out: { type: "string" },
+      json: { type: "string" },
+      "render-from": { type: "string" },
+      only: { type: "string" },
+    },
+    strict: true,
+  });
+  if (values.only !== undefined && !ALONE.includes(values.only))
+    throw new Error(`--only takes ${ALONE.join(" or ")} (the parts that run alone), not ${values.only}`);
   if (values["render-from"]) {
     // Rebuilds the markdown from a run's saved figures (after editing profile-notes.md); measures nothing.
     const saved = JSON.parse(readFileSync(values["render-from"], "utf8")) as Results;
@@ -81,7 +92,8 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     return result;
   };
   const command = `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`;
-  const gatewayTitle = "7. the conformance suite through an API gateway: clean, rate-limited 20/s (Retry-After in seconds, as a date, none), a realistic mix";
+  const gatewayTitle =
+    "7. the conformance suite through an API gateway: clean, rate-limited 20/s (Retry-After in seconds, as a date, none), a realistic mix";
   const write = (results: Results) => {
     const out = values.out ?? (quick ? undefined : here("RESULTS.md"));
     if (out) writeFileSync(out, renderResults(results, here("profile-notes.md")));
@@ -95,18 +107,30 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     const gateway = await step(gatewayTitle, () => measureGateway(command, plan.gateway, log));
     const results: Results = { ...saved, gateway };
     const out = write(results);
-    log(`part 7 done in ${gateway.durationSec.toFixed(0)} s; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`);
+    log(
+      `part 7 done in ${gateway.durationSec.toFixed(0)} s; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`,
+    );
     return results;
   }
 
-  const compare = await step("1. side by side: bare Express, bare node:http, mock as npm start, mock with NODE_ENV=production, Prism", () => runComparison(plan.load, log));
-  const msw = await step("2. the MSW door (setupServer in Node, fetch in the same process)", () => measureMswDoor(plan.load, log));
+  const compare = await step(
+    "1. side by side: bare Express, bare node:http, mock as npm start, mock with NODE_ENV=production, Prism",
+    () => runComparison(plan.load, log),
+  );
+  const msw = await step("2. the MSW door (setupServer in Node, fetch in the same process)", () =>
+    measureMswDoor(plan.load, log),
+  );
   const scale = await step("3. scale", () => runScale(plan.scale, plan.scaleSamples, log));
   const starts = await step("4. start times", () => measureStarts(plan.startSamples, plan.warmStart));
-  const installed = await step("4. the packed tarball installed in a fresh project: its bin's start and idle RSS", () => measureInstalledBin(plan.installedSamples));
+  const installed = await step("4. the packed tarball installed in a fresh project: its bin's start and idle RSS", () =>
+    measureInstalledBin(plan.installedSamples),
+  );
   const tooling = await step("4. npm run generate, conformance against a local mock", () => measureTooling());
   const uploads = await step("5. uploads", () => measureUploads(plan.uploadSamples));
-  const sharedStore = await step("6. shared store: in memory, --store redis (1 process), --store redis --workers 2; Redis round trips per operation", () => measureSharedStore(plan.load, plan.roundTripRequests, log));
+  const sharedStore = await step(
+    "6. shared store: in memory, --store redis (1 process), --store redis --workers 2; Redis round trips per operation",
+    () => measureSharedStore(plan.load, plan.roundTripRequests, log),
+  );
   const gateway = await step(gatewayTitle, () => measureGateway(command, plan.gateway, log));
 
   const cpus = os.cpus();
@@ -114,7 +138,15 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     date: new Date().toISOString(),
     command,
     quick,
-    machine: { cores: cpus.length, cpu: cpus[0]?.model.trim() ?? "unknown", node: process.version, os: `${os.type()} ${os.release()}`, memoryGiB: os.totalmem() / 2 ** 30, loadBefore, loadAfter: os.loadavg() },
+    machine: {
+      cores: cpus.length,
+      cpu: cpus[0]?.model.trim() ?? "unknown",
+      node: process.version,
+      os: `${os.type()} ${os.release()}`,
+      memoryGiB: os.totalmem() / 2 ** 30,
+      loadBefore,
+      loadAfter: os.loadavg(),
+    },
     load: plan.load,
     scaleSamples: plan.scaleSamples,
     compare,

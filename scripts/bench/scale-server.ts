@@ -45,7 +45,10 @@ process.on("message", (message: ScaleRequest) => {
     }
     if (!workspace) throw new Error("ask for a workspace first");
     const started = performance.now();
-    const ids = message.op === "calls" ? (loadCalls(workspace, message.count, clock.now()), {}) : loadBatch(workspace, message.count, clock.now());
+    const ids =
+      message.op === "calls"
+        ? (loadCalls(workspace, message.count, clock.now()), {})
+        : loadBatch(workspace, message.count, clock.now());
     const loadMs = performance.now() - started;
     process.send!({ ...ids, loadMs, ...memory() });
   } catch (error) {

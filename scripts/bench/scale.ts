@@ -29,8 +29,19 @@ export interface ScaleRow {
   queries: ScaleQuery[];
 }
 
-export const CALL_QUERIES = ["calls: first page", "calls: last page", `calls: status=${BULK_STATUS.large}, first page`, `calls: status=${BULK_STATUS.large}, last page`, `calls: status=${BULK_STATUS.small}, first page`, "call by id"];
-export const RUN_QUERIES = ["test runs: batch, first page", "test runs: batch, last page", "test runs: batch + agentId, first page"];
+export const CALL_QUERIES = [
+  "calls: first page",
+  "calls: last page",
+  `calls: status=${BULK_STATUS.large}, first page`,
+  `calls: status=${BULK_STATUS.large}, last page`,
+  `calls: status=${BULK_STATUS.small}, first page`,
+  "call by id",
+];
+export const RUN_QUERIES = [
+  "test runs: batch, first page",
+  "test runs: batch, last page",
+  "test runs: batch + agentId, first page",
+];
 
 async function lastPage(url: string, path: string, headers: Record<string, string>): Promise<number> {
   const res = await exchange(url, { method: "GET", path, headers, expect: 200 });
@@ -38,7 +49,11 @@ async function lastPage(url: string, path: string, headers: Record<string, strin
   return Math.max(0, body.totalPages - 1);
 }
 
-export async function runScale(sizes: { calls: number; testRuns: number }[], samples: number, log: (line: string) => void): Promise<ScaleRow[]> {
+export async function runScale(
+  sizes: { calls: number; testRuns: number }[],
+  samples: number,
+  log: (line: string) => void,
+): Promise<ScaleRow[]> {
   const rows: ScaleRow[] = [];
   for (const size of sizes) {
     const port = await freePort();
@@ -57,7 +72,10 @@ export async function runScale(sizes: { calls: number; testRuns: number }[], sam
       const batch = await ask<ScaleAnswer>(child.process, { op: "batch", count: size.testRuns });
       const peakRss = peak.stop();
       const headers = { "X-API-Key": ws.apiKey! };
-      const get = (name: string, path: string): [string, BenchRequest] => [name, { method: "GET", path, headers, expect: 200 }];
+      const get = (name: string, path: string): [string, BenchRequest] => [
+        name,
+        { method: "GET", path, headers, expect: 200 },
+      ];
       const callsLast = await lastPage(child.url, "/v1/calls?page=0&size=10", headers);
       const largeLast = await lastPage(child.url, `/v1/calls?status=${BULK_STATUS.large}&page=0&size=10`, headers);
       const runsPath = `/v1/test-runs?batchId=${batch.batchId}`;
@@ -75,7 +93,8 @@ export async function runScale(sizes: { calls: number; testRuns: number }[], sam
         get(RUN_QUERIES[2], `${runsPath}&agentId=${batch.agentId}&page=0&size=10`),
       ];
       const measured: ScaleQuery[] = [];
-      for (const [name, request] of queries) measured.push({ name, ...(await sequentialLatency(child.url, request, samples)) });
+      for (const [name, request] of queries)
+        measured.push({ name, ...(await sequentialLatency(child.url, request, samples)) });
       const row: ScaleRow = {
         calls: size.calls,
         testRuns: size.testRuns,
@@ -86,7 +105,10 @@ export async function runScale(sizes: { calls: number; testRuns: number }[], sam
         peakRss,
         queries: measured,
       };
-      log(`  ${size.calls} calls loaded in ${(row.loadCallsMs / 1000).toFixed(1)} s, RSS ${(row.rss / 2 ** 20).toFixed(0)} MiB; ` + measured.map((q) => `${q.name} ${q.p50.toFixed(2)} ms`).join(", "));
+      log(
+        `  ${size.calls} calls loaded in ${(row.loadCallsMs / 1000).toFixed(1)} s, RSS ${(row.rss / 2 ** 20).toFixed(0)} MiB; ` +
+          measured.map((q) => `${q.name} ${q.p50.toFixed(2)} ms`).join(", "),
+      );
       rows.push(row);
     } finally {
       await child.stop();

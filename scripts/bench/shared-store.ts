@@ -29,7 +29,11 @@ export const STORE_TARGETS = [
 export type StoreTargetId = (typeof STORE_TARGETS)[number]["id"];
 
 /** The load's requests (from scenarios.ts): two reads and a write. */
-export const STORE_SCENARIOS = ["GET /v1/calls?page=0&size=10", "GET /v1/calls/{callId}", "PATCH /v1/integrations/{integrationId}"];
+export const STORE_SCENARIOS = [
+  "GET /v1/calls?page=0&size=10",
+  "GET /v1/calls/{callId}",
+  "PATCH /v1/integrations/{integrationId}",
+];
 
 export interface StoreCell extends LoadResult {
   /** The mock's CPU ms per request, summed over its processes. */
@@ -144,15 +148,22 @@ async function waitForWorkers(target: Target, workers: number): Promise<void> {
   for (;;) {
     const processes = (await processTree(target.mock.process.pid!)).length;
     if (processes === workers + 1 && (await target.probe!.otherClients()) >= workers) break;
-    if (performance.now() > deadline) throw new Error(`${target.mock.name}: ${processes - 1} of ${workers} workers up after 30 s:\n${target.mock.output.join("")}`);
+    if (performance.now() > deadline)
+      throw new Error(
+        `${target.mock.name}: ${processes - 1} of ${workers} workers up after 30 s:\n${target.mock.output.join("")}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   // Joined is not yet listening: a few requests on new connections while the last listen() lands.
-  for (let i = 0; i < 4 * workers; i++) await exchange(target.mock.url, { method: "GET", path: "/__mock/health", headers: {}, expect: 200 });
+  for (let i = 0; i < 4 * workers; i++)
+    await exchange(target.mock.url, { method: "GET", path: "/__mock/health", headers: {}, expect: 200 });
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
-async function startTarget(id: StoreTargetId, started: { children: Child[]; redis: RedisServer[]; probes: RedisProbe[] }): Promise<Target> {
+async function startTarget(
+  id: StoreTargetId,
+  started: { children: Child[]; redis: RedisServer[]; probes: RedisProbe[] },
+): Promise<Target> {
   if (id === "memory") {
     const mock = await startMockTarget({ name: "mock (in memory)", args: MOCK_ARGS });
     started.children.push(mock);
@@ -163,7 +174,10 @@ async function startTarget(id: StoreTargetId, started: { children: Child[]; redi
   const probe = await RedisProbe.connect(redis.url);
   started.probes.push(probe);
   const workers = id === "workers" ? ["--workers", "2"] : [];
-  const mock = await startMockTarget({ name: `mock (--store${id === "workers" ? ", --workers 2" : ""})`, args: [...MOCK_ARGS, "--store", redis.url, ...workers] });
+  const mock = await startMockTarget({
+    name: `mock (--store${id === "workers" ? ", --workers 2" : ""})`,
+    args: [...MOCK_ARGS, "--store", redis.url, ...workers],
+  });
   started.children.push(mock);
   const target = { id, mock, redis, probe };
   if (id === "workers") await waitForWorkers(target, 2);
@@ -171,17 +185,36 @@ async function startTarget(id: StoreTargetId, started: { children: Child[]; redi
 }
 
 /** N requests of each operation, one at a time, to a one-process mock on a fresh redis-server. */
-async function measureRoundTrips(mockUrl: string, probe: RedisProbe, requests: number, log: (line: string) => void): Promise<RoundTripRow[]> {
+async function measureRoundTrips(
+  mockUrl: string,
+  probe: RedisProbe,
+  requests: number,
+  log: (line: string) => void,
+): Promise<RoundTripRow[]> {
   const scenarios = await buildScenarios(mockUrl, MOCK_API_KEY);
   const pick = (name: string) => scenarios.find((s) => s.name === name)!.request;
   const byId = pick("GET /v1/calls/{callId}");
   const patch = pick("PATCH /v1/integrations/{integrationId}");
   const json = patch.headers;
   const operations: { operation: string; kind: "read" | "write"; request: BenchRequest }[] = [
-    { operation: "GET /v1/calls?size=20", kind: "read", request: { method: "GET", path: "/v1/calls?size=20", headers: byId.headers, expect: 200 } },
+    {
+      operation: "GET /v1/calls?size=20",
+      kind: "read",
+      request: { method: "GET", path: "/v1/calls?size=20", headers: byId.headers, expect: 200 },
+    },
     { operation: "GET /v1/calls/{callId}", kind: "read", request: byId },
     { operation: "PATCH /v1/integrations/{integrationId}", kind: "write", request: patch },
-    { operation: "POST /v1/integrations", kind: "write", request: { method: "POST", path: "/v1/integrations", headers: json, body: Buffer.from(JSON.stringify({ name: "Bench CRM", description: "Created by the bench" })), expect: 201 } },
+    {
+      operation: "POST /v1/integrations",
+      kind: "write",
+      request: {
+        method: "POST",
+        path: "/v1/integrations",
+        headers: json,
+        body: Buffer.from(JSON.stringify({ name: "Bench CRM", description: "Created by the bench" })),
+        expect: 201,
+      },
+    },
     { operation: "POST /v1/chat", kind: "write", request: pick("POST /v1/chat") },
   ];
   const rows: RoundTripRow[] = [];
@@ -198,8 +231,19 @@ async function measureRoundTrips(mockUrl: string, probe: RedisProbe, requests: n
     for (const name of sent) sentBy[name] = (sentBy[name] ?? 0) + 1;
     for (const name of Object.keys(sentBy)) sentBy[name] /= requests;
     const scriptCalls = ((executed.byName.get("evalsha") ?? 0) + (executed.byName.get("eval") ?? 0)) / requests;
-    const row = { operation, kind, requests, errors, sent: sent.length / requests, sentBy, scriptCalls, executed: executed.sum / requests };
-    log(`  ${operation.padEnd(40)} ${row.sent.toFixed(2)} commands sent per request (${formatSentBy(sentBy)}); EVALSHA+EVAL ${scriptCalls.toFixed(2)}; executed ${row.executed.toFixed(1)}; errors ${errors}`);
+    const row = {
+      operation,
+      kind,
+      requests,
+      errors,
+      sent: sent.length / requests,
+      sentBy,
+      scriptCalls,
+      executed: executed.sum / requests,
+    };
+    log(
+      `  ${operation.padEnd(40)} ${row.sent.toFixed(2)} commands sent per request (${formatSentBy(sentBy)}); EVALSHA+EVAL ${scriptCalls.toFixed(2)}; executed ${row.executed.toFixed(1)}; errors ${errors}`,
+    );
     rows.push(row);
   }
   return rows;
@@ -217,7 +261,11 @@ export function formatStoreCell(c: StoreCell): string {
   return `${c.rps.toFixed(0).padStart(6)} req/s  p50 ${c.p50.toFixed(2)} p99 ${c.p99.toFixed(2)} ms  mock ${ms(c.mockCpuMs)} ms CPU/req${byProcess}  redis ${ms(c.redisCpuMs)} ms CPU/req  scripts/req ${c.scriptCallsPerRequest?.toFixed(2) ?? "n/a"}  errors ${c.errors}${statuses}`;
 }
 
-export async function measureSharedStore(options: LoadOptions, roundTripRequests: number, log: (line: string) => void): Promise<SharedStoreFigures> {
+export async function measureSharedStore(
+  options: LoadOptions,
+  roundTripRequests: number,
+  log: (line: string) => void,
+): Promise<SharedStoreFigures> {
   const started = { children: [] as Child[], redis: [] as RedisServer[], probes: [] as RedisProbe[] };
   try {
     // Round trips first, on a mock and a redis-server of their own.
@@ -227,8 +275,13 @@ export async function measureSharedStore(options: LoadOptions, roundTripRequests
     started.probes.push(rtProbe);
     const redisVersion = await rtProbe.version();
     const scriptCommandsCounted = await rtProbe.scriptAccounting();
-    log(`  redis-server ${redisVersion}: a command run by a script counts in commandstats: ${scriptCommandsCounted.commandstats}, in total_commands_processed: ${scriptCommandsCounted.totalCommandsProcessed}`);
-    const rtMock = await startMockTarget({ name: "mock (--store, round trips)", args: [...MOCK_ARGS, "--store", rtRedis.url] });
+    log(
+      `  redis-server ${redisVersion}: a command run by a script counts in commandstats: ${scriptCommandsCounted.commandstats}, in total_commands_processed: ${scriptCommandsCounted.totalCommandsProcessed}`,
+    );
+    const rtMock = await startMockTarget({
+      name: "mock (--store, round trips)",
+      args: [...MOCK_ARGS, "--store", rtRedis.url],
+    });
     started.children.push(rtMock);
     const roundTrips = await measureRoundTrips(rtMock.url, rtProbe, roundTripRequests, log);
     await rtProbe.close();
@@ -238,11 +291,16 @@ export async function measureSharedStore(options: LoadOptions, roundTripRequests
     const targets = {} as Record<StoreTargetId, Target>;
     for (const { id } of STORE_TARGETS) targets[id] = await startTarget(id, started);
     const scenarios = new Map<StoreTargetId, Map<string, BenchRequest>>();
-    for (const { id } of STORE_TARGETS) scenarios.set(id, new Map((await buildScenarios(targets[id].mock.url, MOCK_API_KEY)).map((s) => [s.name, s.request])));
+    for (const { id } of STORE_TARGETS)
+      scenarios.set(
+        id,
+        new Map((await buildScenarios(targets[id].mock.url, MOCK_API_KEY)).map((s) => [s.name, s.request])),
+      );
     const rows: StoreRow[] = [];
     for (const scenario of STORE_SCENARIOS) {
       const cells = {} as Record<StoreTargetId, StoreCell>;
-      const measure = async (id: StoreTargetId) => void (cells[id] = await measureCell(targets[id], scenarios.get(id)!.get(scenario)!, options));
+      const measure = async (id: StoreTargetId) =>
+        void (cells[id] = await measureCell(targets[id], scenarios.get(id)!.get(scenario)!, options));
       if (options.parallel) await Promise.all(STORE_TARGETS.map(({ id }) => measure(id)));
       for (const { id, label } of STORE_TARGETS) {
         if (!options.parallel) await measure(id);

@@ -28,14 +28,26 @@ export type MockConfig = "npm-start" | "production";
  * TypeScript sources through tsx instead of the compiled dist/, for profile.ts, whose samples are
  * named by their source file. `args`: more flags for the mock (shared-store.ts: --store, --workers).
  */
-export async function startMockTarget(options: { config?: MockConfig; name?: string; nodeArgs?: string[]; sources?: boolean; args?: string[] } = {}): Promise<Child> {
+export async function startMockTarget(
+  options: { config?: MockConfig; name?: string; nodeArgs?: string[]; sources?: boolean; args?: string[] } = {},
+): Promise<Child> {
   const config = options.config ?? "npm-start";
   const port = await freePort();
   return startChild({
     name: options.name ?? (config === "production" ? "mock (NODE_ENV=production)" : "mock"),
     // The request log off (Prism runs with -v error too): a line per request on a pipe the bench reads
     // would measure the console and the bench's own reading, not the mock.
-    args: [...(options.nodeArgs ?? []), ...(options.sources ? [...TSX_EXEC_ARGV, "mock-server/main.ts"] : ["dist/mock-server/main.js"]), "--port", String(port), "--api-key", MOCK_API_KEY, "--log-format", "off", ...(options.args ?? [])],
+    args: [
+      ...(options.nodeArgs ?? []),
+      ...(options.sources ? [...TSX_EXEC_ARGV, "mock-server/main.ts"] : ["dist/mock-server/main.js"]),
+      "--port",
+      String(port),
+      "--api-key",
+      MOCK_API_KEY,
+      "--log-format",
+      "off",
+      ...(options.args ?? []),
+    ],
     // Not inherited from the bench's own environment (vitest sets NODE_ENV=test).
     env: { NODE_ENV: config === "production" ? "production" : undefined },
     url: `http://127.0.0.1:${port}`,
@@ -56,7 +68,11 @@ export async function startPrismTarget(): Promise<Child> {
   });
 }
 
-export async function startBareTarget(kind: "express" | "http", fixtures: Fixture[], nodeArgs: string[] = []): Promise<Child> {
+export async function startBareTarget(
+  kind: "express" | "http",
+  fixtures: Fixture[],
+  nodeArgs: string[] = [],
+): Promise<Child> {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "bench-fixtures-")), "fixtures.json");
   writeFileSync(file, JSON.stringify(fixtures));
   const port = await freePort();

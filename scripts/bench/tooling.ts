@@ -30,10 +30,17 @@ export interface ToolingFigures {
   conformanceSummary: string;
 }
 
-export const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
+export const median = (xs: number[]): number =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 /** Starts and stops a server `samples` times, one after the other: spawn-to-first-200 times and CPU used by then. */
-export async function timeStart(start: () => Promise<{ readyMs: number; readyCpuMs?: number; stop(): Promise<void> }>, samples: number): Promise<{ wall: number[]; cpu: number[] }> {
+export async function timeStart(
+  start: () => Promise<{ readyMs: number; readyCpuMs?: number; stop(): Promise<void> }>,
+  samples: number,
+): Promise<{ wall: number[]; cpu: number[] }> {
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < samples; i++) {
@@ -47,13 +54,25 @@ export async function timeStart(start: () => Promise<{ readyMs: number; readyCpu
 
 async function npmStart() {
   const port = await freePort();
-  return startChild({ name: "npm start", command: "npm", args: ["start", "--", "--port", String(port)], group: true, url: `http://127.0.0.1:${port}`, readyPath: "/__mock/health" });
+  return startChild({
+    name: "npm start",
+    command: "npm",
+    args: ["start", "--", "--port", String(port)],
+    group: true,
+    url: `http://127.0.0.1:${port}`,
+    readyPath: "/__mock/health",
+  });
 }
 
 /** The mock exactly as `npm start` runs it, without npm's and tsx's launchers: node with tsx's loader. */
 async function mockProcess() {
   const port = await freePort();
-  return startChild({ name: "mock", args: [...TSX_EXEC_ARGV, "mock-server/main.ts", "--port", String(port)], url: `http://127.0.0.1:${port}`, readyPath: "/__mock/health" });
+  return startChild({
+    name: "mock",
+    args: [...TSX_EXEC_ARGV, "mock-server/main.ts", "--port", String(port)],
+    url: `http://127.0.0.1:${port}`,
+    readyPath: "/__mock/health",
+  });
 }
 
 export async function measureStarts(samples: number, warm: boolean): Promise<StartFigures> {
@@ -70,7 +89,8 @@ const run = promisify(execFile);
 async function sameFiles(a: string, b: string): Promise<boolean> {
   const names = (await readdir(a)).sort();
   if (names.join() !== (await readdir(b)).sort().join()) return false;
-  for (const name of names) if ((await readFile(path.join(a, name), "utf8")) !== (await readFile(path.join(b, name), "utf8"))) return false;
+  for (const name of names)
+    if ((await readFile(path.join(a, name), "utf8")) !== (await readFile(path.join(b, name), "utf8"))) return false;
   return true;
 }
 
@@ -79,7 +99,8 @@ export async function measureTooling(): Promise<ToolingFigures> {
   let generateMs: number;
   let generateIdentical: boolean;
   try {
-    for (const entry of ["spec", "generated", "scripts/generate.ts", "scripts/lib", "package.json"]) await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
+    for (const entry of ["spec", "generated", "scripts/generate.ts", "scripts/lib", "package.json"])
+      await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
     await symlink(path.join(root, "node_modules"), path.join(copy, "node_modules"), "dir");
     await rm(path.join(copy, "generated"), { recursive: true });
     const started = performance.now();
@@ -97,7 +118,12 @@ export async function measureTooling(): Promise<ToolingFigures> {
     let exit = 0;
     let output = "";
     try {
-      output = (await run("npm", ["run", "conformance", "--", "--base-url", mock.url, "--api-key", MOCK_API_KEY], { cwd: root, maxBuffer: 64 * 2 ** 20 })).stdout;
+      output = (
+        await run("npm", ["run", "conformance", "--", "--base-url", mock.url, "--api-key", MOCK_API_KEY], {
+          cwd: root,
+          maxBuffer: 64 * 2 ** 20,
+        })
+      ).stdout;
     } catch (error) {
       const e = error as { code?: number; stdout?: string };
       exit = typeof e.code === "number" ? e.code : -1;

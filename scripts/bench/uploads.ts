@@ -28,7 +28,11 @@ export function upload(url: string, fileBytes: number): Promise<{ status: number
   const req = http.request(`${url}/v1/knowledge-bases`, {
     method: "POST",
     agent: false,
-    headers: { "X-API-Key": MOCK_API_KEY, "Content-Type": frame.contentType, "Content-Length": frame.head.length + fileBytes + frame.tail.length },
+    headers: {
+      "X-API-Key": MOCK_API_KEY,
+      "Content-Type": frame.contentType,
+      "Content-Length": frame.head.length + fileBytes + frame.tail.length,
+    },
   });
   const started = performance.now();
   const answer = new Promise<{ status: number; ms: number }>((resolve, reject) => {
@@ -40,10 +44,12 @@ export function upload(url: string, fileBytes: number): Promise<{ status: number
     req.on("error", reject);
   });
   const closed = new Promise<void>((ok) => req.once("close", () => ok()));
-  const write = (b: Buffer) => (req.write(b) ? Promise.resolve() : Promise.race([new Promise<void>((ok) => req.once("drain", () => ok())), closed]));
+  const write = (b: Buffer) =>
+    req.write(b) ? Promise.resolve() : Promise.race([new Promise<void>((ok) => req.once("drain", () => ok())), closed]);
   const sent = (async () => {
     await write(frame.head);
-    for (let n = 0; n < fileBytes && !req.destroyed; n += chunk.length) await write(n + chunk.length <= fileBytes ? chunk : chunk.subarray(0, fileBytes - n));
+    for (let n = 0; n < fileBytes && !req.destroyed; n += chunk.length)
+      await write(n + chunk.length <= fileBytes ? chunk : chunk.subarray(0, fileBytes - n));
     if (!req.destroyed) await Promise.race([new Promise<void>((ok) => req.end(frame.tail, () => ok())), closed]);
   })();
   // After an early answer the server may close while we still send: the answer is what counts.
@@ -68,7 +74,9 @@ export async function measureUploads(samples: number): Promise<UploadFigures> {
 }
 
 /** In a fresh process, so the baseline is not inflated by the 25 MB uploads' garbage. */
-async function oversize(): Promise<Pick<UploadFigures, "oversizeMB" | "oversizeStatus" | "oversizeAnswerMs" | "baselineRss" | "peakRss">> {
+async function oversize(): Promise<
+  Pick<UploadFigures, "oversizeMB" | "oversizeStatus" | "oversizeAnswerMs" | "baselineRss" | "peakRss">
+> {
   const mock = await startMockTarget({ config: "production" });
   try {
     await upload(mock.url, MB);
@@ -83,4 +91,3 @@ async function oversize(): Promise<Pick<UploadFigures, "oversizeMB" | "oversizeS
     await mock.stop();
   }
 }
-

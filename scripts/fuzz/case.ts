@@ -19,7 +19,11 @@ export interface FuzzCase {
 }
 
 export function queryString(query: RequestSpec["query"] | [string, string][] | undefined): string {
-  const pairs = Array.isArray(query) ? query : Object.entries(query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]);
+  const pairs = Array.isArray(query)
+    ? query
+    : Object.entries(query ?? {})
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]);
   return pairs.length === 0 ? "" : `?${new URLSearchParams(pairs as [string, string][]).toString()}`;
 }
 
@@ -30,9 +34,16 @@ export function toWire(request: RequestSpec): WireRequest {
   if (request.rawBody !== undefined) body = request.rawBody;
   else if (request.body !== undefined) {
     body = JSON.stringify(request.body);
-    if (!headers.some(([name]) => name.toLowerCase() === "content-type")) headers.push(["Content-Type", "application/json"]);
+    if (!headers.some(([name]) => name.toLowerCase() === "content-type"))
+      headers.push(["Content-Type", "application/json"]);
   }
-  return { method: request.method, target: request.path + queryString(request.query), headers, body, key: request.key === undefined ? "valid" : request.key };
+  return {
+    method: request.method,
+    target: request.path + queryString(request.query),
+    headers,
+    body,
+    key: request.key === undefined ? "valid" : request.key,
+  };
 }
 
 /** Header values may hold only tab, printable ASCII and Latin-1 (what Node lets a client send). */
@@ -46,7 +57,9 @@ export function setHeader(headers: [string, string][], name: string, value: stri
 }
 
 function preview(text: string, max: number): string {
-  return text.length > max ? `${JSON.stringify(text.slice(0, max))}... (${text.length} characters)` : JSON.stringify(text);
+  return text.length > max
+    ? `${JSON.stringify(text.slice(0, max))}... (${text.length} characters)`
+    : JSON.stringify(text);
 }
 
 /** A readable account of a case, for the report of a failure. */
@@ -73,9 +86,12 @@ export function encodeAny(text: string): string {
   let out = "";
   for (const ch of text) {
     const code = ch.codePointAt(0)!;
-    out += code >= 0xd800 && code <= 0xdfff
-      ? [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join("")
-      : encodeURIComponent(ch);
+    out +=
+      code >= 0xd800 && code <= 0xdfff
+        ? [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+            .map((b) => `%${b.toString(16).toUpperCase()}`)
+            .join("")
+        : encodeURIComponent(ch);
   }
   return out;
 }

@@ -10,7 +10,17 @@ import { operations, deref, type JsonObject, type OperationInfo } from "../../co
 import { encodeAny, toWire, type FuzzCase } from "./case.js";
 import { oddString } from "./hostile.js";
 import { garbageForm, validForm } from "./multipart.js";
-import { bodyMutations, headerMutations, idMutations, methodMutation, pathShapeMutation, queryMutations, strayBody, type BodyFields, type Mutation } from "./mutations.js";
+import {
+  bodyMutations,
+  headerMutations,
+  idMutations,
+  methodMutation,
+  pathShapeMutation,
+  queryMutations,
+  strayBody,
+  type BodyFields,
+  type Mutation,
+} from "./mutations.js";
 import { rawCase } from "./raw.js";
 
 export interface CaseSources {
@@ -25,7 +35,16 @@ function baseCase(op: OperationInfo, sources: CaseSources): fc.Arbitrary<FuzzCas
       kind: form.expect === "accept" ? "valid" : "form-garbage",
       expect: form.expect,
       why: form.why,
-      wire: { method: op.method, target: op.path, headers: [["Accept", "application/json"], ["Content-Type", form.contentType]], body: form.body, key: "valid" },
+      wire: {
+        method: op.method,
+        target: op.path,
+        headers: [
+          ["Accept", "application/json"],
+          ["Content-Type", form.contentType],
+        ],
+        body: form.body,
+        key: "valid",
+      },
     }));
   }
   return caseArbitrary(op, { mayCreate: true, known: sources.known, validBodies: sources.validBodies }).map((c) => ({
@@ -39,10 +58,20 @@ function baseCase(op: OperationInfo, sources: CaseSources): fc.Arbitrary<FuzzCas
 
 function bodyFields(op: OperationInfo): BodyFields {
   const schema = deref(bodySchemaOf(op)) as JsonObject | undefined;
-  const variants = Array.isArray(schema?.oneOf) ? schema.oneOf.map((v) => deref(v) as JsonObject) : schema ? [schema] : [];
+  const variants = Array.isArray(schema?.oneOf)
+    ? schema.oneOf.map((v) => deref(v) as JsonObject)
+    : schema
+      ? [schema]
+      : [];
   const properties = variants.flatMap((v) => Object.entries((v.properties as JsonObject | undefined) ?? {}));
   const all = [...new Set(properties.map(([name]) => name))];
-  const containers = [...new Set(properties.filter(([, p]) => ["object", "array"].includes((deref(p) as JsonObject).type as string)).map(([name]) => name))];
+  const containers = [
+    ...new Set(
+      properties
+        .filter(([, p]) => ["object", "array"].includes((deref(p) as JsonObject).type as string))
+        .map(([name]) => name),
+    ),
+  ];
   return { all: all.length > 0 ? all : ["name"], containers };
 }
 
@@ -51,7 +80,11 @@ function operationCase(op: OperationInfo, sources: CaseSources): fc.Arbitrary<Fu
   const hasJsonBody = bodySchemaOf(op) !== undefined;
   // Weights: the body is where most hostility goes; the key and header variants are few and cheap.
   const weighted: [Mutation, number][] = [
-    ...(hasJsonBody ? bodyMutations.map((m): [Mutation, number] => [m, 4]) : op.requestContentType ? [] : [[strayBody, 2] as [Mutation, number]]),
+    ...(hasJsonBody
+      ? bodyMutations.map((m): [Mutation, number] => [m, 4])
+      : op.requestContentType
+        ? []
+        : [[strayBody, 2] as [Mutation, number]]),
     ...queryMutations.map((m): [Mutation, number] => [m, 2]),
     ...(op.path.includes("{") ? idMutations : []).map((m): [Mutation, number] => [m, 2]),
     [pathShapeMutation, 2],
@@ -61,15 +94,44 @@ function operationCase(op: OperationInfo, sources: CaseSources): fc.Arbitrary<Fu
   const base = baseCase(op, sources);
   // One fault at a time: mutations start from a request the spec accepts.
   const validBase = base.filter((b) => b.expect === "accept");
-  const mutated = fc.oneof(...weighted.map(([m, weight]) => ({ weight, arbitrary: validBase.chain((b) => m(b, fields)) })));
+  const mutated = fc.oneof(
+    ...weighted.map(([m, weight]) => ({ weight, arbitrary: validBase.chain((b) => m(b, fields)) })),
+  );
   return fc.oneof({ arbitrary: base, weight: 2 }, { arbitrary: mutated, weight: 3 });
 }
 
-const UNKNOWN_PATHS = ["/", "/v1", "/v1/", "/v2/agents", "/v1/nothing", "/v1/agents/extra", "/favicon.ico", "/%", "/..%2f..%2fetc%2fpasswd", "/v1/agents/../calls", "/v1//calls", "/V1/AGENTS", "/v1/phone-numbers", "/v1/webhooks/x"];
+const UNKNOWN_PATHS = [
+  "/",
+  "/v1",
+  "/v1/",
+  "/v2/agents",
+  "/v1/nothing",
+  "/v1/agents/extra",
+  "/favicon.ico",
+  "/%",
+  "/..%2f..%2fetc%2fpasswd",
+  "/v1/agents/../calls",
+  "/v1//calls",
+  "/V1/AGENTS",
+  "/v1/phone-numbers",
+  "/v1/webhooks/x",
+];
 
 const strayCase: fc.Arbitrary<FuzzCase> = fc
-  .tuple(fc.oneof(fc.constantFrom(...UNKNOWN_PATHS), oddString.map((s) => `/v1/${encodeAny(s)}`)), fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD"))
-  .map(([target, method]) => ({ operationId: null, kind: "no-operation", expect: "any", why: `${method} ${target}`, wire: { method, target, headers: [["Accept", "application/json"]], key: "valid" } }));
+  .tuple(
+    fc.oneof(
+      fc.constantFrom(...UNKNOWN_PATHS),
+      oddString.map((s) => `/v1/${encodeAny(s)}`),
+    ),
+    fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD"),
+  )
+  .map(([target, method]) => ({
+    operationId: null,
+    kind: "no-operation",
+    expect: "any",
+    why: `${method} ${target}`,
+    wire: { method, target, headers: [["Accept", "application/json"]], key: "valid" },
+  }));
 
 /** Every operation equally often, then stray paths and raw bytes. */
 export function fuzzCases(sources: CaseSources): fc.Arbitrary<FuzzCase> {

@@ -3,7 +3,13 @@
  * body as application/json, its `status` equal to the HTTP status; a success of an operation conforms
  * to the spec; a request the spec refuses is refused (4xx) and one it accepts is not refused as bad.
  */
-import { conformanceIssues, errorBodyIssues, isJsonContentType, schemaIssues, type Issue } from "../../conformance/lib/conforms.js";
+import {
+  conformanceIssues,
+  errorBodyIssues,
+  isJsonContentType,
+  schemaIssues,
+  type Issue,
+} from "../../conformance/lib/conforms.js";
 import type { Exchange } from "../../conformance/lib/http.js";
 import { operations } from "../../conformance/lib/spec.js";
 import type { FuzzCase } from "./case.js";
@@ -38,7 +44,8 @@ export function answeringOperation(method: string, target: string): string | und
   return ROUTES.find((r) => r.op.method === method && r.pattern.test(path))?.op.operationId;
 }
 
-const show = (issues: Issue[]) => issues.map((i) => `${i.pointer || "(body)"}: expected ${i.expected}, got ${i.actual}`);
+const show = (issues: Issue[]) =>
+  issues.map((i) => `${i.pointer || "(body)"}: expected ${i.expected}, got ${i.actual}`);
 
 export function responseProblems(c: FuzzCase, response: WireResponse): string[] {
   const problems: string[] = [];
@@ -47,21 +54,40 @@ export function responseProblems(c: FuzzCase, response: WireResponse): string[] 
   if (status < 100 || status > 599) problems.push(`not an HTTP status: ${status}`);
   const exchange = exchangeOf(c, response);
   if (status >= 400) {
-    if (!isJsonContentType(response.headers["content-type"] ?? null)) problems.push(`error ${status} with Content-Type ${response.headers["content-type"] ?? "(none)"}, not application/json`);
+    if (!isJsonContentType(response.headers["content-type"] ?? null))
+      problems.push(
+        `error ${status} with Content-Type ${response.headers["content-type"] ?? "(none)"}, not application/json`,
+      );
     if (c.wire.method !== "HEAD") {
-      if (exchange.json === undefined) problems.push(`error ${status} without a JSON body: ${JSON.stringify(response.text.slice(0, 200))}`);
+      if (exchange.json === undefined)
+        problems.push(`error ${status} without a JSON body: ${JSON.stringify(response.text.slice(0, 200))}`);
       else {
-        problems.push(...show(schemaIssues(exchange.json, "/components/schemas/Error", "assumed")).map((p) => `error body: ${p}`));
+        problems.push(
+          ...show(schemaIssues(exchange.json, "/components/schemas/Error", "assumed")).map((p) => `error body: ${p}`),
+        );
         // A request Node's parser refused may have no readable path: then the body says "*" (the server as a whole).
         const unreadable = c.kind === "raw" || (status === 431 && (exchange.json as { path?: unknown }).path === "*");
         const issues = errorBodyIssues(exchange).filter((i) => !unreadable || i.pointer !== "/path");
         problems.push(...show(issues).map((p) => `error body: ${p}`));
       }
     }
-  } else if (status >= 200 && status < 300 && c.wire.raw === undefined && answeringOperation(c.wire.method, c.wire.target)) {
-    problems.push(...show(conformanceIssues(exchange, answeringOperation(c.wire.method, c.wire.target)!, "assumed").filter((i) => i.pointer !== "#status")).map((p) => `success body: ${p}`));
+  } else if (
+    status >= 200 &&
+    status < 300 &&
+    c.wire.raw === undefined &&
+    answeringOperation(c.wire.method, c.wire.target)
+  ) {
+    problems.push(
+      ...show(
+        conformanceIssues(exchange, answeringOperation(c.wire.method, c.wire.target)!, "assumed").filter(
+          (i) => i.pointer !== "#status",
+        ),
+      ).map((p) => `success body: ${p}`),
+    );
   }
-  if (c.expect === "reject" && (status < 400 || status >= 500)) problems.push(`a request the spec refuses was answered ${status}, not 4xx`);
-  if (c.expect === "accept" && status === 400) problems.push(`a request valid by the spec was refused: ${response.text.slice(0, 300)}`);
+  if (c.expect === "reject" && (status < 400 || status >= 500))
+    problems.push(`a request the spec refuses was answered ${status}, not 4xx`);
+  if (c.expect === "accept" && status === 400)
+    problems.push(`a request valid by the spec was refused: ${response.text.slice(0, 300)}`);
   return problems;
 }

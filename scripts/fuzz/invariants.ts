@@ -38,9 +38,11 @@ export function describeChange(before: string, after: string): string {
   const b = JSON.parse(after) as typeof a;
   const changed: string[] = [];
   for (const name of Object.keys(b.records)) {
-    if (JSON.stringify(a.records[name]) !== JSON.stringify(b.records[name])) changed.push(`${name} (${a.records[name]?.length} -> ${b.records[name].length} records)`);
+    if (JSON.stringify(a.records[name]) !== JSON.stringify(b.records[name]))
+      changed.push(`${name} (${a.records[name]?.length} -> ${b.records[name].length} records)`);
   }
-  for (const part of ["credentials", "trunks", "newestDelivery"]) if (JSON.stringify(a[part]) !== JSON.stringify(b[part])) changed.push(part);
+  for (const part of ["credentials", "trunks", "newestDelivery"])
+    if (JSON.stringify(a[part]) !== JSON.stringify(b[part])) changed.push(part);
   return changed.join(", ");
 }
 
@@ -54,7 +56,12 @@ const WATCHED: [string, object][] = [
 export type PrototypeState = Map<string, Map<PropertyKey, unknown>>;
 
 export function prototypeState(): PrototypeState {
-  return new Map(WATCHED.map(([name, proto]) => [name, new Map(Reflect.ownKeys(proto).map((k) => [k, Object.getOwnPropertyDescriptor(proto, k)?.value]))]));
+  return new Map(
+    WATCHED.map(([name, proto]) => [
+      name,
+      new Map(Reflect.ownKeys(proto).map((k) => [k, Object.getOwnPropertyDescriptor(proto, k)?.value])),
+    ]),
+  );
 }
 
 /** Properties added to or replaced on a watched prototype since `baseline`; restores them, so the run can go on. */

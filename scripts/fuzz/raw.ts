@@ -20,12 +20,30 @@ const RAW: [string, string][] = [
   ["a space inside the path", `GET /v1/a b HTTP/1.1\r\nHost: x\r\n${KEY}${CLOSE}\r\n`],
   ["a control character in the path", `GET /v1/calls/\u0001 HTTP/1.1\r\nHost: x\r\n${KEY}${CLOSE}\r\n`],
   ["a non-ASCII byte in the path", `GET /v1/calls/\u00e9 HTTP/1.1\r\nHost: x\r\n${KEY}${CLOSE}\r\n`],
-  ["both Content-Length and Transfer-Encoding", `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n${CLOSE}\r\n0\r\n\r\n`],
-  ["a bad chunk size", `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n${CLOSE}\r\nzz\r\n{}\r\n0\r\n\r\n`],
-  ["a negative Content-Length", `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nContent-Length: -1\r\n${CLOSE}\r\n{}`],
-  ["a Content-Length that is not a number", `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nContent-Length: abc\r\n${CLOSE}\r\n{}`],
-  ["two different Content-Lengths", `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n${CLOSE}\r\n{} `],
-  ["an unknown Transfer-Encoding", `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nTransfer-Encoding: bogus\r\n${CLOSE}\r\n{}`],
+  [
+    "both Content-Length and Transfer-Encoding",
+    `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n${CLOSE}\r\n0\r\n\r\n`,
+  ],
+  [
+    "a bad chunk size",
+    `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n${CLOSE}\r\nzz\r\n{}\r\n0\r\n\r\n`,
+  ],
+  [
+    "a negative Content-Length",
+    `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nContent-Length: -1\r\n${CLOSE}\r\n{}`,
+  ],
+  [
+    "a Content-Length that is not a number",
+    `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nContent-Length: abc\r\n${CLOSE}\r\n{}`,
+  ],
+  [
+    "two different Content-Lengths",
+    `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n${CLOSE}\r\n{} `,
+  ],
+  [
+    "an unknown Transfer-Encoding",
+    `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nTransfer-Encoding: bogus\r\n${CLOSE}\r\n{}`,
+  ],
   ["bare LF line endings", `GET /v1/agents HTTP/1.1\nHost: x\nX-API-Key: $KEY\nConnection: close\n\n`],
   ["HTTP/1.0 without Host", `GET /v1/agents HTTP/1.0\r\n${KEY}\r\n`],
   ["HTTP/1.1 without Host", `GET /v1/agents HTTP/1.1\r\n${KEY}${CLOSE}\r\n`],
@@ -33,18 +51,43 @@ const RAW: [string, string][] = [
   ["an asterisk target", `OPTIONS * HTTP/1.1\r\nHost: x\r\n${CLOSE}\r\n`],
   ["a lower-case method", `get /v1/agents HTTP/1.1\r\nHost: x\r\n${KEY}${CLOSE}\r\n`],
   ["an unknown method", `BREW /v1/agents HTTP/1.1\r\nHost: x\r\n${KEY}${CLOSE}\r\n`],
-  ["a chunked body with a trailer", `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n${CLOSE}\r\nd\r\n{"name":"ok"}\r\n0\r\nX-Trailer: t\r\n\r\n`],
+  [
+    "a chunked body with a trailer",
+    `POST /v1/integrations HTTP/1.1\r\nHost: x\r\n${KEY}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n${CLOSE}\r\nd\r\n{"name":"ok"}\r\n0\r\nX-Trailer: t\r\n\r\n`,
+  ],
 ];
 
 export const rawCase: fc.Arbitrary<FuzzCase> = fc.oneof(
   fc.constantFrom(...RAW).map(([why, raw]) => rawCaseOf(why, raw)),
-  fc.integer({ min: 17_000, max: 30_000 }).map((n) => rawCaseOf(`a request line of ${n} bytes`, `GET /v1/calls/${"a".repeat(n)} HTTP/1.1\r\nHost: x\r\n${KEY}${CLOSE}\r\n`)),
-  fc.integer({ min: 17_000, max: 30_000 }).map((n) => rawCaseOf(`a header of ${n} bytes`, `GET /v1/agents HTTP/1.1\r\nHost: x\r\n${KEY}X-Pad: ${"p".repeat(n)}\r\n${CLOSE}\r\n`)),
+  fc
+    .integer({ min: 17_000, max: 30_000 })
+    .map((n) =>
+      rawCaseOf(
+        `a request line of ${n} bytes`,
+        `GET /v1/calls/${"a".repeat(n)} HTTP/1.1\r\nHost: x\r\n${KEY}${CLOSE}\r\n`,
+      ),
+    ),
+  fc
+    .integer({ min: 17_000, max: 30_000 })
+    .map((n) =>
+      rawCaseOf(
+        `a header of ${n} bytes`,
+        `GET /v1/agents HTTP/1.1\r\nHost: x\r\n${KEY}X-Pad: ${"p".repeat(n)}\r\n${CLOSE}\r\n`,
+      ),
+    ),
   // Only CR and LF would be the empty lines a server skips before a request line: it then rightly waits.
-  fc.uint8Array({ minLength: 1, maxLength: 120 }).filter((bytes) => bytes.some((b) => b !== 0x0d && b !== 0x0a))
+  fc
+    .uint8Array({ minLength: 1, maxLength: 120 })
+    .filter((bytes) => bytes.some((b) => b !== 0x0d && b !== 0x0a))
     .map((bytes) => rawCaseOf("random bytes", `${Buffer.from(bytes).toString("latin1")}\r\n\r\n`)),
 );
 
 function rawCaseOf(why: string, raw: string): FuzzCase {
-  return { operationId: null, kind: "raw", expect: "any", why, wire: { method: "", target: "", headers: [], key: null, raw } };
+  return {
+    operationId: null,
+    kind: "raw",
+    expect: "any",
+    why,
+    wire: { method: "", target: "", headers: [], key: null, raw },
+  };
 }

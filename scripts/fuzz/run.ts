@@ -43,12 +43,18 @@ export interface FuzzResult {
 const RESTORE_EVERY = 500;
 
 function sourcesOf(workspace: Workspace): CaseSources {
-  const ids = <T>(name: keyof Workspace["collections"], id: (r: T) => string) => (workspace.collections[name].all() as T[]).map(id);
+  const ids = <T>(name: keyof Workspace["collections"], id: (r: T) => string) =>
+    (workspace.collections[name].all() as T[]).map(id);
   const agents = ids<{ agentId: string }>("agents", (a) => a.agentId);
   const testCases = workspace.collections.testCases.all();
   const withCases = agents.filter((a) => testCases.some((t) => t.agent.agentId === a));
   const batchBody = fc.constantFrom(...withCases).chain((agentId) =>
-    fc.subarray(testCases.filter((t) => t.agent.agentId === agentId).map((t) => t.testCaseId), { minLength: 1 }).map((cases) => ({ agentId, testCases: cases })),
+    fc
+      .subarray(
+        testCases.filter((t) => t.agent.agentId === agentId).map((t) => t.testCaseId),
+        { minLength: 1 },
+      )
+      .map((cases) => ({ agentId, testCases: cases })),
   );
   return {
     known: {
@@ -71,7 +77,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
   const running = await startMock({ clock: "virtual", log: (line) => void mockLog.push(line) });
   const { workspaces, webhooks } = running.mock.services;
   try {
-    const created = await fetch(`${running.url}/__mock/workspaces`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seed: options.seed >>> 0 }) });
+    const created = await fetch(`${running.url}/__mock/workspaces`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ seed: options.seed >>> 0 }),
+    });
     const { workspaceId, apiKey } = (await created.json()) as { workspaceId: string; apiKey: string };
     const workspace = workspaces.get(workspaceId)!;
     const baseline = exportSnapshot(workspace);
@@ -92,9 +102,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
         problems = responseProblems(c, response);
         if (status >= 400 && status < 500) {
           const after = storeFingerprint(workspace, webhooks);
-          if (after !== before) problems.push(`a rejected request (${status}) changed the store: ${describeChange(before, after)}`);
+          if (after !== before)
+            problems.push(`a rejected request (${status}) changed the store: ${describeChange(before, after)}`);
         } else if (status < 300 && c.wire.method !== "GET" && c.wire.method !== "HEAD") {
-          problems.push(...unserialisable(workspace).map((v) => `an accepted write stored a value JSON cannot carry: ${v}`));
+          problems.push(
+            ...unserialisable(workspace).map((v) => `an accepted write stored a value JSON cannot carry: ${v}`),
+          );
         }
       } catch (error) {
         problems = [`no answer: ${(error as Error).message}`];
@@ -108,13 +121,30 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
       return false;
     });
 
-    const details = await fc.check(property, { numRuns: options.runs, seed: options.seed, path: options.path, endOnFailure: false });
-    const result: FuzzResult = { seed: options.seed, runs: options.runs, stats, durationMs: performance.now() - started };
+    const details = await fc.check(property, {
+      numRuns: options.runs,
+      seed: options.seed,
+      path: options.path,
+      endOnFailure: false,
+    });
+    const result: FuzzResult = {
+      seed: options.seed,
+      runs: options.runs,
+      stats,
+      durationMs: performance.now() - started,
+    };
     if (details.failed && last) {
       const replay = `npm run fuzz -- --seed ${details.seed} --path ${details.counterexamplePath} --runs ${options.runs}`;
       result.failure = { ...last, replay, shrinks: details.numShrinks };
     } else if (details.failed) {
-      result.failure = { case: details.counterexample![0], status: null, problems: [String(details.errorInstance)], mockLog, replay: `npm run fuzz -- --seed ${details.seed}`, shrinks: details.numShrinks };
+      result.failure = {
+        case: details.counterexample![0],
+        status: null,
+        problems: [String(details.errorInstance)],
+        mockLog,
+        replay: `npm run fuzz -- --seed ${details.seed}`,
+        shrinks: details.numShrinks,
+      };
     }
     return result;
   } finally {
@@ -129,7 +159,9 @@ export function failureReport(failure: NonNullable<FuzzResult["failure"]>): stri
     describeCase(failure.case).replace(/^/gm, "  "),
     "Problems:",
     ...failure.problems.map((p) => `  - ${p}`),
-    ...(failure.mockLog.length > 0 ? ["Mock log:", ...failure.mockLog.slice(-5).map((l) => `  ${l.slice(0, 2000)}`)] : []),
+    ...(failure.mockLog.length > 0
+      ? ["Mock log:", ...failure.mockLog.slice(-5).map((l) => `  ${l.slice(0, 2000)}`)]
+      : []),
     `Replay: ${failure.replay}`,
   ].join("\n");
 }

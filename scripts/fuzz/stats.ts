@@ -36,10 +36,21 @@ export class FuzzStats {
   }
 
   table(): string {
-    const lines = [`${"operation".padEnd(24)} ${"sent".padStart(6)} ${"2xx".padStart(6)} ${"4xx".padStart(6)} ${"5xx".padStart(5)}`];
-    for (const [id, r] of this.byOperation) lines.push(`${id.padEnd(24)} ${String(r.sent).padStart(6)} ${String(r.ok).padStart(6)} ${String(r.clientErrors).padStart(6)} ${String(r.serverErrors).padStart(5)}`);
-    const kinds = [...this.byKind].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(", ");
-    const statuses = [...this.byStatus].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(", ");
+    const lines = [
+      `${"operation".padEnd(24)} ${"sent".padStart(6)} ${"2xx".padStart(6)} ${"4xx".padStart(6)} ${"5xx".padStart(5)}`,
+    ];
+    for (const [id, r] of this.byOperation)
+      lines.push(
+        `${id.padEnd(24)} ${String(r.sent).padStart(6)} ${String(r.ok).padStart(6)} ${String(r.clientErrors).padStart(6)} ${String(r.serverErrors).padStart(5)}`,
+      );
+    const kinds = [...this.byKind]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ");
+    const statuses = [...this.byStatus]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(", ");
     return [...lines, "", `kinds: ${kinds}`, `statuses: ${statuses}`].join("\n");
   }
 }

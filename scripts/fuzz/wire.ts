@@ -30,12 +30,21 @@ export interface WireResponse {
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
 function withKey(req: WireRequest, apiKey: string): [string, string][] {
-  const key = req.key === "valid" ? apiKey : req.key === "$upper" ? apiKey.toUpperCase() : req.key === "$padded" ? ` ${apiKey} ` : req.key;
+  const key =
+    req.key === "valid"
+      ? apiKey
+      : req.key === "$upper"
+        ? apiKey.toUpperCase()
+        : req.key === "$padded"
+          ? ` ${apiKey} `
+          : req.key;
   return key === null ? [...req.headers] : [["X-API-Key", key], ...req.headers];
 }
 
 export function sendWire(baseUrl: string, apiKey: string, req: WireRequest, timeoutMs = 15_000): Promise<WireResponse> {
-  return req.raw !== undefined ? sendRaw(baseUrl, req.raw.replaceAll("$KEY", apiKey), timeoutMs) : sendHttp(baseUrl, apiKey, req, timeoutMs);
+  return req.raw !== undefined
+    ? sendRaw(baseUrl, req.raw.replaceAll("$KEY", apiKey), timeoutMs)
+    : sendHttp(baseUrl, apiKey, req, timeoutMs);
 }
 
 function sendHttp(baseUrl: string, apiKey: string, req: WireRequest, timeoutMs: number): Promise<WireResponse> {
@@ -47,12 +56,21 @@ function sendHttp(baseUrl: string, apiKey: string, req: WireRequest, timeoutMs: 
   if (body && !req.chunked) headers.push(["Content-Length", String(body.length)]);
   return new Promise((resolve, reject) => {
     const flat: string[] = headers.flat();
-    const client = request({ host: hostname, port, method: req.method, path: req.target, headers: flat, agent, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: flatten(res.headers), text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const client = request(
+      { host: hostname, port, method: req.method, path: req.target, headers: flat, agent, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: flatten(res.headers),
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
     client.on("timeout", () => client.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     client.on("error", reject);
     if (body && req.chunked) {
@@ -64,7 +82,11 @@ function sendHttp(baseUrl: string, apiKey: string, req: WireRequest, timeoutMs: 
 }
 
 function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v!]));
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v!]),
+  );
 }
 
 /** Writes the bytes, reads until the server closes (or the first complete response), parses it. */

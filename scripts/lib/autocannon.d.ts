@@ -37,13 +37,19 @@ declare module "autocannon" {
       setupClient?: (client: Client) => void;
     }
     interface Instance extends EventEmitter, PromiseLike<Result> {
-      on(event: "response", listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
+      on(
+        event: "response",
+        listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+      ): this;
       on(event: "reqError", listener: (error: Error) => void): this;
       stop(): void;
     }
   }
 
   /** With a callback the result goes there; without one the instance is also a promise of it. */
-  function autocannon(options: autocannon.Options, callback?: (error: Error | null, result: autocannon.Result) => void): autocannon.Instance;
+  function autocannon(
+    options: autocannon.Options,
+    callback?: (error: Error | null, result: autocannon.Result) => void,
+  ): autocannon.Instance;
   export default autocannon;
 }

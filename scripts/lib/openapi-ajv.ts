@@ -10,13 +10,21 @@ import addFormatsModule from "ajv-formats";
 import { openApiFormats } from "./openapi-formats.js";
 
 // ajv-formats is CommonJS; under ESM its function may arrive wrapped in `default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => void;
 
 export function createOpenApiAjv(options: Options = {}): Ajv2020 {
   // strictNumbers: JSON.parse turns 1e400 into Infinity, which must not pass as a number (it would be
   // stored, then serialised as null, breaking the response schema). Not when coercing query strings:
   // ajv then lets a coerced "Infinity" through every other keyword, where int32 alone refuses it.
-  const ajv = new Ajv2020({ strict: false, strictNumbers: !options.coerceTypes, allErrors: true, validateFormats: true, ...options });
+  const ajv = new Ajv2020({
+    strict: false,
+    strictNumbers: !options.coerceTypes,
+    allErrors: true,
+    validateFormats: true,
+    ...options,
+  });
   addFormats(ajv);
   // Added as objects of openApiFormats (not closures) so that standalone code can refer to them by name.
   for (const name of ["int32", "int64", "float", "double"] as const) ajv.addFormat(name, openApiFormats[name]);
@@ -36,7 +44,8 @@ export function anchored(schema: unknown): unknown {
     return Object.fromEntries(
       Object.entries(schema).map(([k, v]) => {
         if (k === "$ref" && typeof v === "string" && v.startsWith("#")) return [k, SPEC_ID + v];
-        if (k === "discriminator" && v && typeof v === "object") return [k, { propertyName: (v as { propertyName: string }).propertyName }];
+        if (k === "discriminator" && v && typeof v === "object")
+          return [k, { propertyName: (v as { propertyName: string }).propertyName }];
         return [k, anchored(v)];
       }),
     );

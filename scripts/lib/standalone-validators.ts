@@ -25,7 +25,12 @@ export type Mode = "exact" | "params";
  */
 export function createAjv(mode: Mode): Ajv2020 {
   const coerce = mode === "params";
-  return createOpenApiAjv({ discriminator: true, coerceTypes: coerce, useDefaults: coerce, code: { source: true, esm: true, lines: true, formats: _`openApiFormats` } });
+  return createOpenApiAjv({
+    discriminator: true,
+    coerceTypes: coerce,
+    useDefaults: coerce,
+    code: { source: true, esm: true, lines: true, formats: _`openApiFormats` },
+  });
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
@@ -37,7 +42,10 @@ class Registry {
   readonly exports: Record<string, string> = {};
   private readonly byJson = new Map<string, string>();
 
-  constructor(readonly mode: Mode, spec: Spec) {
+  constructor(
+    readonly mode: Mode,
+    spec: Spec,
+  ) {
     this.ajv = createAjv(mode);
     this.ajv.addSchema(anchored(spec) as object, SPEC_ID);
   }
@@ -64,14 +72,20 @@ class Registry {
 /** Resolves local refs (path items, parameters, request bodies, responses) in the bundled spec. */
 function deref(spec: Spec, node: any): any {
   for (let hops = 0; node && typeof node.$ref === "string" && hops < 10; hops++) {
-    const parts = node.$ref.replace(/^#\//, "").split("/").map((p: string) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const parts = node.$ref
+      .replace(/^#\//, "")
+      .split("/")
+      .map((p: string) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
     node = parts.reduce((at: any, key: string) => at?.[key], spec);
   }
   return node;
 }
 
 /** paramsSchema() of mock-server/http/operations.ts: path parameters are always required. */
-function paramsSchema(params: Array<{ name: string; in: string; required?: boolean; schema: unknown }>, location: "path" | "query") {
+function paramsSchema(
+  params: Array<{ name: string; in: string; required?: boolean; schema: unknown }>,
+  location: "path" | "query",
+) {
   const own = params.filter((p) => p.in === location);
   return {
     type: "object",
@@ -91,7 +105,9 @@ function entrySource(spec: Spec, exact: Registry, params: Registry): string {
       const op = item[method];
       if (!op) continue;
       const list = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(spec, p));
-      const fields = [`params: params.${params.add({ type: "object", properties: { path: paramsSchema(list, "path"), query: paramsSchema(list, "query") } })}`];
+      const fields = [
+        `params: params.${params.add({ type: "object", properties: { path: paramsSchema(list, "path"), query: paramsSchema(list, "query") } })}`,
+      ];
       const body = op.requestBody ? deref(spec, op.requestBody) : undefined;
       const bodyType = body ? Object.keys(body.content)[0] : undefined;
       if (bodyType) fields.push(`body: exact.${exact.add(body.content[bodyType].schema)}`);
@@ -104,7 +120,8 @@ function entrySource(spec: Spec, exact: Registry, params: Registry): string {
     }
   }
   const schemas = Object.keys(spec.components.schemas ?? {}).map(
-    (name) => `  ${key(name)}: exact.${exact.add({ $ref: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}` })},`,
+    (name) =>
+      `  ${key(name)}: exact.${exact.add({ $ref: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}` })},`,
   );
   return [
     `import * as exact from "virtual:exact";`,
@@ -142,8 +159,15 @@ export async function validatorsModule(spec: Spec, root: string, banner: string)
   const virtual: Plugin = {
     name: "virtual",
     setup(b) {
-      b.onResolve({ filter: /^virtual:/ }, (args) => ({ path: args.path.slice("virtual:".length), namespace: "virtual" }));
-      b.onLoad({ filter: /.*/, namespace: "virtual" }, (args) => ({ contents: sources[args.path], loader: "js", resolveDir: root }));
+      b.onResolve({ filter: /^virtual:/ }, (args) => ({
+        path: args.path.slice("virtual:".length),
+        namespace: "virtual",
+      }));
+      b.onLoad({ filter: /.*/, namespace: "virtual" }, (args) => ({
+        contents: sources[args.path],
+        loader: "js",
+        resolveDir: root,
+      }));
       // ajv's runtime helpers carry `f.code = 'require("ajv/dist/runtime/f")...'`: how ajv names them in
       // the code it generates, dead text once bundled, and a `require(` that would fail the check below.
       b.onLoad({ filter: /[\\/]ajv[\\/]dist[\\/]runtime[\\/][^\\/]+\.js$/ }, async (args) => ({
@@ -173,7 +197,10 @@ export async function validatorsModule(spec: Spec, root: string, banner: string)
   });
   // esbuild names its CommonJS wrapper `function __require()`; a name only, renamed so that no
   // `require(` text is left for a reader (or a CSP review) to wonder about.
-  const js = result.outputFiles[0]!.text.replace("var __commonJS = (cb, mod) => function __require() {", "var __commonJS = (cb, mod) => function __load() {");
+  const js = result.outputFiles[0]!.text.replace(
+    "var __commonJS = (cb, mod) => function __require() {",
+    "var __commonJS = (cb, mod) => function __load() {",
+  );
   // The CSP promise: nothing loaded or evaluated at run time.
   const forbidden = [/require\(/, /^\s*import[\s{*]/m, /new Function/, /\beval\(/, /node:/].find((re) => re.test(js));
   if (forbidden) throw new Error(`generated/validators.js contains ${forbidden}: the bundle is not self-contained`);

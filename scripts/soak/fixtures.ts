@@ -29,8 +29,17 @@ async function control<T>(baseUrl: string, method: string, path: string, body?: 
 
 type Rec = Record<string, any>;
 
-export async function prepareWorkspace(baseUrl: string, seed: number, hooks: { okUrl: string; failUrl: string }): Promise<SoakWorkspace> {
-  const { workspaceId, apiKey } = await control<{ workspaceId: string; apiKey: string }>(baseUrl, "POST", "/workspaces", { seed });
+export async function prepareWorkspace(
+  baseUrl: string,
+  seed: number,
+  hooks: { okUrl: string; failUrl: string },
+): Promise<SoakWorkspace> {
+  const { workspaceId, apiKey } = await control<{ workspaceId: string; apiKey: string }>(
+    baseUrl,
+    "POST",
+    "/workspaces",
+    { seed },
+  );
   const all = (collection: string) => control<Rec[]>(baseUrl, "GET", `/workspaces/${workspaceId}/${collection}`);
   const testCases = await all("testCases");
   const agentId: string = testCases[0].agent.agentId;
@@ -39,9 +48,18 @@ export async function prepareWorkspace(baseUrl: string, seed: number, hooks: { o
   const [call] = await all("calls");
   const [phone] = await all("phoneNumbers");
   for (const url of [hooks.okUrl, hooks.failUrl]) {
-    await control(baseUrl, "POST", `/workspaces/${workspaceId}/webhooks`, { agentId, url, active: true, events: "conversation_started,conversation_ended" });
+    await control(baseUrl, "POST", `/workspaces/${workspaceId}/webhooks`, {
+      agentId,
+      url,
+      active: true,
+      events: "conversation_started,conversation_ended",
+    });
   }
-  const { qaRules: _rules, ...baseline } = await control<Record<string, unknown[]>>(baseUrl, "GET", `/workspaces/${workspaceId}/snapshot`);
+  const { qaRules: _rules, ...baseline } = await control<Record<string, unknown[]>>(
+    baseUrl,
+    "GET",
+    `/workspaces/${workspaceId}/snapshot`,
+  );
   return {
     workspaceId,
     apiKey,

@@ -22,10 +22,14 @@ export interface MockProcess {
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export async function spawnMock(args: string[]): Promise<MockProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "mock-server/main.ts", "--host", "127.0.0.1", "--port", "0", "--log-format", "off", ...args], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "mock-server/main.ts", "--host", "127.0.0.1", "--port", "0", "--log-format", "off", ...args],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const ready = new Promise<{ url: string; apiKey: string }>((resolve, reject) => {

@@ -44,6 +44,9 @@ export function startMonitor(mock: MockProcess): { samples: Samples; stop(): Pro
 
 /** Median of the RSS samples taken between `fromMs` and `toMs`. */
 export function medianRss(samples: Samples, fromMs: number, toMs: number): number {
-  const values = samples.rss.filter((s) => s.atMs >= fromMs && s.atMs <= toMs).map((s) => s.bytes).sort((a, b) => a - b);
+  const values = samples.rss
+    .filter((s) => s.atMs >= fromMs && s.atMs <= toMs)
+    .map((s) => s.bytes)
+    .sort((a, b) => a - b);
   return values.length === 0 ? NaN : values[Math.floor(values.length / 2)];
 }

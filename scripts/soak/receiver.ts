@@ -28,9 +28,10 @@ export async function startCountingReceiver(): Promise<CountingReceiver> {
     okUrl: `http://127.0.0.1:${port}/ok`,
     failUrl: `http://127.0.0.1:${port}/fail`,
     counts,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -28,7 +28,16 @@ export interface SoakOptions {
  * Warm-up 20 s: with webhook retries (x60 clock: about 5 s of backoff per failing delivery) and
  * restores every 5 s, RSS reaches its plateau after about 15 s (see scripts/RELIABILITY.md).
  */
-export const DEFAULT_SOAK: SoakOptions = { durationSec: 60, connections: 64, warmupSec: 20, journalSize: 500, outboxSize: 1000, resetEverySec: 5, workspaces: 4, clockSpeed: 60 };
+export const DEFAULT_SOAK: SoakOptions = {
+  durationSec: 60,
+  connections: 64,
+  warmupSec: 20,
+  journalSize: 500,
+  outboxSize: 1000,
+  resetEverySec: 5,
+  workspaces: 4,
+  clockSpeed: 60,
+};
 
 export interface SoakResult {
   options: SoakOptions;
@@ -49,27 +58,39 @@ export interface SoakResult {
   mockOutput: string[];
 }
 
-export async function runSoak(options: SoakOptions, progress: (line: string) => void = () => undefined): Promise<SoakResult> {
+export async function runSoak(
+  options: SoakOptions,
+  progress: (line: string) => void = () => undefined,
+): Promise<SoakResult> {
   const receiver = await startCountingReceiver();
   const mock = await spawnMock([
-    "--journal-size", String(options.journalSize),
-    "--outbox-size", String(options.outboxSize),
-    "--clock-speed", String(options.clockSpeed),
+    "--journal-size",
+    String(options.journalSize),
+    "--outbox-size",
+    String(options.outboxSize),
+    "--clock-speed",
+    String(options.clockSpeed),
   ]);
   let exitCode: number | null = null;
   try {
     const workspaces: SoakWorkspace[] = [];
     for (let i = 0; i < options.workspaces; i++) workspaces.push(await prepareWorkspace(mock.url, 100 + i, receiver));
-    progress(`mock pid ${mock.pid} at ${mock.url}; ${options.connections} connections over ${workspaces.length} workspaces for ${options.durationSec} s`);
+    progress(
+      `mock pid ${mock.pid} at ${mock.url}; ${options.connections} connections over ${workspaces.length} workspaces for ${options.durationSec} s`,
+    );
 
     const monitor = startMonitor(mock);
     let resets = 0;
     let resetErrors = 0;
-    const resetTimer = options.resetEverySec > 0
-      ? setInterval(() => {
-          void Promise.all(workspaces.map((ws) => restoreBaseline(mock.url, ws))).then(() => void resets++, () => void resetErrors++);
-        }, options.resetEverySec * 1000)
-      : undefined;
+    const resetTimer =
+      options.resetEverySec > 0
+        ? setInterval(() => {
+            void Promise.all(workspaces.map((ws) => restoreBaseline(mock.url, ws))).then(
+              () => void resets++,
+              () => void resetErrors++,
+            );
+          }, options.resetEverySec * 1000)
+        : undefined;
 
     const failures = newFailures();
     let next = 0;
@@ -108,7 +129,13 @@ export async function runSoak(options: SoakOptions, progress: (line: string) => 
       failuresByRequest: Object.fromEntries(failures.byRequest),
       statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
       latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
-      rss: { warmBytes, endBytes, peakBytes: Math.max(...samples.rss.map((s) => s.bytes)), growth: (endBytes - warmBytes) / warmBytes, everyFiveSeconds: samples.rss.filter((_, i) => i % 5 === 4).map((s) => s.bytes) },
+      rss: {
+        warmBytes,
+        endBytes,
+        peakBytes: Math.max(...samples.rss.map((s) => s.bytes)),
+        growth: (endBytes - warmBytes) / warmBytes,
+        everyFiveSeconds: samples.rss.filter((_, i) => i % 5 === 4).map((s) => s.bytes),
+      },
       journal: { cap: options.journalSize, max: Math.max(0, ...samples.journal) },
       outbox: { cap: options.outboxSize, max: Math.max(0, ...samples.outbox) },
       deliveries: { ...receiver.counts },

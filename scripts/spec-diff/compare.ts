@@ -30,7 +30,10 @@ const obj = (value: unknown): Obj => (isObj(value) ? value : {});
 /** Operations by a key that ignores path parameter names: `/calls/{id}` and `/calls/{callId}` are one path to a client. */
 function operations(doc: Obj): Map<string, Operation> {
   const found = new Map<string, Operation>();
-  for (const [group, webhook] of [["paths", false], ["webhooks", true]] as const) {
+  for (const [group, webhook] of [
+    ["paths", false],
+    ["webhooks", true],
+  ] as const) {
     for (const [name, raw] of Object.entries(obj(doc[group]))) {
       const pathItem = obj(resolve(doc, raw).node);
       for (const method of METHODS) {
@@ -76,8 +79,10 @@ function compareOperation(changes: Change[], b: Side, h: Side): void {
   compareResponses(receive, b, h);
   const bSec = security(b.doc, b.o.op);
   const hSec = security(h.doc, h.o.op);
-  if (bSec !== hSec) changes.push({ severity: "breaking", where: label, message: `security changed: ${bSec} -> ${hSec}` });
-  if (!b.o.op.deprecated && h.o.op.deprecated) changes.push({ severity: "non-breaking", where: label, message: "operation deprecated" });
+  if (bSec !== hSec)
+    changes.push({ severity: "breaking", where: label, message: `security changed: ${bSec} -> ${hSec}` });
+  if (!b.o.op.deprecated && h.o.op.deprecated)
+    changes.push({ severity: "non-breaking", where: label, message: "operation deprecated" });
 }
 
 interface Param {
@@ -94,7 +99,10 @@ function parameters(doc: Obj, o: Operation): Map<string, Param> {
     const { node, origin } = resolve(doc, raw);
     if (!isObj(node) || typeof node.name !== "string") continue;
     const place = String(node.in);
-    const key = place === "path" ? `path#${names.indexOf(node.name)}` : `${place}:${place === "header" ? node.name.toLowerCase() : node.name}`;
+    const key =
+      place === "path"
+        ? `path#${names.indexOf(node.name)}`
+        : `${place}:${place === "header" ? node.name.toLowerCase() : node.name}`;
     found.set(key, { param: node, origin, label: `${place} parameter ${node.name}` });
   }
   return found;
@@ -112,7 +120,13 @@ function compareParameters(sink: Sink, b: Side, h: Side): void {
     memberChange(sink, where, "parameter", req(bp), req(hp), origin);
     if (!bp || !hp) continue;
     for (const k of ["style", "explode", "allowEmptyValue", "allowReserved"]) {
-      if (bp.param[k] !== hp.param[k]) sink.add(where, "both", `${k} ${String(bp.param[k] ?? "default")} -> ${String(hp.param[k] ?? "default")}`, origin);
+      if (bp.param[k] !== hp.param[k])
+        sink.add(
+          where,
+          "both",
+          `${k} ${String(bp.param[k] ?? "default")} -> ${String(hp.param[k] ?? "default")}`,
+          origin,
+        );
     }
     const slot = (p: Param) => ({ schema: p.param.schema, origin: p.origin && `${p.origin}.schema` });
     diffSchema({ base: b.doc, head: h.doc, sink, stack: new Set() }, where, "", slot(bp), slot(hp));
@@ -126,13 +140,20 @@ function compareContent(sink: Sink, where: string, b: Side, h: Side, bContent: u
   for (const type of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const loc = type === "application/json" ? where : `${where} (${type})`;
     if (!(type in after)) sink.push({ severity: "breaking", where: loc, message: `media type ${type} removed` });
-    else if (!(type in before)) sink.push({ severity: "non-breaking", where: loc, message: `media type ${type} added` });
+    else if (!(type in before))
+      sink.push({ severity: "non-breaking", where: loc, message: `media type ${type} added` });
     else {
       const slot = (doc: Obj, media: unknown) => {
         const { node, origin } = resolve(doc, media);
         return { schema: obj(node).schema, origin: origin && `${origin}.schema` };
       };
-      diffSchema({ base: b.doc, head: h.doc, sink, stack: new Set() }, loc, "", slot(b.doc, before[type]), slot(h.doc, after[type]));
+      diffSchema(
+        { base: b.doc, head: h.doc, sink, stack: new Set() },
+        loc,
+        "",
+        slot(b.doc, before[type]),
+        slot(h.doc, after[type]),
+      );
     }
   }
 }
@@ -148,12 +169,18 @@ function compareResponses(sink: Sink, b: Side, h: Side): void {
   const lostSuccess = removed.filter((c) => SUCCESS.test(c));
   const newSuccess = added.filter((c) => SUCCESS.test(c));
   if (lostSuccess.length && newSuccess.length) {
-    sink.push({ severity: "breaking", where: label, message: `success status ${lostSuccess.join("/")} -> ${newSuccess.join("/")}` });
+    sink.push({
+      severity: "breaking",
+      where: label,
+      message: `success status ${lostSuccess.join("/")} -> ${newSuccess.join("/")}`,
+    });
     removed = removed.filter((c) => !lostSuccess.includes(c));
     added = added.filter((c) => !newSuccess.includes(c));
   }
-  for (const code of removed) sink.push({ severity: "breaking", where: `${label} ${code} response`, message: "status code removed" });
-  for (const code of added) sink.push({ severity: "non-breaking", where: `${label} ${code} response`, message: "status code added" });
+  for (const code of removed)
+    sink.push({ severity: "breaking", where: `${label} ${code} response`, message: "status code removed" });
+  for (const code of added)
+    sink.push({ severity: "non-breaking", where: `${label} ${code} response`, message: "status code added" });
   for (const code of Object.keys(before).filter((c) => c in after)) {
     const where = `${label} ${code} response`;
     const br = resolve(b.doc, before[code]);
@@ -169,7 +196,14 @@ function compareResponses(sink: Sink, b: Side, h: Side): void {
       const loc = `${where} header ${(hh.get(name) ?? bh.get(name))!.name}`;
       const req = (r: typeof x) => r && { required: obj(r.node).required === true };
       memberChange(sink, loc, "header", req(x), req(y), y?.origin ?? x?.origin);
-      if (x && y) diffSchema({ base: b.doc, head: h.doc, sink, stack: new Set() }, loc, "", { schema: obj(x.node).schema }, { schema: obj(y.node).schema });
+      if (x && y)
+        diffSchema(
+          { base: b.doc, head: h.doc, sink, stack: new Set() },
+          loc,
+          "",
+          { schema: obj(x.node).schema },
+          { schema: obj(y.node).schema },
+        );
     }
     compareContent(sink, where, b, h, obj(br.node).content, obj(hr.node).content);
   }

@@ -10,7 +10,25 @@ import { isObj } from "./view.js";
 
 const DOC_KEYWORDS = new Set(["description", "summary", "title", "example", "examples", "externalDocs"]);
 /** Maps whose keys are names (a property called `description` is not a description). */
-const NAMED = new Set(["properties", "patternProperties", "$defs", "schemas", "parameters", "responses", "requestBodies", "headers", "securitySchemes", "links", "callbacks", "paths", "webhooks", "content", "encoding", "variables", "mapping"]);
+const NAMED = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "schemas",
+  "parameters",
+  "responses",
+  "requestBodies",
+  "headers",
+  "securitySchemes",
+  "links",
+  "callbacks",
+  "paths",
+  "webhooks",
+  "content",
+  "encoding",
+  "variables",
+  "mapping",
+]);
 /** Values, not schemas: the semantic differ owns them. */
 const OPAQUE = new Set(["enum", "const", "default", "required"]);
 const DOCUMENT_LEVEL = ["info", "tags", "servers", "externalDocs"];
@@ -20,7 +38,8 @@ const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "pat
 function owner(path: string[]): string {
   const [top, a, b] = path;
   if ((top === "paths" || top === "webhooks") && a !== undefined) {
-    if (b !== undefined && METHODS.has(b)) return top === "paths" ? `${b.toUpperCase()} ${a}` : `webhook ${a} (${b.toUpperCase()})`;
+    if (b !== undefined && METHODS.has(b))
+      return top === "paths" ? `${b.toUpperCase()} ${a}` : `webhook ${a} (${b.toUpperCase()})`;
     return top === "paths" ? `path ${a}` : `webhook ${a}`;
   }
   if (top === "components" && a !== undefined && b !== undefined) return `components.${a}.${b}`;
@@ -43,12 +62,17 @@ export function diffDocumentation(base: unknown, head: unknown): DocSummary[] {
     }
     if (!isObj(b) || !isObj(h)) return;
     for (const key of new Set([...Object.keys(b), ...Object.keys(h)])) {
-      const keyword = !namesHere && (DOC_KEYWORDS.has(key) || key.startsWith("x-") || (path.length === 0 && DOCUMENT_LEVEL.includes(key)));
+      const keyword =
+        !namesHere &&
+        (DOC_KEYWORDS.has(key) || key.startsWith("x-") || (path.length === 0 && DOCUMENT_LEVEL.includes(key)));
       if (keyword) {
         if (JSON.stringify(b[key]) !== JSON.stringify(h[key])) record(path.length === 0 ? [key] : path, key);
       } else if (key in b && key in h && !(OPAQUE.has(key) && !namesHere)) {
         // components and its maps (schemas, examples...) are keyed by names, like properties.
-        const names = path.length === 0 ? key === "components" || NAMED.has(key) : (path.length === 1 && path[0] === "components") || (!namesHere && NAMED.has(key));
+        const names =
+          path.length === 0
+            ? key === "components" || NAMED.has(key)
+            : (path.length === 1 && path[0] === "components") || (!namesHere && NAMED.has(key));
         walk(b[key], h[key], [...path, key], names);
       }
     }

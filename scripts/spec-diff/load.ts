@@ -79,7 +79,9 @@ export async function findSpecAtRef(dir: string, ref: string, spec: string): Pro
   const commit = await git(dir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   if (!commit) {
     const shallow = (await git(dir, ["rev-parse", "--is-shallow-repository"])) === "true";
-    throw new UsageError(`'${ref}' is not a commit of this repository${shallow ? " (a shallow clone: fetch more history)" : ""}`);
+    throw new UsageError(
+      `'${ref}' is not a commit of this repository${shallow ? " (a shallow clone: fetch more history)" : ""}`,
+    );
   }
   if ((await git(dir, ["cat-file", "-e", `${commit}:${path.posix.join(prefix, spec)}`])) === undefined) {
     throw new UsageError(`${ref} has no ${spec}`);

@@ -74,15 +74,30 @@ export function memberChange(
 ): void {
   const request = sink.direction === "request";
   if (base && !head) {
-    const why = request ? (closed ? " (additionalProperties is false: clients sending it are now rejected)" : " (clients sending it are ignored)") : "";
+    const why = request
+      ? closed
+        ? " (additionalProperties is false: clients sending it are now rejected)"
+        : " (clients sending it are ignored)"
+      : "";
     sink.push({ severity: "breaking", where, message: `${kind} removed${why}`, ...(origin ? { origin } : {}) });
   } else if (!base && head) {
-    if (request) sink.add(where, head.required ? "narrows" : "neutral", head.required ? `new required ${kind}` : `optional ${kind} added`, origin);
+    if (request)
+      sink.add(
+        where,
+        head.required ? "narrows" : "neutral",
+        head.required ? `new required ${kind}` : `optional ${kind} added`,
+        origin,
+      );
     else sink.add(where, "neutral", `${kind} added`, origin);
   } else if (base && head && base.required !== head.required) {
     // Request: newly required narrows what clients may send. Response: no longer required means it may be absent.
     const effect: Effect = head.required ? "narrows" : "widens";
-    sink.add(where, effect, head.required ? `${kind} became required` : `${kind} no longer required${request ? "" : " (may now be absent)"}`, origin);
+    sink.add(
+      where,
+      effect,
+      head.required ? `${kind} became required` : `${kind} no longer required${request ? "" : " (may now be absent)"}`,
+      origin,
+    );
   }
 }
 

@@ -25,12 +25,19 @@ export function group(changes: Change[]): Group[] {
     const found = groups.get(key);
     if (found) {
       if (!found.where.includes(c.where)) found.where.push(c.where);
-    } else groups.set(key, { severity: c.severity, message: c.message, where: [c.where], ...(c.origin ? { origin: c.origin } : {}) });
+    } else
+      groups.set(key, {
+        severity: c.severity,
+        message: c.message,
+        where: [c.where],
+        ...(c.origin ? { origin: c.origin } : {}),
+      });
   }
   return [...groups.values()];
 }
 
-export const breakingCount = (result: DiffResult): number => group(result.changes).filter((g) => g.severity === "breaking").length;
+export const breakingCount = (result: DiffResult): number =>
+  group(result.changes).filter((g) => g.severity === "breaking").length;
 
 function counts(result: DiffResult): { breaking: Group[]; other: Group[]; docs: number } {
   const all = group(result.changes);
@@ -56,7 +63,10 @@ export function renderText(result: DiffResult, title: Title): string {
     `spec:diff ${title.spec}: ${title.base} -> ${title.head}`,
     `${plural(breaking.length, "breaking change")}, ${other.length} non-breaking, ${plural(docs, "documentation edit")}`,
   ];
-  for (const [heading, groups] of [["Breaking", breaking], ["Non-breaking", other]] as const) {
+  for (const [heading, groups] of [
+    ["Breaking", breaking],
+    ["Non-breaking", other],
+  ] as const) {
     if (!groups.length) continue;
     out.push("", `${heading} (${groups.length}):`);
     for (const g of groups) {
@@ -97,7 +107,8 @@ export function renderMarkdown(result: DiffResult, title: Title): string {
   out.push("", "### Non-breaking", "", ...(other.length ? table(other) : ["None."]));
   if (result.documentation.length) {
     out.push("", "### Documentation", "", "| Where | Edits | Keywords |", "|---|---|---|");
-    for (const d of result.documentation) out.push(`| ${cell(code(d.owner))} | ${d.count} | ${cell(d.keys.join(", "))} |`);
+    for (const d of result.documentation)
+      out.push(`| ${cell(code(d.owner))} | ${d.count} | ${cell(d.keys.join(", "))} |`);
   }
   return out.join("\n") + "\n";
 }

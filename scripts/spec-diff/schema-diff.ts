@@ -51,7 +51,10 @@ function compareNode(w: Walk, loc: string, origin: string | undefined, b: View, 
     const removed = [...b.types].filter((t) => !covers(h.types!, t));
     const added = [...h.types].filter((t) => !covers(b.types!, t));
     if (removed.length || added.length) {
-      add(removed.length && added.length ? "both" : removed.length ? "narrows" : "widens", `type ${[...b.types].join("|")} -> ${[...h.types].join("|")}`);
+      add(
+        removed.length && added.length ? "both" : removed.length ? "narrows" : "widens",
+        `type ${[...b.types].join("|")} -> ${[...h.types].join("|")}`,
+      );
     }
   } else if (h.types && !b.variants && !h.variants) add("narrows", `type ${[...h.types].join("|")} added`);
   else if (b.types && !b.variants && !h.variants) add("widens", "type constraint removed");
@@ -67,7 +70,11 @@ function compareNode(w: Walk, loc: string, origin: string | undefined, b: View, 
   else if (b.values) add("widens", `no longer restricted to ${list(b.values)}`);
 
   // A bound moves one way or the other; a changed pattern or format cannot be ordered, so it is "both".
-  const keywordSets = [[UPPER, (x: number, y: number) => y < x], [LOWER, (x: number, y: number) => y > x], [SHAPE, undefined]] as const;
+  const keywordSets = [
+    [UPPER, (x: number, y: number) => y < x],
+    [LOWER, (x: number, y: number) => y > x],
+    [SHAPE, undefined],
+  ] as const;
   for (const [keywords, tighter] of keywordSets) {
     for (const k of keywords) {
       const x = b.node[k];
@@ -75,13 +82,16 @@ function compareNode(w: Walk, loc: string, origin: string | undefined, b: View, 
       if (same(x, y)) continue;
       if (x === undefined) add("narrows", `${k} ${show(y)} added`);
       else if (y === undefined) add("widens", `${k} ${show(x)} removed`);
-      else if (tighter && typeof x === "number" && typeof y === "number") add(tighter(x, y) ? "narrows" : "widens", `${k} ${x} -> ${y}`);
+      else if (tighter && typeof x === "number" && typeof y === "number")
+        add(tighter(x, y) ? "narrows" : "widens", `${k} ${x} -> ${y}`);
       else add("both", `${k} ${show(x)} -> ${show(y)}`);
     }
   }
-  if (!b.node.uniqueItems !== !h.node.uniqueItems) add(h.node.uniqueItems ? "narrows" : "widens", `uniqueItems ${h.node.uniqueItems ? "added" : "removed"}`);
+  if (!b.node.uniqueItems !== !h.node.uniqueItems)
+    add(h.node.uniqueItems ? "narrows" : "widens", `uniqueItems ${h.node.uniqueItems ? "added" : "removed"}`);
   const shown = (v: unknown): string => (v === undefined ? "(none)" : show(v));
-  if (!same(b.node.default, h.node.default)) add("neutral", `default ${shown(b.node.default)} -> ${shown(h.node.default)}`);
+  if (!same(b.node.default, h.node.default))
+    add("neutral", `default ${shown(b.node.default)} -> ${shown(h.node.default)}`);
   if (!b.node.deprecated && h.node.deprecated) add("neutral", "deprecated");
 
   const bClosed = b.node.additionalProperties === false;
@@ -106,7 +116,15 @@ function compareProperties(w: Walk, where: string, path: string, b: View, h: Vie
     if (skipped(w, w.base, bs) && skipped(w, w.head, hs)) continue;
     const p = child(path, name);
     const origin = hs?.origin ?? bs?.origin;
-    memberChange(w.sink, at(where, p), "field", bs && { required: b.required.has(name) }, hs && { required: h.required.has(name) }, origin, closed);
+    memberChange(
+      w.sink,
+      at(where, p),
+      "field",
+      bs && { required: b.required.has(name) },
+      hs && { required: h.required.has(name) },
+      origin,
+      closed,
+    );
     if (bs && hs) diffSchema(w, where, p, bs, hs);
   }
 }
@@ -114,18 +132,37 @@ function compareProperties(w: Walk, where: string, path: string, b: View, h: Vie
 function compareChildren(w: Walk, where: string, path: string, b: View, h: View): void {
   const origin = (v: View, k: string): string | undefined => v.origin && `${v.origin}.${k}`;
   if (b.node.items !== undefined && h.node.items !== undefined) {
-    diffSchema(w, where, `${path}[]`, { schema: b.node.items, origin: origin(b, "items") }, { schema: h.node.items, origin: origin(h, "items") });
+    diffSchema(
+      w,
+      where,
+      `${path}[]`,
+      { schema: b.node.items, origin: origin(b, "items") },
+      { schema: h.node.items, origin: origin(h, "items") },
+    );
   }
   const ba = b.node.additionalProperties;
   const ha = h.node.additionalProperties;
   if (isObj(ba) && isObj(ha)) {
-    diffSchema(w, where, `${path}{}`, { schema: ba, origin: origin(b, "additionalProperties") }, { schema: ha, origin: origin(h, "additionalProperties") });
+    diffSchema(
+      w,
+      where,
+      `${path}{}`,
+      { schema: ba, origin: origin(b, "additionalProperties") },
+      { schema: ha, origin: origin(h, "additionalProperties") },
+    );
   }
   if (!b.variants && !h.variants) return;
   const loc = at(where, path);
   if (!b.variants || !h.variants) {
     const n = (h.variants ?? b.variants)!.list.length;
-    w.sink.add(loc, "both", h.variants ? `became a ${h.variants.keyword} of ${n} variants` : `no longer a ${b.variants!.keyword} of ${n} variants`, h.origin ?? b.origin);
+    w.sink.add(
+      loc,
+      "both",
+      h.variants
+        ? `became a ${h.variants.keyword} of ${n} variants`
+        : `no longer a ${b.variants!.keyword} of ${n} variants`,
+      h.origin ?? b.origin,
+    );
     return;
   }
   const keyword = h.variants.keyword;

@@ -11,11 +11,14 @@ const obj = (value: unknown): Obj => (isObj(value) ? value : {});
 /** Effective security of an operation, canonical: alternatives joined by " | ", schemes of one alternative by " + ". */
 export function security(doc: Obj, op: Obj): string {
   const requirements = Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : [];
-  const alternatives = requirements.map((r) =>
-    Object.entries(obj(r))
-      .map(([name, scopes]) => (Array.isArray(scopes) && scopes.length ? `${name}(${[...scopes].sort().join(",")})` : name))
-      .sort()
-      .join(" + ") || "anonymous",
+  const alternatives = requirements.map(
+    (r) =>
+      Object.entries(obj(r))
+        .map(([name, scopes]) =>
+          Array.isArray(scopes) && scopes.length ? `${name}(${[...scopes].sort().join(",")})` : name,
+        )
+        .sort()
+        .join(" + ") || "anonymous",
   );
   return alternatives.length ? [...new Set(alternatives)].sort().join(" | ") : "none";
 }
@@ -34,7 +37,11 @@ export function compareSchemes(changes: Change[], base: Obj, head: Obj): void {
     if (!(name in after)) changes.push({ severity: "breaking", where, message: "security scheme removed" });
     else if (!(name in before)) changes.push({ severity: "non-breaking", where, message: "security scheme added" });
     else if (strip(base, before[name]) !== strip(head, after[name])) {
-      changes.push({ severity: "breaking", where, message: `security scheme changed: ${strip(base, before[name])} -> ${strip(head, after[name])}` });
+      changes.push({
+        severity: "breaking",
+        where,
+        message: `security scheme changed: ${strip(base, before[name])} -> ${strip(head, after[name])}`,
+      });
     }
   }
 }

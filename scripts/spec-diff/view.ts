@@ -38,7 +38,8 @@ export interface View {
   refs: string[];
 }
 
-export const isObj = (value: unknown): value is Obj => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isObj = (value: unknown): value is Obj =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** `#/components/schemas/Call` -> the node; undefined for a dangling or non-local ref. */
 export function deref(doc: unknown, ref: string): unknown {
@@ -53,10 +54,18 @@ export function deref(doc: unknown, ref: string): unknown {
 
 /** `#/components/schemas/Call` -> `components.schemas.Call`. */
 export const dotted = (ref: string): string =>
-  ref.slice(2).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).join(".");
+  ref
+    .slice(2)
+    .split("/")
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .join(".");
 
 /** Follows a $ref chain; siblings of a $ref (allowed in 3.1) override the target's keywords. */
-export function resolve(doc: unknown, value: unknown, origin?: string): { node: unknown; origin?: string; refs: string[] } {
+export function resolve(
+  doc: unknown,
+  value: unknown,
+  origin?: string,
+): { node: unknown; origin?: string; refs: string[] } {
   let node = value;
   const refs: string[] = [];
   while (isObj(node) && typeof node.$ref === "string") {
@@ -83,7 +92,8 @@ function variantLabel(doc: unknown, branch: unknown, index: number): string {
   const { node } = resolve(doc, branch);
   if (isObj(node) && isObj(node.properties)) {
     for (const [name, prop] of Object.entries(node.properties)) {
-      if (isObj(prop) && (typeof prop.const === "string" || typeof prop.const === "number")) return `${name}=${prop.const}`;
+      if (isObj(prop) && (typeof prop.const === "string" || typeof prop.const === "number"))
+        return `${name}=${prop.const}`;
     }
   }
   return `#${index}`;
@@ -140,14 +150,22 @@ export function view(doc: unknown, slot: Slot, depth = 0): View {
       return { ...inner, nullable: inner.nullable || withNull || nullable, nullOrigin, refs: [...refs, ...inner.refs] };
     }
     own.nullable ||= withNull;
-    if (others.length > 1) own.variants = { keyword, list: others.map((s, i) => ({ label: variantLabel(doc, s.schema, i), slot: s })) };
+    if (others.length > 1)
+      own.variants = { keyword, list: others.map((s, i) => ({ label: variantLabel(doc, s.schema, i), slot: s })) };
   }
 
   if (!Array.isArray(node.allOf)) return own;
-  const members = node.allOf.map((schema, i) => view(doc, { schema, origin: origin && `${origin}.allOf[${i}]` }, depth + 1));
+  const members = node.allOf.map((schema, i) =>
+    view(doc, { schema, origin: origin && `${origin}.allOf[${i}]` }, depth + 1),
+  );
   const all = [...members, own];
   const typed = all.filter((m) => m.types);
-  const merged: View = { ...own, node: Object.assign({}, ...all.map((m) => m.node)), props: new Map(), required: new Set() };
+  const merged: View = {
+    ...own,
+    node: Object.assign({}, ...all.map((m) => m.node)),
+    props: new Map(),
+    required: new Set(),
+  };
   for (const m of all) {
     for (const [name, s] of m.props) if (!merged.props.has(name)) merged.props.set(name, s);
     for (const name of m.required) merged.required.add(name);

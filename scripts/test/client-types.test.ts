@@ -7,7 +7,11 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
-  type MockControlClient, type PlatformClient, type components, createControlClient, createPlatformClient,
+  type MockControlClient,
+  type PlatformClient,
+  type components,
+  createControlClient,
+  createPlatformClient,
 } from "../../generated/client.js";
 
 /** Never called: it exists for the type checker. Each `@ts-expect-error` must meet an error. */
@@ -111,11 +115,21 @@ async function withServer(run: (baseUrl: string, seen: Seen[]) => Promise<void>)
 
 describe("generated clients at run time", () => {
   it.each([
-    ["GET /v1/calls with a query", { given: (c: PlatformClient) => c.GET("/v1/calls", { params: { query: { status: "ended" } } }), want: "/v1/calls?status=ended" }],
-    ["PATCH an E.164 path value", {
-      given: (c: PlatformClient) => c.PATCH("/v1/phone-number/{phoneNumber}", { params: { path: { phoneNumber: "+14155550123" } }, body: {} }),
-      want: "/v1/phone-number/%2B14155550123",
-    }],
+    [
+      "GET /v1/calls with a query",
+      {
+        given: (c: PlatformClient) => c.GET("/v1/calls", { params: { query: { status: "ended" } } }),
+        want: "/v1/calls?status=ended",
+      },
+    ],
+    [
+      "PATCH an E.164 path value",
+      {
+        given: (c: PlatformClient) =>
+          c.PATCH("/v1/phone-number/{phoneNumber}", { params: { path: { phoneNumber: "+14155550123" } }, body: {} }),
+        want: "/v1/phone-number/%2B14155550123",
+      },
+    ],
   ])("the platform client sends X-API-Key on %s", async (_name, { given, want }) => {
     await withServer(async (baseUrl, seen) => {
       const client = createPlatformClient({ baseUrl, apiKey: "test-key-123" });

@@ -28,19 +28,51 @@ describe("the fuzzer's generator and checks", () => {
   it("reaches every operation with valid and with hostile requests", () => {
     for (const id of operations.keys()) {
       const mine = cases.filter((c) => c.operationId === id);
-      expect(mine.some((c) => c.expect === "accept"), `${id} valid`).toBe(true);
-      expect(mine.some((c) => c.kind !== "valid" && c.kind !== "invalid"), `${id} hostile`).toBe(true);
+      expect(
+        mine.some((c) => c.expect === "accept"),
+        `${id} valid`,
+      ).toBe(true);
+      expect(
+        mine.some((c) => c.kind !== "valid" && c.kind !== "invalid"),
+        `${id} hostile`,
+      ).toBe(true);
     }
   });
 
-  it.each(["malformed-json", "hostile-value", "hostile-nested", "content-type", "duplicate-query", "overlong-id", "query-syntax", "huge-header", "form-garbage", "raw", "method", "auth"])(
-    "makes %s cases",
-    (kind) => expect(cases.some((c) => c.kind === kind)).toBe(true),
-  );
+  it.each([
+    "malformed-json",
+    "hostile-value",
+    "hostile-nested",
+    "content-type",
+    "duplicate-query",
+    "overlong-id",
+    "query-syntax",
+    "huge-header",
+    "form-garbage",
+    "raw",
+    "method",
+    "auth",
+  ])("makes %s cases", (kind) => expect(cases.some((c) => c.kind === kind)).toBe(true));
 
-  const aCase: FuzzCase = { operationId: "listAgents", kind: "valid", expect: "accept", why: "test", wire: { method: "GET", target: "/v1/agents", headers: [], key: "valid" } };
-  const error = (status: number, body: object, type = "application/json") => ({ status, headers: { "content-type": type }, text: JSON.stringify(body) });
-  const good = { timestamp: "2026-11-01T12:00:00.000Z", status: 404, error: "Not Found", message: "x", path: "/v1/agents" };
+  const aCase: FuzzCase = {
+    operationId: "listAgents",
+    kind: "valid",
+    expect: "accept",
+    why: "test",
+    wire: { method: "GET", target: "/v1/agents", headers: [], key: "valid" },
+  };
+  const error = (status: number, body: object, type = "application/json") => ({
+    status,
+    headers: { "content-type": type },
+    text: JSON.stringify(body),
+  });
+  const good = {
+    timestamp: "2026-11-01T12:00:00.000Z",
+    status: 404,
+    error: "Not Found",
+    message: "x",
+    path: "/v1/agents",
+  };
 
   it.each<[string, ReturnType<typeof error>, RegExp]>([
     ["a 5xx", error(500, { ...good, status: 500, error: "Internal Server Error" }), /answered 500/],
@@ -48,7 +80,11 @@ describe("the fuzzer's generator and checks", () => {
     ["an error whose status differs from HTTP", error(404, { ...good, status: 400 }), /status/],
     ["an error without a message", error(404, { ...good, message: undefined }), /message/],
     ["an error with another path", error(404, { ...good, path: "/v1/calls" }), /path/],
-    ["a valid request refused as bad", error(400, { ...good, status: 400, error: "Bad Request" }), /valid by the spec was refused/],
+    [
+      "a valid request refused as bad",
+      error(400, { ...good, status: 400, error: "Bad Request" }),
+      /valid by the spec was refused/,
+    ],
   ])("flags %s", (_name, response, problem) => {
     expect(responseProblems(aCase, response).join("\n")).toMatch(problem);
   });

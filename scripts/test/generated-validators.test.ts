@@ -53,7 +53,10 @@ function both(standalone: CompiledValidator, runtimeValidator: CompiledValidator
   const [a, b] = [structuredClone(data), structuredClone(data)];
   const okA = standalone(a);
   const okB = runtimeValidator(b);
-  return { standalone: { ok: okA, errors: standalone.errors ?? null, data: a }, runtime: { ok: okB, errors: runtimeValidator.errors ?? null, data: b } };
+  return {
+    standalone: { ok: okA, errors: standalone.errors ?? null, data: a },
+    runtime: { ok: okB, errors: runtimeValidator.errors ?? null, data: b },
+  };
 }
 
 /** Every named example of every response of every operation: [title, operationId, status, value]. */
@@ -62,7 +65,13 @@ const examples = operations.flatMap(({ operation }) =>
     const media = derefObject(spec, ref, "response").content;
     const json = isObject(media) && isObject(media["application/json"]) ? media["application/json"] : undefined;
     return Object.entries(isObject(json?.examples) ? json.examples : {}).map(
-      ([name, ex]) => [`${operation.operationId} ${status} ${name}`, operation.operationId as string, status, derefObject(spec, ex, "example").value] as const,
+      ([name, ex]) =>
+        [
+          `${operation.operationId} ${status} ${name}`,
+          operation.operationId as string,
+          status,
+          derefObject(spec, ex, "example").value,
+        ] as const,
     );
   }),
 );
@@ -75,7 +84,9 @@ describe("generated/validators.js", () => {
   });
 
   it("has a validator set for every operation under paths, and only those", () => {
-    expect(Object.keys(operationValidators).sort()).toEqual(operations.map((o) => o.operation.operationId as string).sort());
+    expect(Object.keys(operationValidators).sort()).toEqual(
+      operations.map((o) => o.operation.operationId as string).sort(),
+    );
     for (const { operation } of operations) {
       const validators = operationValidators[operation.operationId as string]!;
       expect(Object.keys(validators.responses).sort()).toEqual(Object.keys(operation.responses as JsonObject).sort());
@@ -84,7 +95,9 @@ describe("generated/validators.js", () => {
   });
 
   it("has a schemaValidators entry for every component schema", () => {
-    expect(Object.keys(schemaValidators).sort()).toEqual(Object.keys((spec.components as JsonObject).schemas as JsonObject).sort());
+    expect(Object.keys(schemaValidators).sort()).toEqual(
+      Object.keys((spec.components as JsonObject).schemas as JsonObject).sort(),
+    );
   });
 
   it("openapi-document.js exports the same object as openapi.json", () => {
@@ -104,7 +117,9 @@ describe("generated/validators.js", () => {
 
 describe("errors are the runtime's", () => {
   const callExample = (() => {
-    const page = examples.find(([, id, status]) => id === "listCalls" && status === "200")![3] as { data: JsonObject[] };
+    const page = examples.find(([, id, status]) => id === "listCalls" && status === "200")![3] as {
+      data: JsonObject[];
+    };
     return page.data[0]!;
   })();
 
@@ -112,7 +127,11 @@ describe("errors are the runtime's", () => {
     ["wrong discriminator value", "createIntegrationAuth", { authType: "OAUTH", token: "t" }],
     ["missing discriminator", "createIntegrationAuth", { token: "t" }],
     ["discriminator not a string", "createIntegrationAuth", { authType: 7 }],
-    ["wrong enum inside a branch", "createIntegrationAuth", { authType: "API_KEY", apiKey: { key: "k", value: "v", position: "cookie" } }],
+    [
+      "wrong enum inside a branch",
+      "createIntegrationAuth",
+      { authType: "API_KEY", apiKey: { key: "k", value: "v", position: "cookie" } },
+    ],
     ["extra property in a branch", "createIntegrationAuth", { authType: "BEARER", token: "t", password: "p" }],
     ["missing required field", "createIntegration", { description: "no name" }],
     ["extra property", "createIntegration", { name: "n", colour: "red" }],
@@ -165,7 +184,11 @@ describe("errors are the runtime's", () => {
 
   it("a response with an invalid body reports the runtime's errors", () => {
     const data = { ...callExample, callType: "fax", transcript: "hi" };
-    const result = both(operationValidators.getCall!.responses["200"]!, compile("exact", responseSchema("getCall", "200")), data);
+    const result = both(
+      operationValidators.getCall!.responses["200"]!,
+      compile("exact", responseSchema("getCall", "200")),
+      data,
+    );
     expect(result.runtime.ok).toBe(false);
     expect(result.standalone).toEqual(result.runtime);
   });

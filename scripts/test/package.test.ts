@@ -18,7 +18,17 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./consumer", import.meta.url));
 const APP_TOOLS = ["msw", "vitest", "jsdom", "typescript", "esbuild", "@types/node"];
 /** What a user's app must never get from the kit: dev tools, a TypeScript loader, the optional Express. */
-const NEVER_INSTALLED = ["tsx", "typescript", "esbuild", "express", "ioredis", "vitest", "@redocly/cli", "dredd", "yaml"];
+const NEVER_INSTALLED = [
+  "tsx",
+  "typescript",
+  "esbuild",
+  "express",
+  "ioredis",
+  "vitest",
+  "@redocly/cli",
+  "dredd",
+  "yaml",
+];
 
 interface Run {
   code: number;
@@ -28,7 +38,9 @@ interface Run {
 
 /** The environment without npm's own variables: vitest may run under `npm test`, and a nested npm must not inherit them. */
 function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}` };
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
+  };
   for (const [name, value] of Object.entries(process.env)) {
     if (!/^(npm_|INIT_CWD$|PATH$|NODE_OPTIONS$|VITEST|MOCK_|PORT$|HOST$)/.test(name)) env[name] = value;
   }
@@ -37,7 +49,11 @@ function cleanEnv(): NodeJS.ProcessEnv {
 
 async function run(command: string, args: string[], cwd: string): Promise<Run> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(command, args, { cwd, env: cleanEnv(), maxBuffer: 64 * 2 ** 20 });
+    const { stdout, stderr } = await promisify(execFile)(command, args, {
+      cwd,
+      env: cleanEnv(),
+      maxBuffer: 64 * 2 ** 20,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string; message: string };
@@ -47,7 +63,8 @@ async function run(command: string, args: string[], cwd: string): Promise<Run> {
 
 async function must(command: string, args: string[], cwd: string): Promise<Run> {
   const result = await run(command, args, cwd);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(`${command} ${args.join(" ")} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   return result;
 }
 
@@ -57,14 +74,27 @@ async function versionOf(name: string): Promise<string> {
 
 async function newProject(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, "package.json"), JSON.stringify({ name: path.basename(dir), private: true, type: "module" }, null, 2));
+  await writeFile(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: path.basename(dir), private: true, type: "module" }, null, 2),
+  );
 }
 
 const NPM_INSTALL = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
 
 /** Starts a program and resolves with its URL once it prints `listening on URL/v1`. */
-function startListening(command: string, args: string[], cwd: string, options: { detached?: boolean } = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"], detached: options.detached ?? false });
+function startListening(
+  command: string,
+  args: string[],
+  cwd: string,
+  options: { detached?: boolean } = {},
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(command, args, {
+    cwd,
+    env: cleanEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: options.detached ?? false,
+  });
   let output = "";
   child.stdout!.on("data", (c) => (output += c));
   child.stderr!.on("data", (c) => (output += c));
@@ -74,7 +104,10 @@ function startListening(command: string, args: string[], cwd: string, options: {
       const found = /listening on (http:\/\/\S+)\/v1/.exec(output);
       if (found) clearTimeout(timer), resolve({ child, url: found[1]!, output: () => output });
     });
-    child.once("exit", (code) => (clearTimeout(timer), reject(new Error(`${command} exited ${code} before listening:\n${output}`))));
+    child.once(
+      "exit",
+      (code) => (clearTimeout(timer), reject(new Error(`${command} exited ${code} before listening:\n${output}`))),
+    );
   });
 }
 
@@ -102,7 +135,10 @@ beforeAll(async () => {
   await Promise.all([newProject(alone), newProject(app)]);
   await cp(FIXTURE, app, { recursive: true });
   const tools = await Promise.all(APP_TOOLS.map(async (name) => `${name}@${await versionOf(name)}`));
-  await Promise.all([must("npm", [...NPM_INSTALL, tarball], alone), must("npm", [...NPM_INSTALL, tarball, ...tools], app)]);
+  await Promise.all([
+    must("npm", [...NPM_INSTALL, tarball], alone),
+    must("npm", [...NPM_INSTALL, tarball, ...tools], app),
+  ]);
 }, 240_000);
 
 afterAll(async () => {
@@ -118,7 +154,14 @@ describe("the packed tarball", () => {
     // Every module has its types beside it.
     const js = files.filter((f) => f.endsWith(".js") && !f.startsWith("dist/mock-server/docs/assets/"));
     expect(js.filter((f) => !files.includes(f.replace(/\.js$/, ".d.ts")))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(["dist/generated/openapi.json", "dist/mock-server/main.js", "dist/conformance/cli.js", "dist/mock-server/docs/assets/docs.css"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "dist/generated/openapi.json",
+        "dist/mock-server/main.js",
+        "dist/conformance/cli.js",
+        "dist/mock-server/docs/assets/docs.css",
+      ]),
+    );
   });
 
   it("installs alone without a dev dependency, a TypeScript loader or Express", async () => {
@@ -135,13 +178,20 @@ describe("the bins", () => {
     const bin = path.join(alone, "node_modules", ".bin", "agent-platform-mock");
     const help = await must(bin, ["--help"], alone);
     expect(help.stdout).toMatch(/^Usage: agent-platform-mock/);
-    const { child, url } = await startListening(bin, ["--port", "0", "--host", "127.0.0.1", "--log-format", "off"], alone);
+    const { child, url } = await startListening(
+      bin,
+      ["--port", "0", "--host", "127.0.0.1", "--log-format", "off"],
+      alone,
+    );
     try {
       expect(await processTree(child.pid!)).toEqual([child.pid]);
       const cmdline = (await readFile(`/proc/${child.pid}/cmdline`, "utf8")).split("\0");
       expect(path.basename(cmdline[0]!)).toMatch(/^node/);
       expect(cmdline.join(" ")).not.toMatch(/tsx|--import|--loader/);
-      expect(await (await fetch(`${url}/__mock/health`)).json()).toMatchObject({ status: "ok", kit: "agent-platform-mock-kit" });
+      expect(await (await fetch(`${url}/__mock/health`)).json()).toMatchObject({
+        status: "ok",
+        kit: "agent-platform-mock-kit",
+      });
       const agents = await fetch(`${url}/v1/agents?size=2`, { headers: { "X-API-Key": "mock-api-key" } });
       expect(agents.status).toBe(200);
       expect(((await agents.json()) as { data: unknown[] }).data).toHaveLength(2);
@@ -153,10 +203,19 @@ describe("the bins", () => {
   }, 60_000);
 
   it("agent-platform-conformance passes against the mock started with npx agent-platform-mock", async () => {
-    const { child, url } = await startListening("npx", ["--no-install", "agent-platform-mock", "--port", "0", "--host", "127.0.0.1", "--log-format", "off"], alone, { detached: true });
+    const { child, url } = await startListening(
+      "npx",
+      ["--no-install", "agent-platform-mock", "--port", "0", "--host", "127.0.0.1", "--log-format", "off"],
+      alone,
+      { detached: true },
+    );
     try {
       const report = path.join(work, "conformance.json");
-      const result = await run(path.join(alone, "node_modules", ".bin", "agent-platform-conformance"), ["--base-url", url, "--api-key", "mock-api-key", "--json", report], alone);
+      const result = await run(
+        path.join(alone, "node_modules", ".bin", "agent-platform-conformance"),
+        ["--base-url", url, "--api-key", "mock-api-key", "--json", report],
+        alone,
+      );
       expect(result.code, `${result.stdout.slice(-3000)}\n${result.stderr}`).toBe(0);
       expect(result.stdout).toMatch(/the kit's mock/i);
       const summary = JSON.parse(await readFile(report, "utf8")).summary;
@@ -172,18 +231,33 @@ describe("a checkout of the repo with only the production dependencies (npm ci -
   it("runs the mock with npm start once dist/ is built, and says what to do before that", async () => {
     const checkout = path.join(work, "checkout");
     const tracked = (await must("git", ["ls-files", "-z"], ROOT)).stdout.split("\0").filter(Boolean);
-    await Promise.all(tracked.map((file) => cp(path.join(ROOT, file), path.join(checkout, file), { recursive: true }).catch(() => undefined)));
-    await must("npm", ["ci", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], checkout);
+    await Promise.all(
+      tracked.map((file) =>
+        cp(path.join(ROOT, file), path.join(checkout, file), { recursive: true }).catch(() => undefined),
+      ),
+    );
+    await must(
+      "npm",
+      ["ci", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
+      checkout,
+    );
     const installed = await installedPackages(checkout);
     expect(installed.filter((name) => NEVER_INSTALLED.includes(name))).toEqual([]);
 
     const unbuilt = await run("npm", ["start", "--", "--port", "0"], checkout);
     expect(unbuilt.code).not.toBe(0);
-    expect(unbuilt.stderr).toMatch(/the build needs the dev dependencies \(TypeScript\): run `npm ci` first, then `npm run build`/);
+    expect(unbuilt.stderr).toMatch(
+      /the build needs the dev dependencies \(TypeScript\): run `npm ci` first, then `npm run build`/,
+    );
 
     // dist/ as `npm ci && npm run build` left it before the production-only install.
     await cp(path.join(ROOT, "dist"), path.join(checkout, "dist"), { recursive: true });
-    const { child, url } = await startListening("npm", ["start", "--", "--port", "0", "--host", "127.0.0.1", "--log-format", "off"], checkout, { detached: true });
+    const { child, url } = await startListening(
+      "npm",
+      ["start", "--", "--port", "0", "--host", "127.0.0.1", "--log-format", "off"],
+      checkout,
+      { detached: true },
+    );
     try {
       expect((await fetch(`${url}/v1/calls?size=1`, { headers: { "X-API-Key": "mock-api-key" } })).status).toBe(200);
     } finally {
@@ -208,58 +282,92 @@ describe("an app that depends on the kit", () => {
     expect(out.resolved).toMatch(/node_modules\/agent-platform-mock-kit\/dist\/generated\/openapi\.json$/);
   }, 60_000);
 
-  it.each(["bundler", "nodenext"])("type-checks under moduleResolution %s with strict settings, reading only .d.ts files of the kit", async (resolution) => {
-    const strict = {
-      target: "ES2022",
-      module: resolution === "bundler" ? "ESNext" : "NodeNext",
-      moduleResolution: resolution,
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      noUncheckedIndexedAccess: true,
-      erasableSyntaxOnly: true,
-      verbatimModuleSyntax: true,
-      noUnusedLocals: true,
-      noUnusedParameters: true,
-      noFallthroughCasesInSwitch: true,
-      noUncheckedSideEffectImports: true,
-      skipLibCheck: false,
-      noEmit: true,
-    };
-    // The browser code sees no Node types; the Node side has @types/node, as such an app would.
-    const configs = {
-      [`tsconfig.browser.${resolution}.json`]: { compilerOptions: { ...strict, lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }, files: ["src/app.ts"] },
-      [`tsconfig.node.${resolution}.json`]: { compilerOptions: { ...strict, lib: ["ES2022", "DOM"], types: ["node"] }, files: ["src/node-side.ts"] },
-    };
-    for (const [name, config] of Object.entries(configs)) {
-      await writeFile(path.join(app, name), JSON.stringify(config, null, 2));
-      const result = await run(process.execPath, [path.join(app, "node_modules", "typescript", "bin", "tsc"), "-p", name, "--listFilesOnly"], app);
-      expect(result.code, result.stdout + result.stderr).toBe(0);
-      const kitFiles = result.stdout.split("\n").filter((f) => f.includes("/agent-platform-mock-kit/"));
-      expect(kitFiles.length).toBeGreaterThan(0);
-      expect(kitFiles.filter((f) => !f.endsWith(".d.ts"))).toEqual([]);
-      const checked = await run(process.execPath, [path.join(app, "node_modules", "typescript", "bin", "tsc"), "-p", name], app);
-      expect(checked.code, `${name}:\n${checked.stdout}${checked.stderr}`).toBe(0);
-    }
-  }, 120_000);
+  it.each(["bundler", "nodenext"])(
+    "type-checks under moduleResolution %s with strict settings, reading only .d.ts files of the kit",
+    async (resolution) => {
+      const strict = {
+        target: "ES2022",
+        module: resolution === "bundler" ? "ESNext" : "NodeNext",
+        moduleResolution: resolution,
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        erasableSyntaxOnly: true,
+        verbatimModuleSyntax: true,
+        noUnusedLocals: true,
+        noUnusedParameters: true,
+        noFallthroughCasesInSwitch: true,
+        noUncheckedSideEffectImports: true,
+        skipLibCheck: false,
+        noEmit: true,
+      };
+      // The browser code sees no Node types; the Node side has @types/node, as such an app would.
+      const configs = {
+        [`tsconfig.browser.${resolution}.json`]: {
+          compilerOptions: { ...strict, lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] },
+          files: ["src/app.ts"],
+        },
+        [`tsconfig.node.${resolution}.json`]: {
+          compilerOptions: { ...strict, lib: ["ES2022", "DOM"], types: ["node"] },
+          files: ["src/node-side.ts"],
+        },
+      };
+      for (const [name, config] of Object.entries(configs)) {
+        await writeFile(path.join(app, name), JSON.stringify(config, null, 2));
+        const result = await run(
+          process.execPath,
+          [path.join(app, "node_modules", "typescript", "bin", "tsc"), "-p", name, "--listFilesOnly"],
+          app,
+        );
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+        const kitFiles = result.stdout.split("\n").filter((f) => f.includes("/agent-platform-mock-kit/"));
+        expect(kitFiles.length).toBeGreaterThan(0);
+        expect(kitFiles.filter((f) => !f.endsWith(".d.ts"))).toEqual([]);
+        const checked = await run(
+          process.execPath,
+          [path.join(app, "node_modules", "typescript", "bin", "tsc"), "-p", name],
+          app,
+        );
+        expect(checked.code, `${name}:\n${checked.stdout}${checked.stderr}`).toBe(0);
+      }
+    },
+    120_000,
+  );
 
   it("bundles ./client for the browser with no Node module, Express, faker or ajv in it", async () => {
     const meta = path.join(app, "meta.json");
     const result = await run(
       path.join(app, "node_modules", ".bin", "esbuild"),
-      ["src/app.ts", "--bundle", "--platform=browser", "--format=esm", "--outfile=out/app.js", `--metafile=${meta}`, "--log-level=warning"],
+      [
+        "src/app.ts",
+        "--bundle",
+        "--platform=browser",
+        "--format=esm",
+        "--outfile=out/app.js",
+        `--metafile=${meta}`,
+        "--log-level=warning",
+      ],
       app,
     );
     expect(result.code, result.stderr).toBe(0);
     const inputs = Object.keys(JSON.parse(await readFile(meta, "utf8")).inputs as Record<string, unknown>);
     expect(inputs.some((f) => f.includes("agent-platform-mock-kit/dist/generated/client.js"))).toBe(true);
     expect(inputs.filter((f) => /^node:|node_modules\/(express|@faker-js|ajv|busboy|undici)\//.test(f))).toEqual([]);
-    expect(inputs.filter((f) => f.includes("node_modules/") && !/node_modules\/(agent-platform-mock-kit|openapi-fetch)\//.test(f))).toEqual([]);
+    expect(
+      inputs.filter(
+        (f) => f.includes("node_modules/") && !/node_modules\/(agent-platform-mock-kit|openapi-fetch)\//.test(f),
+      ),
+    ).toEqual([]);
     expect(await readFile(path.join(app, "out", "app.js"), "utf8")).not.toMatch(/from\s*["']node:|require\(["']node:/);
   }, 60_000);
 
   it("passes its vitest tests: ./msw under jsdom, and the server of a global setup", async () => {
     const report = path.join(app, "vitest.json");
-    const result = await run(process.execPath, [path.join(app, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", `--outputFile=${report}`], app);
+    const result = await run(
+      process.execPath,
+      [path.join(app, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", `--outputFile=${report}`],
+      app,
+    );
     const summary = JSON.parse(await readFile(report, "utf8"));
     expect(result.code, JSON.stringify(summary.testResults?.map((t: { message: string }) => t.message))).toBe(0);
     expect({ passed: summary.numPassedTests, failed: summary.numFailedTests }).toEqual({ passed: 4, failed: 0 });

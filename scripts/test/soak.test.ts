@@ -11,12 +11,24 @@ import { runSoak } from "../soak/run.js";
 
 describe("npm run soak, short", () => {
   it("answers every request of the mix with 2xx, and keeps the journal and the outbox within their caps", async () => {
-    const result = await runSoak({ durationSec: 3, connections: 8, warmupSec: 1, journalSize: 50, outboxSize: 40, resetEverySec: 1, workspaces: 2, clockSpeed: 60 });
+    const result = await runSoak({
+      durationSec: 3,
+      connections: 8,
+      warmupSec: 1,
+      journalSize: 50,
+      outboxSize: 40,
+      resetEverySec: 1,
+      workspaces: 2,
+      clockSpeed: 60,
+    });
     const report = soakReport(result);
     expect(result.requests, report).toBeGreaterThan(0);
     expect(result.errors.total, report).toBe(0);
     // Every operation was answered: the mix holds all 17 and a connection loops over all of them.
-    expect(Object.keys(result.statusCodes).every((code) => code.startsWith("2")), report).toBe(true);
+    expect(
+      Object.keys(result.statusCodes).every((code) => code.startsWith("2")),
+      report,
+    ).toBe(true);
     expect(result.journal.max, report).toBe(50);
     expect(result.outbox.max, report).toBe(40);
     expect(result.exitCode, report).toBe(0);

@@ -45,10 +45,35 @@ function errorExamples(): ErrorExample[] {
       const media = isObject(response.content) ? response.content["application/json"] : undefined;
       const examples = isObject(media) && isObject(media.examples) ? media.examples : {};
       // A response without examples still gets a row, so the "at least one example" check sees it.
-      if (Object.keys(examples).length === 0) out.push({ key: `${operationId} ${code} (none)`, operationId, method: op.method, template: op.path, status, name: "", response, value: {}, pathExamples });
+      if (Object.keys(examples).length === 0)
+        out.push({
+          key: `${operationId} ${code} (none)`,
+          operationId,
+          method: op.method,
+          template: op.path,
+          status,
+          name: "",
+          response,
+          value: {},
+          pathExamples,
+        });
       for (const [name, example] of Object.entries(examples)) {
-        const value = derefObject(doc, derefObject(doc, example, `${operationId} ${code} ${name}`).value, `${operationId} ${code} ${name} value`);
-        out.push({ key: `${operationId} ${code} ${name}`, operationId, method: op.method, template: op.path, status, name, response, value, pathExamples });
+        const value = derefObject(
+          doc,
+          derefObject(doc, example, `${operationId} ${code} ${name}`).value,
+          `${operationId} ${code} ${name} value`,
+        );
+        out.push({
+          key: `${operationId} ${code} ${name}`,
+          operationId,
+          method: op.method,
+          template: op.path,
+          status,
+          name,
+          response,
+          value,
+          pathExamples,
+        });
       }
     }
   }
@@ -74,7 +99,10 @@ const NOT_FOUND_NOUNS: Record<string, string[]> = {
 describe("error examples of every operation", () => {
   it("covers the 17 operations and every error status they declare", () => {
     expect(new Set(examples.map((e) => e.operationId)).size).toBe(17);
-    expect(examples.filter((e) => e.name === "").map((e) => e.key), "error responses without an example").toEqual([]);
+    expect(
+      examples.filter((e) => e.name === "").map((e) => e.key),
+      "error responses without an example",
+    ).toEqual([]);
   });
 
   it.each(rows)("%s: status, section 7 text, a concrete path of the operation, a message", (_key, e) => {
@@ -91,7 +119,9 @@ describe("error examples of every operation", () => {
     expect(path, `path of ${e.template}`).toMatch(pattern);
     if (e.value.validationErrors !== undefined) {
       expect(e.status).toBe(400);
-      expect(Object.values(e.value.validationErrors as JsonObject).every((m) => typeof m === "string" && m.length > 0)).toBe(true);
+      expect(
+        Object.values(e.value.validationErrors as JsonObject).every((m) => typeof m === "string" && m.length > 0),
+      ).toBe(true);
     }
   });
 
@@ -109,11 +139,15 @@ describe("error examples of every operation", () => {
     if (noun === nouns[0]) for (const id of Object.values(e.pathExamples)) expect(message).toContain(id);
   });
 
-  it.each(rows.filter(([, e]) => e.status === 403 || e.status === 404))("%s: the response states its decision (x-assumption)", (_key, e) => {
-    const assumption = String(e.response["x-assumption"] ?? "");
-    expect(assumption).not.toBe("");
-    if (e.status === 403) expect(assumption).toMatch(e.method === "get" ? /does not answer it to this read/ : /read-only key/);
-  });
+  it.each(rows.filter(([, e]) => e.status === 403 || e.status === 404))(
+    "%s: the response states its decision (x-assumption)",
+    (_key, e) => {
+      const assumption = String(e.response["x-assumption"] ?? "");
+      expect(assumption).not.toBe("");
+      if (e.status === 403)
+        expect(assumption).toMatch(e.method === "get" ? /does not answer it to this read/ : /read-only key/);
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -134,7 +168,8 @@ function form(fields: Record<string, string>, files: [string, BlobPart][] = []):
   return () => {
     const data = new FormData();
     for (const [k, v] of Object.entries(fields)) data.set(k, v);
-    for (const [name, content] of files) data.append("knowledge_base_files", new Blob([content], { type: "application/octet-stream" }), name);
+    for (const [name, content] of files)
+      data.append("knowledge_base_files", new Blob([content], { type: "application/octet-stream" }), name);
     return data;
   };
 }
@@ -163,51 +198,147 @@ const BODY = {
   createBatchRun: { agentId: AGENT, testCases: [TEST_CASE, TEST_CASE_2] },
   createKnowledgeBase: form({ name: "Support FAQ", knowledge_base_texts: '["Opening hours are 9 to 5."]' }),
   updatePhoneNumber: { friendlyName: "Support line" },
-  createChat: { agentId: AGENT, conversation: "Can I move my appointment to Friday?", variables: { customerName: "Dana" } },
+  createChat: {
+    agentId: AGENT,
+    conversation: "Can I move my appointment to Friday?",
+    variables: { customerName: "Dana" },
+  },
 } satisfies Record<string, Json | Form>;
 
 const REPLAYS: Record<string, Replay> = {
   "listAgents 400 sizeZero": { method: "GET", path: "/v1/agents", query: { size: "0" }, key: "default" },
   "listAgents 401 missingKey": { method: "GET", path: "/v1/agents", key: "none" },
 
-  "createIntegration 400 missingName": { method: "POST", path: "/v1/integrations", json: { description: "Use to look up customers and their orders." }, key: "default" },
-  "createIntegration 401 missingKey": { method: "POST", path: "/v1/integrations", json: BODY.createIntegration, key: "none" },
-  "createIntegration 403 readOnlyKey": { method: "POST", path: "/v1/integrations", json: BODY.createIntegration, key: "readOnly" },
+  "createIntegration 400 missingName": {
+    method: "POST",
+    path: "/v1/integrations",
+    json: { description: "Use to look up customers and their orders." },
+    key: "default",
+  },
+  "createIntegration 401 missingKey": {
+    method: "POST",
+    path: "/v1/integrations",
+    json: BODY.createIntegration,
+    key: "none",
+  },
+  "createIntegration 403 readOnlyKey": {
+    method: "POST",
+    path: "/v1/integrations",
+    json: BODY.createIntegration,
+    key: "readOnly",
+  },
 
   "getIntegration 400 idTooLong": { method: "GET", path: `/v1/integrations/${INT.repeat(4)}`, key: "default" },
   "getIntegration 401 missingKey": { method: "GET", path: `/v1/integrations/${INT}`, key: "none" },
   "getIntegration 404 unknownIntegration": { method: "GET", path: `/v1/integrations/${INT}`, key: "default" },
 
-  "updateIntegration 400 unknownField": { method: "PATCH", path: `/v1/integrations/${INT}`, json: { label: "CRM" }, key: "default" },
-  "updateIntegration 400 emptyName": { method: "PATCH", path: `/v1/integrations/${INT}`, json: { name: "" }, key: "default" },
-  "updateIntegration 401 missingKey": { method: "PATCH", path: `/v1/integrations/${INT}`, json: BODY.updateIntegration, key: "none" },
-  "updateIntegration 403 readOnlyKey": { method: "PATCH", path: `/v1/integrations/${INT}`, json: BODY.updateIntegration, key: "readOnly" },
-  "updateIntegration 404 unknownIntegration": { method: "PATCH", path: `/v1/integrations/${INT}`, json: BODY.updateIntegration, key: "default" },
+  "updateIntegration 400 unknownField": {
+    method: "PATCH",
+    path: `/v1/integrations/${INT}`,
+    json: { label: "CRM" },
+    key: "default",
+  },
+  "updateIntegration 400 emptyName": {
+    method: "PATCH",
+    path: `/v1/integrations/${INT}`,
+    json: { name: "" },
+    key: "default",
+  },
+  "updateIntegration 401 missingKey": {
+    method: "PATCH",
+    path: `/v1/integrations/${INT}`,
+    json: BODY.updateIntegration,
+    key: "none",
+  },
+  "updateIntegration 403 readOnlyKey": {
+    method: "PATCH",
+    path: `/v1/integrations/${INT}`,
+    json: BODY.updateIntegration,
+    key: "readOnly",
+  },
+  "updateIntegration 404 unknownIntegration": {
+    method: "PATCH",
+    path: `/v1/integrations/${INT}`,
+    json: BODY.updateIntegration,
+    key: "default",
+  },
 
-  "createIntegrationAuth 400 bearerWithoutToken": { method: "POST", path: `/v1/integrations/${INT}/auth`, json: { authType: "BEARER" }, key: "default" },
-  "createIntegrationAuth 401 missingKey": { method: "POST", path: `/v1/integrations/${INT}/auth`, json: BODY.createIntegrationAuth, key: "none" },
-  "createIntegrationAuth 403 readOnlyKey": { method: "POST", path: `/v1/integrations/${INT}/auth`, json: BODY.createIntegrationAuth, key: "readOnly" },
-  "createIntegrationAuth 404 unknownIntegration": { method: "POST", path: `/v1/integrations/${INT}/auth`, json: BODY.createIntegrationAuth, key: "default" },
+  "createIntegrationAuth 400 bearerWithoutToken": {
+    method: "POST",
+    path: `/v1/integrations/${INT}/auth`,
+    json: { authType: "BEARER" },
+    key: "default",
+  },
+  "createIntegrationAuth 401 missingKey": {
+    method: "POST",
+    path: `/v1/integrations/${INT}/auth`,
+    json: BODY.createIntegrationAuth,
+    key: "none",
+  },
+  "createIntegrationAuth 403 readOnlyKey": {
+    method: "POST",
+    path: `/v1/integrations/${INT}/auth`,
+    json: BODY.createIntegrationAuth,
+    key: "readOnly",
+  },
+  "createIntegrationAuth 404 unknownIntegration": {
+    method: "POST",
+    path: `/v1/integrations/${INT}/auth`,
+    json: BODY.createIntegrationAuth,
+    key: "default",
+  },
 
-  "createBatchRun 400 noTestCases": { method: "POST", path: "/v1/batch-runs", json: { agentId: AGENT, testCases: [] }, key: "default" },
+  "createBatchRun 400 noTestCases": {
+    method: "POST",
+    path: "/v1/batch-runs",
+    json: { agentId: AGENT, testCases: [] },
+    key: "default",
+  },
   "createBatchRun 401 missingKey": { method: "POST", path: "/v1/batch-runs", json: BODY.createBatchRun, key: "none" },
-  "createBatchRun 403 readOnlyKey": { method: "POST", path: "/v1/batch-runs", json: BODY.createBatchRun, key: "readOnly" },
-  "createBatchRun 404 unknownAgent": { method: "POST", path: "/v1/batch-runs", json: BODY.createBatchRun, key: "default" },
+  "createBatchRun 403 readOnlyKey": {
+    method: "POST",
+    path: "/v1/batch-runs",
+    json: BODY.createBatchRun,
+    key: "readOnly",
+  },
+  "createBatchRun 404 unknownAgent": {
+    method: "POST",
+    path: "/v1/batch-runs",
+    json: BODY.createBatchRun,
+    key: "default",
+  },
   "createBatchRun 404 unknownTestCase": {
-    method: "POST", path: "/v1/batch-runs", json: BODY.createBatchRun, key: "default",
+    method: "POST",
+    path: "/v1/batch-runs",
+    json: BODY.createBatchRun,
+    key: "default",
     setup: [["agents", { agentId: AGENT }]],
   },
   "createBatchRun 404 testCaseOfAnotherAgent": {
-    method: "POST", path: "/v1/batch-runs", json: BODY.createBatchRun, key: "default",
+    method: "POST",
+    path: "/v1/batch-runs",
+    json: BODY.createBatchRun,
+    key: "default",
     // The test case is made before the agent, so it takes a seeded agent, not this one.
-    setup: [["testCases", { testCaseId: TEST_CASE }], ["agents", { agentId: AGENT }]],
+    setup: [
+      ["testCases", { testCaseId: TEST_CASE }],
+      ["agents", { agentId: AGENT }],
+    ],
   },
 
-  "getBatchRun 400 agentIdTooLong": { method: "GET", path: `/v1/batch-runs/${BATCH}`, query: { agentId: AGENT.repeat(4) }, key: "default" },
+  "getBatchRun 400 agentIdTooLong": {
+    method: "GET",
+    path: `/v1/batch-runs/${BATCH}`,
+    query: { agentId: AGENT.repeat(4) },
+    key: "default",
+  },
   "getBatchRun 401 missingKey": { method: "GET", path: `/v1/batch-runs/${BATCH}`, key: "none" },
   "getBatchRun 404 unknownBatch": { method: "GET", path: `/v1/batch-runs/${BATCH}`, key: "default" },
   "getBatchRun 404 otherAgent": {
-    method: "GET", path: `/v1/batch-runs/${BATCH}`, query: { agentId: AGENT }, key: "default",
+    method: "GET",
+    path: `/v1/batch-runs/${BATCH}`,
+    query: { agentId: AGENT },
+    key: "default",
     setup: [["batchRuns", { batchId: BATCH }]],
   },
 
@@ -215,13 +346,27 @@ const REPLAYS: Record<string, Replay> = {
   "listTestRuns 401 missingKey": { method: "GET", path: "/v1/test-runs", key: "none" },
 
   "createKnowledgeBase 400 textsNotAnArray": {
-    method: "POST", path: "/v1/knowledge-bases", key: "default",
+    method: "POST",
+    path: "/v1/knowledge-bases",
+    key: "default",
     form: form({ name: "Support FAQ", knowledge_base_texts: '{"title": "Returns", "text": "30 days."}' }),
   },
-  "createKnowledgeBase 401 missingKey": { method: "POST", path: "/v1/knowledge-bases", form: BODY.createKnowledgeBase, key: "none" },
-  "createKnowledgeBase 403 readOnlyKey": { method: "POST", path: "/v1/knowledge-bases", form: BODY.createKnowledgeBase, key: "readOnly" },
+  "createKnowledgeBase 401 missingKey": {
+    method: "POST",
+    path: "/v1/knowledge-bases",
+    form: BODY.createKnowledgeBase,
+    key: "none",
+  },
+  "createKnowledgeBase 403 readOnlyKey": {
+    method: "POST",
+    path: "/v1/knowledge-bases",
+    form: BODY.createKnowledgeBase,
+    key: "readOnly",
+  },
   "createKnowledgeBase 413 fileTooLarge": {
-    method: "POST", path: "/v1/knowledge-bases", key: "default",
+    method: "POST",
+    path: "/v1/knowledge-bases",
+    key: "default",
     form: () => {
       const big = new Uint8Array(25 * MB + 1).fill(0x20);
       big.set(new TextEncoder().encode("%PDF-1.7\n"));
@@ -229,8 +374,12 @@ const REPLAYS: Record<string, Replay> = {
     },
   },
   "createKnowledgeBase 415 fileTypeRefused": {
-    method: "POST", path: "/v1/knowledge-bases", key: "default",
-    form: form({ name: "Support FAQ" }, [["photo.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])]]),
+    method: "POST",
+    path: "/v1/knowledge-bases",
+    key: "default",
+    form: form({ name: "Support FAQ" }, [
+      ["photo.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
+    ]),
   },
 
   "listCalls 400 unknownStatus": { method: "GET", path: "/v1/calls", query: { status: "finished" }, key: "default" },
@@ -252,38 +401,100 @@ const REPLAYS: Record<string, Replay> = {
   "listPhoneNumbers 400 sizeZero": { method: "GET", path: "/v1/phone-number", query: { size: "0" }, key: "default" },
   "listPhoneNumbers 401 missingKey": { method: "GET", path: "/v1/phone-number", key: "none" },
 
-  "updatePhoneNumber 400 unknownField": { method: "PATCH", path: `/v1/phone-number/${PHONE}`, json: { label: "Support line" }, key: "default" },
-  "updatePhoneNumber 401 missingKey": { method: "PATCH", path: `/v1/phone-number/${PHONE}`, json: BODY.updatePhoneNumber, key: "none" },
-  "updatePhoneNumber 403 readOnlyKey": { method: "PATCH", path: `/v1/phone-number/${PHONE}`, json: BODY.updatePhoneNumber, key: "readOnly" },
-  "updatePhoneNumber 404 unknownNumber": { method: "PATCH", path: `/v1/phone-number/${PHONE}`, json: BODY.updatePhoneNumber, key: "default" },
+  "updatePhoneNumber 400 unknownField": {
+    method: "PATCH",
+    path: `/v1/phone-number/${PHONE}`,
+    json: { label: "Support line" },
+    key: "default",
+  },
+  "updatePhoneNumber 401 missingKey": {
+    method: "PATCH",
+    path: `/v1/phone-number/${PHONE}`,
+    json: BODY.updatePhoneNumber,
+    key: "none",
+  },
+  "updatePhoneNumber 403 readOnlyKey": {
+    method: "PATCH",
+    path: `/v1/phone-number/${PHONE}`,
+    json: BODY.updatePhoneNumber,
+    key: "readOnly",
+  },
+  "updatePhoneNumber 404 unknownNumber": {
+    method: "PATCH",
+    path: `/v1/phone-number/${PHONE}`,
+    json: BODY.updatePhoneNumber,
+    key: "default",
+  },
   "updatePhoneNumber 404 unknownInboundAgent": {
-    method: "PATCH", path: `/v1/phone-number/${PHONE}`, json: { inboundAgentId: AGENT }, key: "default",
+    method: "PATCH",
+    path: `/v1/phone-number/${PHONE}`,
+    json: { inboundAgentId: AGENT },
+    key: "default",
     setup: [["phoneNumbers", { sipPhoneNumber: PHONE }]],
   },
 
-  "createChat 400 missingAgentId": { method: "POST", path: "/v1/chat", json: { conversation: "Can I move my appointment to Friday?" }, key: "default" },
+  "createChat 400 missingAgentId": {
+    method: "POST",
+    path: "/v1/chat",
+    json: { conversation: "Can I move my appointment to Friday?" },
+    key: "default",
+  },
   "createChat 401 missingKey": { method: "POST", path: "/v1/chat", json: BODY.createChat, key: "none" },
   "createChat 403 readOnlyKey": { method: "POST", path: "/v1/chat", json: BODY.createChat, key: "readOnly" },
   "createChat 404 unknownAgent": { method: "POST", path: "/v1/chat", json: BODY.createChat, key: "default" },
 
-  "listWebhooks 400 activeNotBoolean": { method: "GET", path: "/v1/webhooks", query: { active: "maybe" }, key: "default" },
+  "listWebhooks 400 activeNotBoolean": {
+    method: "GET",
+    path: "/v1/webhooks",
+    query: { active: "maybe" },
+    key: "default",
+  },
   "listWebhooks 401 missingKey": { method: "GET", path: "/v1/webhooks", key: "none" },
 };
 
 const OPERATIONS = [...new Set(examples.map((e) => e.operationId))];
 const READS = [...new Set(examples.filter((e) => e.method === "get").map((e) => e.operationId))];
 /** Operations whose 404 has nothing to miss: lists, and creations that name no other resource. */
-const NOTHING_TO_MISS = ["listAgents", "createIntegration", "listTestRuns", "createKnowledgeBase", "listCalls", "listPhoneNumbers", "listWebhooks"];
+const NOTHING_TO_MISS = [
+  "listAgents",
+  "createIntegration",
+  "listTestRuns",
+  "createKnowledgeBase",
+  "listCalls",
+  "listPhoneNumbers",
+  "listWebhooks",
+];
 
 /** Examples the mock does not reproduce on its own, with the reason. */
 const NOT_REPLAYED = new Map<string, string>([
-  ...OPERATIONS.map((op) => [`${op} 500 unexpected`, "the mock answers 500 only to a fault inside it, which no request causes on purpose"] as const),
-  ...READS.map((op) => [`${op} 403 accessDenied`, "the mock answers 403 to a read only when forced (a read-only key may read)"] as const),
-  ...NOTHING_TO_MISS.map((op) => [`${op} 404 notFound`, "nothing to miss here: the mock answers 404 only when forced, with a message saying so"] as const),
+  ...OPERATIONS.map(
+    (op) =>
+      [
+        `${op} 500 unexpected`,
+        "the mock answers 500 only to a fault inside it, which no request causes on purpose",
+      ] as const,
+  ),
+  ...READS.map(
+    (op) =>
+      [`${op} 403 accessDenied`, "the mock answers 403 to a read only when forced (a read-only key may read)"] as const,
+  ),
+  ...NOTHING_TO_MISS.map(
+    (op) =>
+      [
+        `${op} 404 notFound`,
+        "nothing to miss here: the mock answers 404 only when forced, with a message saying so",
+      ] as const,
+  ),
 ]);
 
 /** The fields the replay compares: all of the body but the timestamp. */
-const compared = (body: any) => ({ status: body?.status, error: body?.error, message: body?.message, path: body?.path, validationErrors: body?.validationErrors });
+const compared = (body: any) => ({
+  status: body?.status,
+  error: body?.error,
+  message: body?.message,
+  path: body?.path,
+  validationErrors: body?.validationErrors,
+});
 
 describe("replay of the error examples against the kit's mock", () => {
   const t = useMock();
@@ -292,7 +503,10 @@ describe("replay of the error examples against the kit's mock", () => {
   it("replays every example or says why not, and names no example the spec does not have", () => {
     const replayed = Object.keys(REPLAYS);
     const skipped = [...NOT_REPLAYED.keys()];
-    expect(replayed.filter((k) => NOT_REPLAYED.has(k)), "both replayed and not").toEqual([]);
+    expect(
+      replayed.filter((k) => NOT_REPLAYED.has(k)),
+      "both replayed and not",
+    ).toEqual([]);
     expect([...replayed, ...skipped].sort()).toEqual([...byKey.keys()].sort());
   });
 
@@ -312,7 +526,11 @@ describe("replay of the error examples against the kit's mock", () => {
     return ws.apiKey;
   }
 
-  function send(replay: Pick<Replay, "method" | "path" | "query" | "json" | "form">, key: string | null, headers: Record<string, string> = {}) {
+  function send(
+    replay: Pick<Replay, "method" | "path" | "query" | "json" | "form">,
+    key: string | null,
+    headers: Record<string, string> = {},
+  ) {
     const query = replay.query ? `?${new URLSearchParams(replay.query)}` : "";
     const init: RequestInit & { key: string | null } = { method: replay.method, key, headers: { ...headers } };
     if (replay.json !== undefined) {
@@ -334,7 +552,10 @@ describe("replay of the error examples against the kit's mock", () => {
 
   /** A valid body of each operation that takes one, for forcing a status with Prefer (answered after validation). */
   const VALID = Object.fromEntries(
-    Object.entries(BODY).map(([op, body]) => [op, typeof body === "function" ? { form: body } : { json: body as Json }]),
+    Object.entries(BODY).map(([op, body]) => [
+      op,
+      typeof body === "function" ? { form: body } : { json: body as Json },
+    ]),
   ) as Record<string, Pick<Replay, "json" | "form">>;
 
   it.each([...NOT_REPLAYED.keys()].map((k) => [k, NOT_REPLAYED.get(k)!] as const))(
@@ -343,11 +564,19 @@ describe("replay of the error examples against the kit's mock", () => {
       const example = byKey.get(key);
       expect(example, `${key} is an example of the spec`).toBeDefined();
       const e = example!;
-      const replay = { method: e.method.toUpperCase() as Replay["method"], path: String(e.value.path), ...VALID[e.operationId] };
+      const replay = {
+        method: e.method.toUpperCase() as Replay["method"],
+        path: String(e.value.path),
+        ...VALID[e.operationId],
+      };
       const res = await send(replay, t.mock.apiKey, { Prefer: `code=${e.status}` });
       const body = await res.json();
       expect(res.status).toBe(e.status);
-      expect({ status: body.status, error: body.error, path: body.path }).toEqual({ status: e.value.status, error: e.value.error, path: e.value.path });
+      expect({ status: body.status, error: body.error, path: body.path }).toEqual({
+        status: e.value.status,
+        error: e.value.error,
+        path: e.value.path,
+      });
     },
   );
 });

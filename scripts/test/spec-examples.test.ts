@@ -4,7 +4,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { collectExamples } from "./lib/collect-examples.js";
-import { type Json, type JsonObject, deref, isObject, loadGenerated, operationsOf, pointer } from "./lib/openapi-doc.js";
+import {
+  type Json,
+  type JsonObject,
+  deref,
+  isObject,
+  loadGenerated,
+  operationsOf,
+  pointer,
+} from "./lib/openapi-doc.js";
 import { documentValidator } from "./lib/schema-validator.js";
 
 const documents = [
@@ -35,12 +43,21 @@ describe("the example harness", () => {
 
   it.each([
     ["a media type example", "/paths/~1v1~1calls/get/responses/200/content/application~1json/examples/scheduled"],
-    ["a $ref'd component example", "/paths/~1v1~1calls~1{callId}/get/responses/200/content/application~1json/examples/ended -> #/components/examples/CallEnded"],
+    [
+      "a $ref'd component example",
+      "/paths/~1v1~1calls~1{callId}/get/responses/200/content/application~1json/examples/ended -> #/components/examples/CallEnded",
+    ],
     ["a parameter example", "/components/parameters/PhoneNumberPath/example"],
     ["a schema example", "/components/schemas/Timestamp/example"],
     ["a property's schema examples", "/components/schemas/Webhook/properties/events/examples/0"],
-    ["an error response example", "/paths/~1v1~1calls~1{callId}/get/responses/404/content/application~1json/examples/unknownCall"],
-    ["a webhook delivery example", "/webhooks/conversation_started/post/requestBody/content/application~1json/examples/chat"],
+    [
+      "an error response example",
+      "/paths/~1v1~1calls~1{callId}/get/responses/404/content/application~1json/examples/unknownCall",
+    ],
+    [
+      "a webhook delivery example",
+      "/webhooks/conversation_started/post/requestBody/content/application~1json/examples/chat",
+    ],
   ])("finds %s", (_name, at) => {
     expect(found.map((c) => c.at)).toContain(at);
   });
@@ -77,10 +94,13 @@ describe("named examples per operation", () => {
     );
   }
 
-  const operations = operationsOf(doc).map((op) => [
-    `${op.method.toUpperCase()} ${op.path}`,
-    { given: op.operation, at: pointer(["paths", op.path, op.method]) },
-  ] as const);
+  const operations = operationsOf(doc).map(
+    (op) =>
+      [
+        `${op.method.toUpperCase()} ${op.path}`,
+        { given: op.operation, at: pointer(["paths", op.path, op.method]) },
+      ] as const,
+  );
 
   it.each(operations)("%s has a named success example and a named error example", (_name, { given, at }) => {
     const responses = isObject(given.responses) ? given.responses : {};
@@ -89,7 +109,8 @@ describe("named examples per operation", () => {
     for (const [status, response] of success) {
       const resolved = deref(doc, response);
       // A 204 has no content (and so no example) by definition; every other success shows one.
-      if (status === "204") expect(isObject(resolved) && resolved.content, `${at}/responses/204 has no content`).toBeFalsy();
+      if (status === "204")
+        expect(isObject(resolved) && resolved.content, `${at}/responses/204 has no content`).toBeFalsy();
       else expect(exampleNames(response), `${at}/responses/${status} named examples`).not.toEqual([]);
     }
     const errors = Object.entries(responses).filter(([status]) => /^[45]/.test(status));

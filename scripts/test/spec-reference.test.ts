@@ -7,8 +7,18 @@ import { describe, expect, it } from "vitest";
 import { fieldProblems, propertiesProblems } from "./lib/field-check.js";
 import { objectParts } from "./lib/field-shape.js";
 import {
-  type Json, type JsonObject, assumptionOf, assumptions, atPointer, deref, derefObject, isObject,
-  loadGenerated, operationsOf, pointer, refName,
+  type Json,
+  type JsonObject,
+  assumptionOf,
+  assumptions,
+  atPointer,
+  deref,
+  derefObject,
+  isObject,
+  loadGenerated,
+  operationsOf,
+  pointer,
+  refName,
 } from "./lib/openapi-doc.js";
 import { documentValidator } from "./lib/schema-validator.js";
 import { decisions } from "./reference/decisions.js";
@@ -37,7 +47,9 @@ describe("the document", () => {
   });
 
   it("has exactly the 17 operations E1 to E17 in 15 path items, all under /v1", () => {
-    const have = operationsOf(doc).map((o) => `${o.method.toUpperCase()} ${o.path}`).sort();
+    const have = operationsOf(doc)
+      .map((o) => `${o.method.toUpperCase()} ${o.path}`)
+      .sort();
     const want = operations.map(([, { given }]) => `${given.method.toUpperCase()} ${given.path}`).sort();
     expect(have).toEqual(want);
     expect(Object.keys(doc.paths as JsonObject)).toHaveLength(15);
@@ -54,7 +66,10 @@ describe.each(operations)("%s", (_name, { given, want }) => {
     expect(ops, at).toHaveLength(1);
     expect(op.operationId, `${at}/operationId`).toBe(want.operationId);
     expect(op.tags, `${at}/tags`).toEqual([want.tag]);
-    expect((doc.tags as JsonObject[]).map((t) => t.name), "declared tags").toContain(want.tag);
+    expect(
+      (doc.tags as JsonObject[]).map((t) => t.name),
+      "declared tags",
+    ).toContain(want.tag);
     expect(typeof op.summary === "string" && op.summary.length > 0, `${at}/summary`).toBe(true);
     expect(typeof op.description === "string" && op.description.length > 0, `${at}/description`).toBe(true);
     if (want.assumed) expect(assumptionOf(doc, op), `${at}/x-assumption`).toBeTruthy();
@@ -75,7 +90,9 @@ describe.each(operations)("%s", (_name, { given, want }) => {
       const response = derefObject(doc, responses[status], `${at}/responses/${status}`);
       const content = derefObject(doc, response.content, `${at}/responses/${status}/content`);
       expect(Object.keys(content), `${at}/responses/${status}/content`).toEqual(["application/json"]);
-      expect(refName((content["application/json"] as JsonObject).schema), `${at}/responses/${status} schema`).toBe("Error");
+      expect(refName((content["application/json"] as JsonObject).schema), `${at}/responses/${status} schema`).toBe(
+        "Error",
+      );
     }
   });
 
@@ -84,16 +101,22 @@ describe.each(operations)("%s", (_name, { given, want }) => {
       param: derefObject(doc, p, `${at}/parameters/${i}`),
       schemaAt: `${home(p, `${at}/parameters/${i}`)}/schema`,
     }));
-    expect(params.map(({ param }) => param.name).sort(), `${at} parameter names`).toEqual(Object.keys(want.parameters).sort());
+    expect(params.map(({ param }) => param.name).sort(), `${at} parameter names`).toEqual(
+      Object.keys(want.parameters).sort(),
+    );
     const problems: string[] = [];
     for (const { param, schemaAt } of params) {
       const w = want.parameters[String(param.name)];
       if (!w) continue;
       if (param.in !== w.in) problems.push(`${schemaAt}: in is ${String(param.in)}, the reference says ${w.in}`);
       const { assumed, ...schemaWant } = w;
-      problems.push(...fieldProblems(doc, validator, schemaWant, {
-        node: param.schema, at: schemaAt, required: param.required === true,
-      }));
+      problems.push(
+        ...fieldProblems(doc, validator, schemaWant, {
+          node: param.schema,
+          at: schemaAt,
+          required: param.required === true,
+        }),
+      );
       if (assumed && !assumptionOf(doc, param) && !assumptionOf(doc, param.schema)) {
         problems.push(`${schemaAt}: the reference leaves this parameter open; x-assumption expected`);
       }
@@ -115,7 +138,8 @@ describe.each(operations)("%s", (_name, { given, want }) => {
   it("requires the X-API-Key header (section 5)", () => {
     const security = (op.security ?? doc.security) as Json[];
     expect(Array.isArray(security) && security.length > 0, `${at}/security`).toBe(true);
-    for (const requirement of security) expect(Object.keys(requirement as JsonObject), `${at}/security`).toEqual(["ApiKeyAuth"]);
+    for (const requirement of security)
+      expect(Object.keys(requirement as JsonObject), `${at}/security`).toEqual(["ApiKeyAuth"]);
   });
 });
 
@@ -161,15 +185,22 @@ describe("2.5 creation payload of integration auth (E5)", () => {
 
 describe("quirks the spec keeps", () => {
   it("names the total totalCounts in the phone number list only", () => {
-    const withTotalCounts = Object.keys(schemas).filter((name) => "totalCounts" in objectParts(doc, schemas[name]).properties);
-    const withTotalCount = Object.keys(schemas).filter((name) => "totalCount" in objectParts(doc, schemas[name]).properties);
+    const withTotalCounts = Object.keys(schemas).filter(
+      (name) => "totalCounts" in objectParts(doc, schemas[name]).properties,
+    );
+    const withTotalCount = Object.keys(schemas).filter(
+      (name) => "totalCount" in objectParts(doc, schemas[name]).properties,
+    );
     expect(withTotalCounts).toEqual(["PhoneNumberPage"]);
     expect(withTotalCount.sort()).toEqual(["AgentPage", "CallPage", "TestRunPage", "WebhookPage"]);
   });
 
   it("types webhook events as a string in the webhook list and an array in agentSettings.webhooks", () => {
     expect(atPointer(doc, "/components/schemas/Webhook/properties/events")).toMatchObject({ type: "string" });
-    expect(atPointer(doc, "/components/schemas/AgentWebhook/properties/events")).toMatchObject({ type: "array", items: { type: "string" } });
+    expect(atPointer(doc, "/components/schemas/AgentWebhook/properties/events")).toMatchObject({
+      type: "array",
+      items: { type: "string" },
+    });
     expect(refName(atPointer(doc, "/components/schemas/AgentSettings/properties/webhooks/items"))).toBe("AgentWebhook");
   });
 
@@ -187,14 +218,18 @@ describe("quirks the spec keeps", () => {
 
   it("defines X-API-Key as the one security scheme, required by default", () => {
     const schemes = derefObject(doc, (doc.components as JsonObject).securitySchemes, "securitySchemes");
-    expect(schemes).toEqual({ ApiKeyAuth: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }) });
+    expect(schemes).toEqual({
+      ApiKeyAuth: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }),
+    });
     expect(doc.security).toEqual([{ ApiKeyAuth: [] }]);
   });
 
   it("describes the signed conversation_started delivery in the top-level webhooks", () => {
     const [delivery] = operationsOf(doc, "webhooks").filter((o) => o.path === "conversation_started");
     expect(delivery?.method).toBe("post");
-    const headers = (delivery?.parameters ?? []).map((p) => derefObject(doc, p, "parameter")).filter((p) => p.in === "header");
+    const headers = (delivery?.parameters ?? [])
+      .map((p) => derefObject(doc, p, "parameter"))
+      .filter((p) => p.in === "header");
     const signature = headers.find((p) => /signature/i.test(String(p.name)));
     expect(signature, "a signature header").toMatchObject({ required: true });
     const body = derefObject(doc, delivery?.operation.requestBody, "requestBody");
@@ -233,7 +268,8 @@ function responseObjectSchemas(): Map<string, JsonObject> {
       return;
     }
     if (isObject(node.properties)) found.set(at, node);
-    for (const [key, child] of Object.entries(isObject(node.properties) ? node.properties : {})) visit(child, `${at}/properties/${key}`);
+    for (const [key, child] of Object.entries(isObject(node.properties) ? node.properties : {}))
+      visit(child, `${at}/properties/${key}`);
     visit(node.items, `${at}/items`);
     for (const combinator of ["allOf", "oneOf", "anyOf"] as const) {
       const branches = node[combinator];
@@ -247,7 +283,10 @@ function responseObjectSchemas(): Map<string, JsonObject> {
       const content = derefObject(doc, response, "response").content;
       if (!isObject(content)) continue;
       for (const [media, body] of Object.entries(content)) {
-        visit((body as JsonObject).schema, pointer(["paths", path, method, "responses", status, "content", media, "schema"]));
+        visit(
+          (body as JsonObject).schema,
+          pointer(["paths", path, method, "responses", status, "content", media, "schema"]),
+        );
       }
     }
   }
@@ -268,7 +307,18 @@ describe("the record rule of info (every field of a record is present; an absent
 
   it("covers the records of every response", () => {
     const names = records.map(([at]) => at.replace("/components/schemas/", ""));
-    expect(names).toEqual(expect.arrayContaining(["Agent", "AgentSettings", "Call", "Campaign", "PhoneNumber", "Integration", "TestCase", "ChatCompletion"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "Agent",
+        "AgentSettings",
+        "Call",
+        "Campaign",
+        "PhoneNumber",
+        "Integration",
+        "TestCase",
+        "ChatCompletion",
+      ]),
+    );
   });
 
   it.each(records)("%s requires every field it has", (at, schema) => {
@@ -285,11 +335,14 @@ describe("the record rule of info (every field of a record is present; an absent
 });
 
 describe("values the reference withholds", () => {
-  it.each(["llmModel", "voiceId", "voiceModelId"])("agentSettings.%s has no machine-read default (its description says it)", (name) => {
-    const field = atPointer(doc, `/components/schemas/AgentSettings/properties/${name}`) as JsonObject;
-    expect(field).not.toHaveProperty("default");
-    expect(field.description).toMatch(/Default: /);
-  });
+  it.each(["llmModel", "voiceId", "voiceModelId"])(
+    "agentSettings.%s has no machine-read default (its description says it)",
+    (name) => {
+      const field = atPointer(doc, `/components/schemas/AgentSettings/properties/${name}`) as JsonObject;
+      expect(field).not.toHaveProperty("default");
+      expect(field.description).toMatch(/Default: /);
+    },
+  );
 });
 
 describe("x-assumption markers", () => {
@@ -297,7 +350,9 @@ describe("x-assumption markers", () => {
     ["openapi.json", doc],
     ["mock-control.json", loadGenerated("mock-control.json")],
   ] as const)("in %s are non-empty one-line strings", (_file, given) => {
-    const bad = assumptions(given).filter(({ value }) => typeof value !== "string" || value.trim() === "" || /[\r\n]/.test(value));
+    const bad = assumptions(given).filter(
+      ({ value }) => typeof value !== "string" || value.trim() === "" || /[\r\n]/.test(value),
+    );
     expect(bad).toEqual([]);
   });
 

@@ -21,7 +21,10 @@ interface Run {
 
 async function run(command: string, args: string[], cwd: string): Promise<Run> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(command, args, { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    const { stdout, stderr } = await promisify(execFile)(command, args, {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -60,68 +63,109 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
 
 describe("npm scripts", () => {
   it("run the commands these tests run", async () => {
-    const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
     expect(pkg.scripts["check:generated"]).toBe("tsx scripts/check-generated.ts");
     expect(pkg.scripts["lint:spec"]).toBe("redocly lint --config spec/redocly.yaml");
   });
 });
 
 describe("drift check", () => {
-  it("passes on the working tree", async () => {
-    const result = await driftCheck(repoRoot);
-    expect(result.output).toContain("up to date");
-    expect(result.code).toBe(0);
-  }, TIMEOUT);
+  it(
+    "passes on the working tree",
+    async () => {
+      const result = await driftCheck(repoRoot);
+      expect(result.output).toContain("up to date");
+      expect(result.code).toBe(0);
+    },
+    TIMEOUT,
+  );
 
   it.each([
-    ["a hand edit of generated/openapi.json", {
-      given: (dir: string) => edit(path.join(dir, "generated", "openapi.json"), (t) => t.replace('"version": "1.0"', '"version": "1.1"')),
-      want: ["openapi.json"],
-    }],
-    ["a hand edit of generated/client.ts", {
-      given: (dir: string) => edit(path.join(dir, "generated", "client.ts"), (t) => t + "\n// edited\n"),
-      want: ["client.ts"],
-    }],
-    ["a spec change that was not regenerated", {
-      given: (dir: string) => edit(path.join(dir, "spec", "components", "schemas", "CallStatus.yaml"), (t) => t.replace("not_connected, error]", "not_connected, error, paused]")),
-      want: ["openapi.json", "schema.d.ts"],
-    }],
-    ["a generated file that is missing", {
-      given: (dir: string) => unlink(path.join(dir, "generated", "mock-control.d.ts")),
-      want: ["mock-control.d.ts (missing)"],
-    }],
-    ["a file the generator does not produce", {
-      given: (dir: string) => writeFile(path.join(dir, "generated", "stray.json"), "{}\n"),
-      want: ["stray.json (not produced by the generator)"],
-    }],
-  ])("fails on %s", async (_name, { given, want }) => {
-    const dir = await copyOfRepo();
-    await given(dir);
-    const result = await driftCheck(dir);
-    expect(result.code, result.output).toBe(1);
-    expect(result.output).toContain("generated/ is stale");
-    for (const file of want) expect(result.output).toContain(file);
-  }, TIMEOUT);
+    [
+      "a hand edit of generated/openapi.json",
+      {
+        given: (dir: string) =>
+          edit(path.join(dir, "generated", "openapi.json"), (t) => t.replace('"version": "1.0"', '"version": "1.1"')),
+        want: ["openapi.json"],
+      },
+    ],
+    [
+      "a hand edit of generated/client.ts",
+      {
+        given: (dir: string) => edit(path.join(dir, "generated", "client.ts"), (t) => t + "\n// edited\n"),
+        want: ["client.ts"],
+      },
+    ],
+    [
+      "a spec change that was not regenerated",
+      {
+        given: (dir: string) =>
+          edit(path.join(dir, "spec", "components", "schemas", "CallStatus.yaml"), (t) =>
+            t.replace("not_connected, error]", "not_connected, error, paused]"),
+          ),
+        want: ["openapi.json", "schema.d.ts"],
+      },
+    ],
+    [
+      "a generated file that is missing",
+      {
+        given: (dir: string) => unlink(path.join(dir, "generated", "mock-control.d.ts")),
+        want: ["mock-control.d.ts (missing)"],
+      },
+    ],
+    [
+      "a file the generator does not produce",
+      {
+        given: (dir: string) => writeFile(path.join(dir, "generated", "stray.json"), "{}\n"),
+        want: ["stray.json (not produced by the generator)"],
+      },
+    ],
+  ])(
+    "fails on %s",
+    async (_name, { given, want }) => {
+      const dir = await copyOfRepo();
+      await given(dir);
+      const result = await driftCheck(dir);
+      expect(result.code, result.output).toBe(1);
+      expect(result.output).toContain("generated/ is stale");
+      for (const file of want) expect(result.output).toContain(file);
+    },
+    TIMEOUT,
+  );
 
-  it("passes on an untouched copy, so the failures above come from the edits", async () => {
-    const result = await driftCheck(await copyOfRepo());
-    expect(result.code, result.output).toBe(0);
-  }, TIMEOUT);
+  it(
+    "passes on an untouched copy, so the failures above come from the edits",
+    async () => {
+      const result = await driftCheck(await copyOfRepo());
+      expect(result.code, result.output).toBe(0);
+    },
+    TIMEOUT,
+  );
 });
 
 describe("spec lint", () => {
-  it("passes on the working tree", async () => {
-    const result = await lint(repoRoot);
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/Your API descriptions? (is|are) valid/);
-    expect(result.output).not.toMatch(/\d+ warnings?/);
-  }, TIMEOUT);
+  it(
+    "passes on the working tree",
+    async () => {
+      const result = await lint(repoRoot);
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toMatch(/Your API descriptions? (is|are) valid/);
+      expect(result.output).not.toMatch(/\d+ warnings?/);
+    },
+    TIMEOUT,
+  );
 
-  it("fails when an operation loses its operationId", async () => {
-    const dir = await copyOfRepo();
-    await edit(path.join(dir, "spec", "paths", "calls.yaml"), (t) => t.replace("    operationId: listCalls\n", ""));
-    const result = await lint(dir);
-    expect(result.code).not.toBe(0);
-    expect(result.output).toContain("operation-operationId");
-  }, TIMEOUT);
+  it(
+    "fails when an operation loses its operationId",
+    async () => {
+      const dir = await copyOfRepo();
+      await edit(path.join(dir, "spec", "paths", "calls.yaml"), (t) => t.replace("    operationId: listCalls\n", ""));
+      const result = await lint(dir);
+      expect(result.code).not.toBe(0);
+      expect(result.output).toContain("operation-operationId");
+    },
+    TIMEOUT,
+  );
 });

@@ -8,7 +8,13 @@ import { startMock } from "../../../mock-server/server.js";
 import { runThrough } from "./run-fault.js";
 import { faults } from "./table.js";
 
-const { values } = parseArgs({ options: { scope: { type: "string", default: "full" }, level: { type: "string", default: "both" }, filter: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    scope: { type: "string", default: "full" },
+    level: { type: "string", default: "both" },
+    filter: { type: "string" },
+  },
+});
 const levels = values.level === "both" ? ["documented", "assumed"] : [values.level!];
 const mock = await startMock({ port: 0, log: () => undefined });
 const caught: Record<string, number> = {};
@@ -23,10 +29,17 @@ for (const fault of selected) {
     const hit = code === 1 && failed.length > 0;
     if (hit) caught[level] = (caught[level] ?? 0) + 1;
     else (missed[level] ??= []).push(fault.id);
-    cells.push(`${level}: ${hit ? `caught by ${failed.length} rule(s), e.g. ${failed[0].slice(0, 140)}` : `MISSED (exit ${code})`}`);
+    cells.push(
+      `${level}: ${hit ? `caught by ${failed.length} rule(s), e.g. ${failed[0].slice(0, 140)}` : `MISSED (exit ${code})`}`,
+    );
   }
   console.log(`${fault.id} [expected at ${fault.level}]\n  ${cells.join("\n  ")}`);
 }
 await mock.close();
-console.log(`\n${selected.length} faults, scope ${values.scope}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
-for (const level of levels) console.log(`${level}: caught ${caught[level] ?? 0}/${selected.length}; missed: ${(missed[level] ?? []).join(", ") || "none"}`);
+console.log(
+  `\n${selected.length} faults, scope ${values.scope}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
+for (const level of levels)
+  console.log(
+    `${level}: caught ${caught[level] ?? 0}/${selected.length}; missed: ${(missed[level] ?? []).join(", ") || "none"}`,
+  );

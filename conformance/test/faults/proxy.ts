@@ -37,11 +37,25 @@ export interface ProxyContext {
 type Maybe<T> = T | void | undefined;
 
 export interface FaultHooks {
-  request?(req: ProxyRequest, ctx: ProxyContext): Maybe<ProxyRequest | ProxyResponse> | Promise<Maybe<ProxyRequest | ProxyResponse>>;
-  response?(req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext): Maybe<ProxyResponse> | Promise<Maybe<ProxyResponse>>;
+  request?(
+    req: ProxyRequest,
+    ctx: ProxyContext,
+  ): Maybe<ProxyRequest | ProxyResponse> | Promise<Maybe<ProxyRequest | ProxyResponse>>;
+  response?(
+    req: ProxyRequest,
+    res: ProxyResponse,
+    ctx: ProxyContext,
+  ): Maybe<ProxyResponse> | Promise<Maybe<ProxyResponse>>;
 }
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "host"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "content-encoding",
+  "host",
+]);
 
 const routes = [...operations.values()].map((op) => {
   const names: string[] = [];
@@ -52,7 +66,11 @@ const routes = [...operations.values()].map((op) => {
 export function matchOperation(method: string, path: string): { operationId?: string; params: Record<string, string> } {
   for (const { op, names, regex } of routes) {
     const m = op.method === method ? regex.exec(path) : null;
-    if (m) return { operationId: op.operationId, params: Object.fromEntries(names.map((n, i) => [n, safeDecode(m[i + 1])])) };
+    if (m)
+      return {
+        operationId: op.operationId,
+        params: Object.fromEntries(names.map((n, i) => [n, safeDecode(m[i + 1])])),
+      };
   }
   return { params: {} };
 }
@@ -70,7 +88,11 @@ export function isResponse(x: ProxyRequest | ProxyResponse): x is ProxyResponse 
 }
 
 /** `prefix`: the proxy serves the mock under it (a deployment behind a path prefix); other paths answer 404. */
-export async function startFaultProxy(upstream: string, hooks: FaultHooks, prefix = ""): Promise<{ url: string; close(): Promise<void> }> {
+export async function startFaultProxy(
+  upstream: string,
+  hooks: FaultHooks,
+  prefix = "",
+): Promise<{ url: string; close(): Promise<void> }> {
   const ctx: ProxyContext = {
     memory: new Map(),
     async forward(req) {
@@ -79,9 +101,16 @@ export async function startFaultProxy(upstream: string, hooks: FaultHooks, prefi
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k)) headers.set(k, v);
       const bodyless = req.method === "GET" || req.method === "HEAD";
-      const res = await fetch(url, { method: req.method, headers, body: bodyless ? undefined : new Uint8Array(req.body), redirect: "manual" });
+      const res = await fetch(url, {
+        method: req.method,
+        headers,
+        body: bodyless ? undefined : new Uint8Array(req.body),
+        redirect: "manual",
+      });
       const out: Record<string, string> = {};
-      res.headers.forEach((v, k) => { if (!HOP_BY_HOP.has(k)) out[k] = v; });
+      res.headers.forEach((v, k) => {
+        if (!HOP_BY_HOP.has(k)) out[k] = v;
+      });
       const response = { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()) };
       if (req.operationId && res.status !== 401 && req.headers["x-api-key"]) ctx.goodKey = req.headers["x-api-key"];
       return response;
@@ -92,12 +121,21 @@ export async function startFaultProxy(upstream: string, hooks: FaultHooks, prefi
       const chunks: Buffer[] = [];
       for await (const c of incoming) chunks.push(c as Buffer);
       const url = new URL(incoming.url ?? "/", "http://proxy");
-      if (prefix && !url.pathname.startsWith(`${prefix}/`)) return void outgoing.writeHead(404, { "content-type": "text/plain" }).end("no route");
+      if (prefix && !url.pathname.startsWith(`${prefix}/`))
+        return void outgoing.writeHead(404, { "content-type": "text/plain" }).end("no route");
       url.pathname = url.pathname.slice(prefix.length);
       const method = incoming.method ?? "GET";
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(incoming.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(",") : v;
-      let req: ProxyRequest = { method, path: url.pathname, query: url.searchParams, headers, body: Buffer.concat(chunks), ...matchOperation(method, url.pathname) };
+      for (const [k, v] of Object.entries(incoming.headers))
+        if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(",") : v;
+      let req: ProxyRequest = {
+        method,
+        path: url.pathname,
+        query: url.searchParams,
+        headers,
+        body: Buffer.concat(chunks),
+        ...matchOperation(method, url.pathname),
+      };
       const early = await hooks.request?.(req, ctx);
       let res: ProxyResponse;
       if (early && isResponse(early)) res = early;
@@ -116,6 +154,10 @@ export async function startFaultProxy(upstream: string, hooks: FaultHooks, prefi
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -12,18 +12,41 @@ export function parse(res: ProxyResponse): Json {
 }
 
 export function withJson(res: ProxyResponse, body: Json, extra: Partial<ProxyResponse> = {}): ProxyResponse {
-  return { ...res, headers: { ...res.headers, "content-type": res.headers["content-type"] ?? "application/json" }, body: Buffer.from(JSON.stringify(body)), ...extra };
+  return {
+    ...res,
+    headers: { ...res.headers, "content-type": res.headers["content-type"] ?? "application/json" },
+    body: Buffer.from(JSON.stringify(body)),
+    ...extra,
+  };
 }
 
 export function jsonResponse(status: number, body: Json): ProxyResponse {
-  return { status, headers: { "content-type": "application/json" }, body: Buffer.from(body === undefined ? "" : JSON.stringify(body)) };
+  return {
+    status,
+    headers: { "content-type": "application/json" },
+    body: Buffer.from(body === undefined ? "" : JSON.stringify(body)),
+  };
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 413: "Payload Too Large", 415: "Unsupported Media Type", 500: "Internal Server Error" };
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error",
+};
 
 /** A well-formed 2.2 error body for `req`, as a deployment would write it. */
 export function errorResponse(req: ProxyRequest, status: number, message = "failed"): ProxyResponse {
-  return jsonResponse(status, { timestamp: new Date().toISOString(), status, error: STATUS_TEXT[status], message, path: req.path });
+  return jsonResponse(status, {
+    timestamp: new Date().toISOString(),
+    status,
+    error: STATUS_TEXT[status],
+    message,
+    path: req.path,
+  });
 }
 
 /** Hooks that apply only to the given operations. */
@@ -37,10 +60,15 @@ export function on(ops: string | string[], hooks: FaultHooks): FaultHooks {
 }
 
 type StatusFilter = number | "2xx" | "4xx";
-const statusMatches = (status: number, want: StatusFilter) => (want === "2xx" ? status < 300 : want === "4xx" ? status >= 400 && status < 500 : status === want);
+const statusMatches = (status: number, want: StatusFilter) =>
+  want === "2xx" ? status < 300 : want === "4xx" ? status >= 400 && status < 500 : status === want;
 
 /** Rewrites JSON bodies of responses of `ops` with the given status; `mutate` may return a new body. */
-export function mutate(ops: string | string[], status: StatusFilter, fn: (body: Json, req: ProxyRequest, ctx: ProxyContext) => Json | void): FaultHooks {
+export function mutate(
+  ops: string | string[],
+  status: StatusFilter,
+  fn: (body: Json, req: ProxyRequest, ctx: ProxyContext) => Json | void,
+): FaultHooks {
   return on(ops, {
     response: (req, res, ctx) => {
       if (!statusMatches(res.status, status)) return undefined;
@@ -54,17 +82,27 @@ export function mutate(ops: string | string[], status: StatusFilter, fn: (body: 
 
 /** Rewrites every item of a list response (200). */
 export function mutateItems(op: string, fn: (item: Json, req: ProxyRequest) => void): FaultHooks {
-  return mutate(op, 200, (body, req) => void (Array.isArray(body.data) && body.data.forEach((item: Json) => fn(item, req))));
+  return mutate(
+    op,
+    200,
+    (body, req) => void (Array.isArray(body.data) && body.data.forEach((item: Json) => fn(item, req))),
+  );
 }
 
 /** Replaces the response status (and optionally the body) of responses of `ops` that had status `from`. */
-export function restatus(ops: string | string[], from: number, to: number, body?: (req: ProxyRequest, res: ProxyResponse) => Json): FaultHooks {
+export function restatus(
+  ops: string | string[],
+  from: number,
+  to: number,
+  body?: (req: ProxyRequest, res: ProxyResponse) => Json,
+): FaultHooks {
   return on(ops, {
     response: (req, res) => {
       if (res.status !== from) return undefined;
       if (body) return { ...jsonResponse(to, body(req, res)) };
       const parsed = parse(res);
-      if (parsed && typeof parsed === "object" && from >= 400 && to >= 400) return withJson(res, { ...parsed, status: to, error: STATUS_TEXT[to] ?? parsed.error }, { status: to });
+      if (parsed && typeof parsed === "object" && from >= 400 && to >= 400)
+        return withJson(res, { ...parsed, status: to, error: STATUS_TEXT[to] ?? parsed.error }, { status: to });
       return { ...res, status: to };
     },
   });
@@ -76,7 +114,8 @@ export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 export function eachTimestamp(value: Json, fn: (iso: string, key: string) => Json): Json {
   if (Array.isArray(value)) return value.map((v) => eachTimestamp(v, fn));
   if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) value[k] = typeof v === "string" && ISO.test(v) ? fn(v, k) : eachTimestamp(v, fn);
+    for (const [k, v] of Object.entries(value))
+      value[k] = typeof v === "string" && ISO.test(v) ? fn(v, k) : eachTimestamp(v, fn);
   }
   return value;
 }
@@ -146,7 +185,15 @@ export function relist(op: string, options: RelistOptions): FaultHooks {
       const s = Number(size);
       const data = options.slice ? options.slice(items, p, s) : items.slice(p * s, p * s + s);
       const totalPages = Math.ceil(items.length / s);
-      const wrapper: Json = { data, page: p, size: s, [totalField]: items.length, totalPages, hasNext: p + 1 < totalPages, hasPrevious: p > 0 };
+      const wrapper: Json = {
+        data,
+        page: p,
+        size: s,
+        [totalField]: items.length,
+        totalPages,
+        hasNext: p + 1 < totalPages,
+        hasPrevious: p > 0,
+      };
       options.wrapper?.(wrapper, p, s, items.length);
       return withJson(upstream, wrapper);
     },

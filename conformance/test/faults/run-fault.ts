@@ -12,14 +12,25 @@ export interface FaultRun {
 
 const quiet = { out: () => {}, err: () => {} };
 
-export async function runThrough(mock: { url: string; apiKey: string }, hooks: FaultHooks, argv: string[], prefix = ""): Promise<FaultRun> {
+export async function runThrough(
+  mock: { url: string; apiKey: string },
+  hooks: FaultHooks,
+  argv: string[],
+  prefix = "",
+): Promise<FaultRun> {
   const proxy = await startFaultProxy(mock.url, hooks, prefix);
   try {
-    const { code, run } = await main(["--base-url", `${proxy.url}${prefix}`, "--api-key", mock.apiKey, "--quiet", ...argv], {}, quiet);
-    const failed = (run?.results ?? []).filter((r) => r.outcome === "failed").map((r) => {
-      const f = r.failures[0];
-      return `${r.id}: ${f ? `${f.pointer} ${f.message} (expected ${f.expected}, got ${f.actual})` : "(no detail)"}`;
-    });
+    const { code, run } = await main(
+      ["--base-url", `${proxy.url}${prefix}`, "--api-key", mock.apiKey, "--quiet", ...argv],
+      {},
+      quiet,
+    );
+    const failed = (run?.results ?? [])
+      .filter((r) => r.outcome === "failed")
+      .map((r) => {
+        const f = r.failures[0];
+        return `${r.id}: ${f ? `${f.pointer} ${f.message} (expected ${f.expected}, got ${f.actual})` : "(no detail)"}`;
+      });
     return { code, failed, run };
   } finally {
     await proxy.close();

@@ -65,7 +65,12 @@ function vary(headers: Record<string, string>): Record<string, string> {
 }
 
 /** Compresses the body with `encoding` when the client accepts it; always announces Vary: Accept-Encoding. */
-export function compress(answer: Answer, encoding: "gzip" | "br", acceptEncoding: string | undefined, method: string): Answer {
+export function compress(
+  answer: Answer,
+  encoding: "gzip" | "br",
+  acceptEncoding: string | undefined,
+  method: string,
+): Answer {
   const bodyless = method === "HEAD" || answer.status === 204 || answer.status === 304 || answer.body.length === 0;
   if (bodyless) return answer;
   const headers = vary(answer.headers);

@@ -19,12 +19,19 @@ async function startCounter() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** A gateway in front of a fresh counter; `run` gets both, both are closed afterwards. */
-async function withGateway(options: Omit<GatewayOptions, "upstream">, run: (gw: Gateway, up: Awaited<ReturnType<typeof startCounter>>) => Promise<void>) {
+async function withGateway(
+  options: Omit<GatewayOptions, "upstream">,
+  run: (gw: Gateway, up: Awaited<ReturnType<typeof startCounter>>) => Promise<void>,
+) {
   const up = await startCounter();
   const gw = await startGateway({ upstream: up.url, ...options });
   try {
@@ -38,13 +45,18 @@ async function withGateway(options: Omit<GatewayOptions, "upstream">, run: (gw: 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Raw bytes and headers, without fetch's decoding. */
-function raw(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function raw(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpRequest(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on("error", reject).end();
+    })
+      .on("error", reject)
+      .end();
   });
 }
 
@@ -54,11 +66,17 @@ describe("gateway double", () => {
     await withGateway({ gatewayErrors: { probability: 1 } }, async (gw, up) => {
       const seen = new Set<number>();
       for (let i = 0; i < 12; i++) {
-        const res = await fetch(`${gw.url}/v1/agents`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+        const res = await fetch(`${gw.url}/v1/agents`, {
+          method: "POST",
+          body: "{}",
+          headers: { "content-type": "application/json" },
+        });
         seen.add(res.status);
         expect(res.headers.get("content-type")).toBe("text/html");
         const text = await res.text();
-        expect(text).toMatch(new RegExp(`^<html><head><title>${res.status} [^<]+</title></head><body><center><h1>${res.status} `));
+        expect(text).toMatch(
+          new RegExp(`^<html><head><title>${res.status} [^<]+</title></head><body><center><h1>${res.status} `),
+        );
         expect(text).toContain("<hr><center>nginx</center>");
         expect(res.headers.has("retry-after")).toBe(false);
       }
@@ -87,19 +105,27 @@ describe("gateway double", () => {
     });
   });
   it.concurrent("failAfterForward: the write reaches the service, the client gets a 502 page; `times` of them", async () => {
-    await withGateway({ failAfterForward: { match: (r) => r.method === "POST" && r.path === "/v1/agents" } }, async (gw, up) => {
-      const post = () => fetch(`${gw.url}/v1/agents`, { method: "POST", body: JSON.stringify({ name: "a" }), headers: { "content-type": "application/json" } });
-      const first = await post();
-      expect(first.status).toBe(502);
-      expect(first.headers.get("content-type")).toBe("text/html");
-      expect(await first.text()).toContain("<title>502 Bad Gateway</title>");
-      expect(up.seen).toEqual([{ method: "POST", path: "/v1/agents", bytes: 12 }]);
-      expect((await fetch(`${gw.url}/v1/agents`)).status).toBe(200);
-      expect((await post()).status).toBe(200);
-      const s = gw.stats();
-      expect([s.failedAfterForward, s.forwarded]).toEqual([1, 3]);
-      expect(s.log.map((e) => e.outcome)).toEqual(["after-forward-502", "forwarded", "forwarded"]);
-    });
+    await withGateway(
+      { failAfterForward: { match: (r) => r.method === "POST" && r.path === "/v1/agents" } },
+      async (gw, up) => {
+        const post = () =>
+          fetch(`${gw.url}/v1/agents`, {
+            method: "POST",
+            body: JSON.stringify({ name: "a" }),
+            headers: { "content-type": "application/json" },
+          });
+        const first = await post();
+        expect(first.status).toBe(502);
+        expect(first.headers.get("content-type")).toBe("text/html");
+        expect(await first.text()).toContain("<title>502 Bad Gateway</title>");
+        expect(up.seen).toEqual([{ method: "POST", path: "/v1/agents", bytes: 12 }]);
+        expect((await fetch(`${gw.url}/v1/agents`)).status).toBe(200);
+        expect((await post()).status).toBe(200);
+        const s = gw.stats();
+        expect([s.failedAfterForward, s.forwarded]).toEqual([1, 3]);
+        expect(s.log.map((e) => e.outcome)).toEqual(["after-forward-502", "forwarded", "forwarded"]);
+      },
+    );
   });
   it.concurrent("passes a 26 MB upload", async () => {
     await withGateway({}, async (gw, up) => {
@@ -135,7 +161,11 @@ describe("gateway double", () => {
     const outcomes = async (seed: number) => {
       let seq: string[] = [];
       await withGateway({ seed, resets: { probability: 0.2 }, gatewayErrors: { probability: 0.3 } }, async (gw, up) => {
-        for (let i = 0; i < 30; i++) await fetch(`${gw.url}/r/${i}`).then((r) => r.arrayBuffer(), () => undefined);
+        for (let i = 0; i < 30; i++)
+          await fetch(`${gw.url}/r/${i}`).then(
+            (r) => r.arrayBuffer(),
+            () => undefined,
+          );
         const s = gw.stats();
         seq = s.log.map((e) => e.outcome);
         expect(seq).toHaveLength(30);
@@ -172,7 +202,11 @@ describe("gateway double", () => {
       expect(body.totalCount).toBe(direct.totalCount + 1);
       expect(body).toMatchObject({ servedBy: "edge-1", _trace: expect.any(String) });
       expect(body.data.length).toBeGreaterThan(0);
-      for (const item of body.data) expect(item).toEqual({ ...direct.data.find((d: { callId: string }) => d.callId === item.callId), servedBy: "edge-1" });
+      for (const item of body.data)
+        expect(item).toEqual({
+          ...direct.data.find((d: { callId: string }) => d.callId === item.callId),
+          servedBy: "edge-1",
+        });
       const missing = await fetch(`${gw.url}/v1/calls/nope`, { headers: key });
       expect(missing.status).toBe(404);
       expect(await missing.json()).toMatchObject({ status: 404, servedBy: "edge-1" });
@@ -219,16 +253,19 @@ describe("gateway double: timings", () => {
     });
   });
   it.concurrent("api-json 429 body is the API's error body", async () => {
-    await withGateway({ rateLimit: { perSecond: 1, burst: 1, retryAfter: "seconds", body: "api-json" } }, async (gw) => {
-      await fetch(`${gw.url}/v1/calls`);
-      const limited = await fetch(`${gw.url}/v1/calls?limit=2`);
-      expect(limited.status).toBe(429);
-      expect(limited.headers.get("content-type")).toMatch(/^application\/json/);
-      const body = await limited.json();
-      expect(Object.keys(body).sort()).toEqual(["error", "message", "path", "status", "timestamp"]);
-      expect(body).toMatchObject({ status: 429, error: "Too Many Requests", path: "/v1/calls" });
-      expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
-    });
+    await withGateway(
+      { rateLimit: { perSecond: 1, burst: 1, retryAfter: "seconds", body: "api-json" } },
+      async (gw) => {
+        await fetch(`${gw.url}/v1/calls`);
+        const limited = await fetch(`${gw.url}/v1/calls?limit=2`);
+        expect(limited.status).toBe(429);
+        expect(limited.headers.get("content-type")).toMatch(/^application\/json/);
+        const body = await limited.json();
+        expect(Object.keys(body).sort()).toEqual(["error", "message", "path", "status", "timestamp"]);
+        expect(body).toMatchObject({ status: 429, error: "Too Many Requests", path: "/v1/calls" });
+        expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
+      },
+    );
   });
   it.concurrent("a refused request takes no token; `early` counts an arrival inside the announced wait, not one after it", async () => {
     await withGateway({ rateLimit: { perSecond: 10, burst: 1, retryAfter: "seconds" } }, async (gw) => {
@@ -261,14 +298,19 @@ describe("gateway double: timings", () => {
   });
   it.concurrent("hangs: the client's timeout fires, nothing is forwarded, close() ends hanging requests", async () => {
     await withGateway({ hangs: { probability: 1 } }, async (gw, up) => {
-      await expect(fetch(`${gw.url}/v1/calls`, { signal: AbortSignal.timeout(200) })).rejects.toMatchObject({ name: "TimeoutError" });
+      await expect(fetch(`${gw.url}/v1/calls`, { signal: AbortSignal.timeout(200) })).rejects.toMatchObject({
+        name: "TimeoutError",
+      });
       expect(up.seen).toHaveLength(0);
       expect(gw.stats().hangs).toBe(1);
       expect(gw.stats().log[0].outcome).toBe("hang");
     });
     const up = await startCounter();
     const gw = await startGateway({ upstream: up.url, hangs: { probability: 1 } });
-    const pending = raw(`${gw.url}/v1/calls`).then(() => "answered", () => "failed");
+    const pending = raw(`${gw.url}/v1/calls`).then(
+      () => "answered",
+      () => "failed",
+    );
     await sleep(50);
     const t = Date.now();
     await gw.close();
@@ -288,7 +330,12 @@ describe("gateway double: timings", () => {
     });
   });
   it.concurrent("quiet paths bypass rate limit, gateway errors and latency", async () => {
-    const options = { rateLimit: { perSecond: 0.1, burst: 1, retryAfter: "seconds" as const }, gatewayErrors: { probability: 1 }, latency: { minMs: 300, maxMs: 300 }, quiet: (p: string) => p.startsWith("/__mock") };
+    const options = {
+      rateLimit: { perSecond: 0.1, burst: 1, retryAfter: "seconds" as const },
+      gatewayErrors: { probability: 1 },
+      latency: { minMs: 300, maxMs: 300 },
+      quiet: (p: string) => p.startsWith("/__mock"),
+    };
     await withGateway(options, async (gw, up) => {
       const t = performance.now();
       for (let i = 0; i < 3; i++) expect((await fetch(`${gw.url}/__mock/health`)).status).toBe(200);

@@ -24,7 +24,10 @@ export interface GatewayOptions {
   compress?: "gzip" | "br";
   extraFields?: boolean;
   /** May answer later (a Promise): the client gets nothing until it settles. */
-  rewrite?: (req: { method: string; path: string; query: URLSearchParams }, res: Answer) => Answer | undefined | Promise<Answer | undefined>;
+  rewrite?: (
+    req: { method: string; path: string; query: URLSearchParams },
+    res: Answer,
+  ) => Answer | undefined | Promise<Answer | undefined>;
   quiet?: (path: string) => boolean;
 }
 
@@ -50,9 +53,30 @@ export interface Gateway {
 export const DEFAULT_SEED = 0x5eed;
 
 /** Request headers a proxy never passes on (hop-by-hop, or set by the client that forwards). */
-const REQUEST_DROP = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length", "expect"]);
+const REQUEST_DROP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+  "content-length",
+  "expect",
+]);
 /** Upstream answer headers dropped: hop-by-hop, and those fetch's decoding made wrong. */
-const RESPONSE_DROP = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "content-length", "content-encoding"]);
+const RESPONSE_DROP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "content-length",
+  "content-encoding",
+]);
 
 type Decision =
   | { kind: "quiet" | "forward" }
@@ -86,7 +110,17 @@ export async function startGateway(initial: GatewayOptions): Promise<Gateway> {
   /** Arrivals before this instant come while an announced Retry-After is still running. */
   let earlyBefore = -Infinity;
   let closed = false;
-  const stats: GatewayStats = { received: 0, forwarded: 0, rateLimited: 0, early: 0, gatewayErrors: {}, resets: 0, hangs: 0, failedAfterForward: 0, log: [] };
+  const stats: GatewayStats = {
+    received: 0,
+    forwarded: 0,
+    rateLimited: 0,
+    early: 0,
+    gatewayErrors: {},
+    resets: 0,
+    hangs: 0,
+    failedAfterForward: 0,
+    log: [],
+  };
   const sockets = new Set<Socket>();
 
   function noteAnnouncement(until: number | undefined): void {
@@ -105,7 +139,10 @@ export async function startGateway(initial: GatewayOptions): Promise<Gateway> {
         const { header, earlyBefore: until } = announce(form, now, wait);
         noteAnnouncement(until);
         const extra: Record<string, string> = header ? { "retry-after": header } : {};
-        const answer = o.rateLimit?.body === "api-json" ? apiJsonAnswer(429, path, "Rate limit exceeded, retry later", extra) : htmlAnswer(429, extra);
+        const answer =
+          o.rateLimit?.body === "api-json"
+            ? apiJsonAnswer(429, path, "Rate limit exceeded, retry later", extra)
+            : htmlAnswer(429, extra);
         return { kind: "429", answer };
       }
     }
@@ -129,15 +166,31 @@ export async function startGateway(initial: GatewayOptions): Promise<Gateway> {
     return { kind: "forward" };
   }
 
-  async function forward(method: string, rawUrl: string, incoming: IncomingMessage, body: Buffer): Promise<{ answer: Answer; setCookies: string[] }> {
+  async function forward(
+    method: string,
+    rawUrl: string,
+    incoming: IncomingMessage,
+    body: Buffer,
+  ): Promise<{ answer: Answer; setCookies: string[] }> {
     const headers = new Headers();
-    for (const [k, v] of Object.entries(incoming.headers)) if (v !== undefined && !REQUEST_DROP.has(k)) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+    for (const [k, v] of Object.entries(incoming.headers))
+      if (v !== undefined && !REQUEST_DROP.has(k)) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
     const target = options.upstream.replace(/\/+$/, "") + rawUrl;
     const bodyless = method === "GET" || method === "HEAD";
-    const res = await fetch(target, { method, headers, body: bodyless ? undefined : new Uint8Array(body), redirect: "manual" });
+    const res = await fetch(target, {
+      method,
+      headers,
+      body: bodyless ? undefined : new Uint8Array(body),
+      redirect: "manual",
+    });
     const out: Record<string, string> = {};
-    res.headers.forEach((v, k) => { if (!RESPONSE_DROP.has(k) && k !== "set-cookie") out[k] = v; });
-    return { answer: { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()) }, setCookies: res.headers.getSetCookie() };
+    res.headers.forEach((v, k) => {
+      if (!RESPONSE_DROP.has(k) && k !== "set-cookie") out[k] = v;
+    });
+    return {
+      answer: { status: res.status, headers: out, body: Buffer.from(await res.arrayBuffer()) },
+      setCookies: res.headers.getSetCookie(),
+    };
   }
 
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
@@ -152,9 +205,16 @@ export async function startGateway(initial: GatewayOptions): Promise<Gateway> {
 
     const decision = decide(now, path);
     const faf = options.failAfterForward;
-    const failAfter = (decision.kind === "forward" || decision.kind === "quiet") && faf !== undefined && failuresLeft > 0 && faf.match({ method, path });
+    const failAfter =
+      (decision.kind === "forward" || decision.kind === "quiet") &&
+      faf !== undefined &&
+      failuresLeft > 0 &&
+      faf.match({ method, path });
     if (failAfter) failuresLeft--;
-    const delay = decision.kind === "forward" && options.latency ? options.latency.minMs + rng.latency() * (options.latency.maxMs - options.latency.minMs) : 0;
+    const delay =
+      decision.kind === "forward" && options.latency
+        ? options.latency.minMs + rng.latency() * (options.latency.maxMs - options.latency.minMs)
+        : 0;
 
     switch (decision.kind) {
       case "reset":
@@ -197,7 +257,8 @@ export async function startGateway(initial: GatewayOptions): Promise<Gateway> {
       stats.failedAfterForward++;
       return send(outgoing, method, htmlAnswer(502));
     }
-    let answer = (await options.rewrite?.({ method, path, query: url.searchParams }, upstream.answer)) ?? upstream.answer;
+    let answer =
+      (await options.rewrite?.({ method, path, query: url.searchParams }, upstream.answer)) ?? upstream.answer;
     if (options.extraFields) answer = addExtras(answer, hexId(rng.ids));
     if (options.compress) answer = compress(answer, options.compress, incoming.headers["accept-encoding"], method);
     send(outgoing, method, answer, upstream.setCookies);
@@ -222,7 +283,8 @@ export async function startGateway(initial: GatewayOptions): Promise<Gateway> {
     setOptions(patch) {
       options = { ...options, ...patch };
       const now = Date.now();
-      if ("rateLimit" in patch || "fixedWindow" in patch) limiter = new Limiter(options.rateLimit, options.fixedWindow, now);
+      if ("rateLimit" in patch || "fixedWindow" in patch)
+        limiter = new Limiter(options.rateLimit, options.fixedWindow, now);
       if ("seed" in patch) rng = streams(options.seed ?? DEFAULT_SEED);
       if ("failAfterForward" in patch) failuresLeft = options.failAfterForward?.times ?? 1;
     },

@@ -28,7 +28,11 @@ export interface Page {
 }
 
 export function htmlAnswer(status: number, extra: Record<string, string> = {}): Page {
-  return { status, headers: { "content-type": "text/html", server: "nginx", ...extra }, body: Buffer.from(htmlPage(status)) };
+  return {
+    status,
+    headers: { "content-type": "text/html", server: "nginx", ...extra },
+    body: Buffer.from(htmlPage(status)),
+  };
 }
 
 /** The API's 2.2 error body {timestamp,status,error,message,path}, as a gateway configured to mimic the service answers it. */

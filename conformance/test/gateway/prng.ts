@@ -28,6 +28,9 @@ export function streams(seed: number): Streams {
 /** 16 hex digits from a stream. */
 export function hexId(next: () => number): string {
   let s = "";
-  for (let i = 0; i < 4; i++) s += Math.floor(next() * 0x10000).toString(16).padStart(4, "0");
+  for (let i = 0; i < 4; i++)
+    s += Math.floor(next() * 0x10000)
+      .toString(16)
+      .padStart(4, "0");
   return s;
 }

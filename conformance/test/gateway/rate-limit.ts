@@ -15,7 +15,10 @@ export class TokenBucket {
   private tokens: number;
   private last: number;
 
-  constructor(private readonly o: BucketOptions, now: number) {
+  constructor(
+    private readonly o: BucketOptions,
+    now: number,
+  ) {
     this.tokens = o.burst;
     this.last = now;
   }
@@ -37,7 +40,10 @@ export class FixedWindow {
   private index = -1;
   private count = 0;
 
-  constructor(private readonly o: WindowOptions, private readonly origin: number) {}
+  constructor(
+    private readonly o: WindowOptions,
+    private readonly origin: number,
+  ) {}
 
   private roll(now: number): void {
     const index = Math.floor((now - this.origin) / (this.o.windowSeconds * 1000));

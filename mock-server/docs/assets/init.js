@@ -37,7 +37,8 @@
     validatorUrl: null,
     onComplete: function () {
       // The default workspace's key, unless the reader authorized with another one (kept in localStorage).
-      if (settings.apiKey && ui.authSelectors.authorized().size === 0) ui.preauthorizeApiKey(settings.securityScheme, settings.apiKey);
+      if (settings.apiKey && ui.authSelectors.authorized().size === 0)
+        ui.preauthorizeApiKey(settings.securityScheme, settings.apiKey);
     },
   });
   window.ui = ui;

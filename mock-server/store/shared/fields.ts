@@ -40,14 +40,16 @@ export interface Fields {
 type Entry = [number, unknown];
 
 export function workspaceFields(workspace: Workspace): Fields {
-  const collection = (name: string) => workspace.collections[name as CollectionName] as unknown as {
-    entryOf(id: string): { seq: number; value: unknown } | undefined;
-    put(id: string, entry: { seq: number; value: unknown } | undefined): void;
-    all(): unknown[];
-    idOf(value: unknown): string;
-  };
+  const collection = (name: string) =>
+    workspace.collections[name as CollectionName] as unknown as {
+      entryOf(id: string): { seq: number; value: unknown } | undefined;
+      put(id: string, entry: { seq: number; value: unknown } | undefined): void;
+      all(): unknown[];
+      idOf(value: unknown): string;
+    };
   const asEntry = (e: { seq: number; value: unknown } | undefined): Entry | undefined => e && [e.seq, e.value];
-  const fromEntry = (v: unknown) => (v === undefined ? undefined : { seq: (v as Entry)[0], value: (v as Entry)[1] as never });
+  const fromEntry = (v: unknown) =>
+    v === undefined ? undefined : { seq: (v as Entry)[0], value: (v as Entry)[1] as never };
   const maps = { c: workspace.credentials, t: workspace.trunks, p: workspace.callPlans } as const;
   return {
     read(field) {
@@ -97,7 +99,12 @@ export function workspaceFields(workspace: Workspace): Fields {
 }
 
 /** The mock-wide unit: the workspace registry, the root clock, the fault rules. */
-export function mockFields(workspaces: Workspaces, faults: FaultRules, addWorkspace: (options: WorkspaceOptions) => void, dropWorkspace: (workspaceId: string) => void): Fields {
+export function mockFields(
+  workspaces: Workspaces,
+  faults: FaultRules,
+  addWorkspace: (options: WorkspaceOptions) => void,
+  dropWorkspace: (workspaceId: string) => void,
+): Fields {
   return {
     read(field) {
       if (field === "created") return workspaces.createdCount;
@@ -106,7 +113,16 @@ export function mockFields(workspaces: Workspaces, faults: FaultRules, addWorksp
       const [kind, id] = split(field);
       if (kind === "w") {
         const w = workspaces.get(id);
-        return w && ({ workspaceId: w.workspaceId, apiKey: w.apiKey, seed: w.seed, empty: w.empty, readOnly: w.readOnly } satisfies WorkspaceOptions);
+        return (
+          w &&
+          ({
+            workspaceId: w.workspaceId,
+            apiKey: w.apiKey,
+            seed: w.seed,
+            empty: w.empty,
+            readOnly: w.readOnly,
+          } satisfies WorkspaceOptions)
+        );
       }
       if (kind === "f") return faults.stored(id);
       throw new Error(`unknown mock field ${field}`);
@@ -128,7 +144,13 @@ export function mockFields(workspaces: Workspaces, faults: FaultRules, addWorksp
       }
     },
     all() {
-      return ["created", "faults", "clock", ...workspaces.list().map((w) => `w:${w.workspaceId}`), ...faults.list().map((r) => `f:${r.faultId}`)];
+      return [
+        "created",
+        "faults",
+        "clock",
+        ...workspaces.list().map((w) => `w:${w.workspaceId}`),
+        ...faults.list().map((r) => `f:${r.faultId}`),
+      ];
     },
     clear() {
       for (const w of workspaces.list()) dropWorkspace(w.workspaceId);

@@ -2,7 +2,15 @@
  * The request journal in Redis: one list for every process (newest first, trimmed to the capacity in
  * the same script that adds), so GET /__mock/requests shows the requests any of them served.
  */
-import { format, matches, withoutSecrets, type JournalEntry, type JournalFilter, type Recorded, type RequestJournal } from "../../core/journal.js";
+import {
+  format,
+  matches,
+  withoutSecrets,
+  type JournalEntry,
+  type JournalFilter,
+  type Recorded,
+  type RequestJournal,
+} from "../../core/journal.js";
 import type { RedisLink } from "./redis.js";
 
 export class SharedJournal implements RequestJournal {

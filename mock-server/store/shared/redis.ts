@@ -115,7 +115,10 @@ export interface UnitWrite {
   values: [string, string][];
 }
 
-export type SyncResult = { version: number } & ({ kind: "same" } | { kind: "whole" | "changes"; values: [string, string][] });
+export type SyncResult = { version: number } & (
+  | { kind: "same" }
+  | { kind: "whole" | "changes"; values: [string, string][] }
+);
 
 interface Scripts {
   mockSync(keys: number, ...args: (string | number)[]): Promise<unknown[]>;
@@ -174,7 +177,8 @@ export class RedisLink {
     this.redis.defineCommand("mockSetDue", { lua: SET_DUE });
     this.redis.on("error", (error: Error) => {
       // One line per outage, not one per reconnection attempt; none before the first connection (connect says why).
-      if (error.message !== this.lastError && this.connected) this.log(`shared store ${this.where()}: ${error.message}`);
+      if (error.message !== this.lastError && this.connected)
+        this.log(`shared store ${this.where()}: ${error.message}`);
       this.lastError = error.message;
     });
     this.redis.on("ready", () => {
@@ -191,7 +195,9 @@ export class RedisLink {
     } catch (error) {
       this.redis.disconnect();
       // The socket's own error (ECONNREFUSED) says more than the client's "Connection is closed".
-      throw new Error(`Cannot reach the shared store at ${this.where()}: ${this.lastError || (error as Error).message}`);
+      throw new Error(
+        `Cannot reach the shared store at ${this.where()}: ${this.lastError || (error as Error).message}`,
+      );
     }
   }
 
@@ -249,7 +255,9 @@ export class RedisLink {
   }
 
   async journalAdd(entry: object, capacity: number): Promise<number> {
-    return this.call(() => this.redis.mockJournalAdd(2, `${PREFIX}journal`, `${PREFIX}journal:seq`, JSON.stringify(entry), capacity));
+    return this.call(() =>
+      this.redis.mockJournalAdd(2, `${PREFIX}journal`, `${PREFIX}journal:seq`, JSON.stringify(entry), capacity),
+    );
   }
 
   async journalAll(): Promise<string[]> {
@@ -257,7 +265,11 @@ export class RedisLink {
   }
 
   async journalClear(workspaceId?: string): Promise<void> {
-    await this.call(() => (workspaceId === undefined ? this.redis.del(`${PREFIX}journal`) : this.redis.mockJournalDrop(1, `${PREFIX}journal`, workspaceId)));
+    await this.call(() =>
+      workspaceId === undefined
+        ? this.redis.del(`${PREFIX}journal`)
+        : this.redis.mockJournalDrop(1, `${PREFIX}journal`, workspaceId),
+    );
   }
 
   /** Every command goes through here: counted, and a failure becomes the 500 its request answers. */

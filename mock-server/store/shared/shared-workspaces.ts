@@ -63,7 +63,12 @@ export class SharedWorkspaces extends Workspaces {
   /** The fault rules are mock-wide state too; the core creates them, so they come in late. */
   attachFaults(faults: FaultRules): void {
     this.faults = faults;
-    this.mock.fields = mockFields(this, faults, (options) => this.addCopy(options), (id) => this.dropCopy(id));
+    this.mock.fields = mockFields(
+      this,
+      faults,
+      (options) => this.addCopy(options),
+      (id) => this.dropCopy(id),
+    );
     faults.onTouch = (field) => this.note(this.mock, field);
     this.touch = (field) => this.note(this.mock, field);
   }
@@ -117,7 +122,11 @@ export class SharedWorkspaces extends Workspaces {
       const workspace = this.get(id);
       if (workspace) await this.runDue?.(workspace);
       // What is due next, as this process now reads it: unless a write came in between, which set it itself.
-      await this.link.setDue(id, workspace ? this.unitOf(workspace).version : 0, workspace ? this.dueOf(workspace) : undefined);
+      await this.link.setDue(
+        id,
+        workspace ? this.unitOf(workspace).version : 0,
+        workspace ? this.dueOf(workspace) : undefined,
+      );
     }
   }
 
@@ -158,7 +167,12 @@ export class SharedWorkspaces extends Workspaces {
     const units = [this.mock, ...this.workspaceUnits()];
     // The work's synchronous part makes every change; what it awaits after (journal I/O) is not retried.
     let pending: T | Promise<T> | undefined;
-    await this.run(units, () => void (pending = work()), false, () => this.sync([this.mock]).then(() => this.sync(this.workspaceUnits())));
+    await this.run(
+      units,
+      () => void (pending = work()),
+      false,
+      () => this.sync([this.mock]).then(() => this.sync(this.workspaceUnits())),
+    );
     return pending as T | Promise<T>;
   }
 
@@ -187,7 +201,7 @@ export class SharedWorkspaces extends Workspaces {
 
   /** Applies what a read found, unless this copy is already as new (another read or write got there first). */
   private applySync(unit: Unit, result: SyncResult): void {
-    if (result.kind === "same" || result.version <= unit.version && result.version !== 0) return;
+    if (result.kind === "same" || (result.version <= unit.version && result.version !== 0)) return;
     if (result.kind === "whole") unit.fields.clear();
     for (const [field, text] of result.values) unit.fields.apply(field, text === "" ? undefined : JSON.parse(text));
     unit.version = result.version;
@@ -203,7 +217,8 @@ export class SharedWorkspaces extends Workspaces {
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.exclusive(units, () => this.attempt(units, work));
       if (outcome.done) return outcome.result as T;
-      if (attempt >= MAX_ATTEMPTS) throw new Error(`gave up after ${MAX_ATTEMPTS} conflicting writes to ${units.map((u) => u.name).join(", ")}`);
+      if (attempt >= MAX_ATTEMPTS)
+        throw new Error(`gave up after ${MAX_ATTEMPTS} conflicting writes to ${units.map((u) => u.name).join(", ")}`);
       await (resync ? resync() : this.sync(units.filter((u) => !u.dropped)));
     }
   }
@@ -220,12 +235,18 @@ export class SharedWorkspaces extends Workspaces {
     const touched = units.filter((u) => u.before!.size > 0 || u.whole || u.dropped);
     for (const unit of units) if (!touched.includes(unit)) unit.before = undefined;
     // Units born in this work (a new workspace) are written whole too.
-    for (const w of this.list()) if (!units.includes(this.unitOf(w)) && this.unitOf(w).whole) touched.push(this.unitOf(w));
+    for (const w of this.list())
+      if (!units.includes(this.unitOf(w)) && this.unitOf(w).whole) touched.push(this.unitOf(w));
     for (const unit of units) this.stopRecording(unit);
     if (touched.length === 0) return { done: true, result };
     let versions: number[] | undefined;
     try {
-      versions = await this.link.commit(touched.map((u) => this.writeOf(u)), touched.filter((u) => u.workspace).map((u) => [u.workspace!.workspaceId, u.dropped ? undefined : this.dueOf(u.workspace!)]));
+      versions = await this.link.commit(
+        touched.map((u) => this.writeOf(u)),
+        touched
+          .filter((u) => u.workspace)
+          .map((u) => [u.workspace!.workspaceId, u.dropped ? undefined : this.dueOf(u.workspace!)]),
+      );
     } catch (error) {
       this.undo(touched);
       throw error;

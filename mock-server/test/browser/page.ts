@@ -11,11 +11,17 @@ const out = document.querySelector("#result")!;
 
 async function run(): Promise<unknown> {
   const { handlers } = createMockHandlers({ baseUrl: api, clock: "virtual" });
-  await setupWorker(...handlers).start({ serviceWorker: { url: "/mockServiceWorker.js" }, quiet: true, onUnhandledRequest: "error" });
+  await setupWorker(...handlers).start({
+    serviceWorker: { url: "/mockServiceWorker.js" },
+    quiet: true,
+    onUnhandledRequest: "error",
+  });
   const client = createPlatformClient({ baseUrl: api, apiKey: "mock-api-key" });
 
   const calls = await client.GET("/v1/calls", { params: { query: { page: 0, size: 5 } } });
-  const integrations = (await (await fetch(`${api}/__mock/workspaces/default/integrations`)).json()) as { integrationId: string }[];
+  const integrations = (await (await fetch(`${api}/__mock/workspaces/default/integrations`)).json()) as {
+    integrationId: string;
+  }[];
   const integrationId = integrations[0].integrationId;
   const patched = await client.PATCH("/v1/integrations/{integrationId}", {
     params: { path: { integrationId } },
@@ -24,7 +30,11 @@ async function run(): Promise<unknown> {
   const readBack = await client.GET("/v1/integrations/{integrationId}", { params: { path: { integrationId } } });
   const refused = await createPlatformClient({ baseUrl: api, apiKey: "wrong" }).GET("/v1/calls");
   return {
-    calls: { status: calls.response.status, ids: calls.data?.data.map((c) => c.callId), totalCount: calls.data?.totalCount },
+    calls: {
+      status: calls.response.status,
+      ids: calls.data?.data.map((c) => c.callId),
+      totalCount: calls.data?.totalCount,
+    },
     integrationId,
     patched: { status: patched.response.status, description: patched.data?.description },
     readBack: { status: readBack.response.status, description: readBack.data?.description },

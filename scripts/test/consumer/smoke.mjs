@@ -13,7 +13,8 @@ const out = {
   server: Object.keys(server).sort(),
   webhooks: Object.keys(webhooks).sort(),
   specTitle: spec.info.title,
-  specOperations: Object.values(spec.paths).flatMap((item) => Object.values(item).filter((op) => op && op.operationId)).length,
+  specOperations: Object.values(spec.paths).flatMap((item) => Object.values(item).filter((op) => op && op.operationId))
+    .length,
 };
 try {
   out.msw = Object.keys(await import("agent-platform-mock-kit/msw")).sort();

@@ -19,8 +19,19 @@ export interface ExampleCase {
 type Path = (string | number)[];
 
 /** Keywords of JSON Schema 2020-12 whose value is a subschema, a list or a map of subschemas. */
-const SUBSCHEMA = ["items", "not", "additionalProperties", "propertyNames", "contains", "if", "then", "else",
-  "unevaluatedItems", "unevaluatedProperties", "contentSchema"];
+const SUBSCHEMA = [
+  "items",
+  "not",
+  "additionalProperties",
+  "propertyNames",
+  "contains",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
+];
 const SUBSCHEMA_LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const SUBSCHEMA_MAP = ["properties", "patternProperties", "$defs", "dependentSchemas"];
 
@@ -73,7 +84,8 @@ function walk(doc: JsonObject, node: Json, at: Path, out: ExampleCase[]): void {
   if (isMediaType || isParameter) namedExamples(doc, node, at, [...at, "schema"], out);
   for (const [key, value] of Object.entries(node)) {
     if (key === "schema") schemaExamples(doc, value, [...at, key], out);
-    else if (key === "example" || key === "examples") continue; // values, not document structure
+    else if (key === "example" || key === "examples")
+      continue; // values, not document structure
     else walk(doc, value, [...at, key], out);
   }
 }

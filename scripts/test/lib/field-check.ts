@@ -16,7 +16,19 @@ export function shapeProblems(want: FieldWant, shape: FieldShape, at: string): s
       problems.push(`${at}: ${key} is ${JSON.stringify(shape[key])}, the reference says ${JSON.stringify(want[key])}`);
     }
   };
-  for (const key of ["type", "format", "enum", "default", "minimum", "maximum", "minLength", "maxLength", "ref", "values"] as const) expect(key);
+  for (const key of [
+    "type",
+    "format",
+    "enum",
+    "default",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "ref",
+    "values",
+  ] as const)
+    expect(key);
   // Anything the schema says beyond the reference is a decision, and a decision carries x-assumption.
   for (const key of ["format", "minimum", "maximum", "minLength", "maxLength"] as const) {
     if (shape[key] !== undefined && want[key] === undefined && !shape.assumption) {
@@ -24,18 +36,23 @@ export function shapeProblems(want: FieldWant, shape: FieldShape, at: string): s
     }
   }
   if (shape.pattern !== undefined && !want.patterned && !shape.assumption) {
-    problems.push(`${at}: pattern ${JSON.stringify(shape.pattern)} is not in the reference and carries no x-assumption`);
+    problems.push(
+      `${at}: pattern ${JSON.stringify(shape.pattern)} is not in the reference and carries no x-assumption`,
+    );
   }
   if (shape.enum !== undefined && want.enum === undefined && !shape.assumption) {
     problems.push(`${at}: enum ${JSON.stringify(shape.enum)} is not in the reference and carries no x-assumption`);
   }
-  if (want.open && shape.enum !== undefined) problems.push(`${at}: the reference leaves the values open; an enum closes them`);
+  if (want.open && shape.enum !== undefined)
+    problems.push(`${at}: the reference leaves the values open; an enum closes them`);
   if (want.nullable && !shape.nullable) problems.push(`${at}: must allow null (3.1 type array or oneOf with null)`);
   if (!want.nullable && shape.nullable && !shape.assumption) {
     problems.push(`${at}: allows null, which the reference does not say, without x-assumption`);
   }
   if (want.default === undefined && shape.default !== undefined && !shape.assumption) {
-    problems.push(`${at}: default ${JSON.stringify(shape.default)} is not in the reference and carries no x-assumption`);
+    problems.push(
+      `${at}: default ${JSON.stringify(shape.default)} is not in the reference and carries no x-assumption`,
+    );
   }
   if (want.assumed && !shape.assumption) problems.push(`${at}: the reference leaves this open; x-assumption expected`);
   if (want.items) {
@@ -84,9 +101,15 @@ export function propertiesProblems(
     ...have.filter((n) => !expected.includes(n)).map((n) => `${schemaAt}: field ${n} is not in the reference`),
   ];
   for (const name of expected.filter((n) => have.includes(n))) {
-    const owner = Object.entries(schemas).find(([, s]) => isObject(s) && isObject(s.properties) && s.properties[name] === properties[name]);
-    const at = owner ? pointer(["components", "schemas", owner[0], "properties", name]) : `${schemaAt}/properties/${name}`;
-    problems.push(...fieldProblems(doc, validator, want[name], { node: properties[name], at, required: required.includes(name) }));
+    const owner = Object.entries(schemas).find(
+      ([, s]) => isObject(s) && isObject(s.properties) && s.properties[name] === properties[name],
+    );
+    const at = owner
+      ? pointer(["components", "schemas", owner[0], "properties", name])
+      : `${schemaAt}/properties/${name}`;
+    problems.push(
+      ...fieldProblems(doc, validator, want[name], { node: properties[name], at, required: required.includes(name) }),
+    );
   }
   return problems;
 }

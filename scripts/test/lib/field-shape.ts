@@ -23,7 +23,8 @@ export interface FieldShape {
   assumption?: string;
 }
 
-const isNull = (s: Json): boolean => isObject(s) && s.type === "null" && Object.keys(s).every((k) => k === "type" || k === "description");
+const isNull = (s: Json): boolean =>
+  isObject(s) && s.type === "null" && Object.keys(s).every((k) => k === "type" || k === "description");
 
 export function fieldShape(doc: JsonObject, node: Json | undefined): FieldShape {
   const own = isObject(node) ? node : {};
@@ -76,6 +77,7 @@ export function objectParts(doc: JsonObject, node: Json | undefined): { properti
     out.required.push(...sub.required);
   }
   if (isObject(schema.properties)) Object.assign(out.properties, schema.properties);
-  if (Array.isArray(schema.required)) out.required.push(...schema.required.filter((r): r is string => typeof r === "string"));
+  if (Array.isArray(schema.required))
+    out.required.push(...schema.required.filter((r): r is string => typeof r === "string"));
   return out;
 }

@@ -29,7 +29,11 @@ export function pointer(segments: readonly (string | number)[]): string {
 
 export function atPointer(doc: Json, ptr: string): Json | undefined {
   if (ptr === "" || ptr === "#") return doc;
-  const segments = ptr.replace(/^#/, "").split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const segments = ptr
+    .replace(/^#/, "")
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   let node: Json | undefined = doc;
   for (const segment of segments) {
     if (Array.isArray(node)) node = node[Number(segment)];

@@ -12,7 +12,9 @@ export interface DocumentValidator {
 }
 
 function describe(errors: ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+  return (errors ?? []).map(
+    (e) => `${e.instancePath || "(root)"} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`,
+  );
 }
 
 export function documentValidator(doc: JsonObject, id: string): DocumentValidator {

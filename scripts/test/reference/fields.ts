@@ -55,9 +55,24 @@ export const CALL_TYPES = ["inbound", "outbound", "web", "chat"];
 export const AUTH_TYPES = ["API_KEY", "BEARER", "BASIC", "NONE"];
 export const PROVIDERS = ["<carrier_a>", "<carrier_b>", "byo"];
 export const TERMINATION_REASONS = [
-  "silence_timed_out", "agent_ended_call", "user_ended_call", "voicemail_detected", "ivr_detected",
-  "agent_transferred_call", "max_call_duration_exceeded", "dial_telephony_permission_denied",
-  "dial_invalid_destination", "dial_no_answer", "dial_user_declined", "dial_busy", "dial_failed",
-  "error_credit_limit_reached", "error_llm", "error_tts", "error_asr", "error_service", "error_telephony",
+  "silence_timed_out",
+  "agent_ended_call",
+  "user_ended_call",
+  "voicemail_detected",
+  "ivr_detected",
+  "agent_transferred_call",
+  "max_call_duration_exceeded",
+  "dial_telephony_permission_denied",
+  "dial_invalid_destination",
+  "dial_no_answer",
+  "dial_user_declined",
+  "dial_busy",
+  "dial_failed",
+  "error_credit_limit_reached",
+  "error_llm",
+  "error_tts",
+  "error_asr",
+  "error_service",
+  "error_telephony",
   "error_unknown",
 ];

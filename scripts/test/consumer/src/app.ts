@@ -4,7 +4,13 @@
  * The @ts-expect-error lines prove the types are the API's own: were they `any`, those lines would
  * be unused expectations, which tsc reports as errors.
  */
-import { createControlClient, createPlatformClient, type components, type operations, type paths } from "agent-platform-mock-kit/client";
+import {
+  createControlClient,
+  createPlatformClient,
+  type components,
+  type operations,
+  type paths,
+} from "agent-platform-mock-kit/client";
 
 type Agent = components["schemas"]["Agent"];
 type ListAgentsQuery = operations["listAgents"]["parameters"]["query"];

@@ -10,7 +10,9 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { createControlClient, createPlatformClient } from "agent-platform-mock-kit/client";
 import { createMockHandlers } from "agent-platform-mock-kit/msw";
 
-const NodeFormData = (await new Response("", { headers: { "Content-Type": "application/x-www-form-urlencoded" } }).formData()).constructor;
+const NodeFormData = (
+  await new Response("", { headers: { "Content-Type": "application/x-www-form-urlencoded" } }).formData()
+).constructor;
 Object.assign(globalThis, { Blob: NodeBlob, File: NodeFile, FormData: NodeFormData });
 
 const baseUrl = "https://api.example.com";
@@ -30,7 +32,9 @@ test("lists, creates and reads through the handlers", async () => {
   expect(list.data?.data).toHaveLength(2);
   const created = await api.POST("/v1/integrations", { body: { name: "CRM", description: "from a consumer" } });
   expect(created.response.status).toBe(201);
-  const read = await api.GET("/v1/integrations/{integrationId}", { params: { path: { integrationId: created.data!.integrationId } } });
+  const read = await api.GET("/v1/integrations/{integrationId}", {
+    params: { path: { integrationId: created.data!.integrationId } },
+  });
   expect(read.data).toEqual(created.data);
   const refused = await createPlatformClient({ baseUrl, apiKey: "wrong" }).GET("/v1/calls");
   expect(refused.error).toMatchObject({ status: 401, path: "/v1/calls" });
@@ -39,10 +43,19 @@ test("lists, creates and reads through the handlers", async () => {
 test("takes an upload and serves the control plane", async () => {
   const form = new FormData();
   form.append("name", "Handbook");
-  form.append("knowledge_base_files", new File(["# Returns\nWithin 30 days."], "returns.md", { type: "text/markdown" }));
-  const upload = await fetch(`${baseUrl}/v1/knowledge-bases`, { method: "POST", headers: { "X-API-Key": "mock-api-key" }, body: form });
+  form.append(
+    "knowledge_base_files",
+    new File(["# Returns\nWithin 30 days."], "returns.md", { type: "text/markdown" }),
+  );
+  const upload = await fetch(`${baseUrl}/v1/knowledge-bases`, {
+    method: "POST",
+    headers: { "X-API-Key": "mock-api-key" },
+    body: form,
+  });
   expect(upload.status).toBe(201);
   const control = createControlClient({ baseUrl });
-  const count = await control.GET("/__mock/requests/count", { params: { query: { operationId: "createKnowledgeBase" } } });
+  const count = await control.GET("/__mock/requests/count", {
+    params: { query: { operationId: "createKnowledgeBase" } },
+  });
   expect(count.data).toEqual({ count: 1 });
 });
