@@ -26,7 +26,7 @@ const documents = [
 
 /** Bundles `source` (relative to `cwd`, which holds spec/redocly.yaml) into one JSON document; spec:diff reuses it. */
 export async function bundle(source: string, work: string, cwd = root): Promise<Record<string, unknown>> {
-  const out = path.join(work, path.basename(source, ".yaml") + ".json");
+  const out = path.join(work, `${path.basename(source, ".yaml")}.json`);
   const redocly = path.join(root, "node_modules", ".bin", "redocly");
   await run(redocly, ["bundle", source, "-o", out, "--config", "spec/redocly.yaml"], { cwd });
   const bundled = JSON.parse(await readFile(out, "utf8")) as Record<string, unknown>;
@@ -44,7 +44,7 @@ export async function generate(outDir = path.join(root, "generated")): Promise<s
       const bundled = await bundle(doc.source, work);
       // A copy: openapiTS below rewrites discriminator branches of the object it is given.
       if (doc.json === "openapi.json") spec = structuredClone(bundled);
-      await writeFile(path.join(outDir, doc.json), JSON.stringify(bundled, null, 2) + "\n");
+      await writeFile(path.join(outDir, doc.json), `${JSON.stringify(bundled, null, 2)}\n`);
       const ast = await openapiTS(bundled as never, { alphabetize: false, exportType: false });
       await writeFile(path.join(outDir, doc.types), TS_BANNER + astToString(ast));
       written.push(doc.json, doc.types);

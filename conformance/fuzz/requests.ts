@@ -64,16 +64,12 @@ function queryArbitrary(
   const breakable = params.filter((p) => (p.name as string) in BAD_QUERY);
   if (valid || breakable.length === 0)
     return record.map((query) => ({ query: query as Record<string, string>, why: "valid query" }));
-  return fc
-    .tuple(record, fc.constantFrom(...breakable))
-    .chain(([query, p]) =>
-      fc
-        .constantFrom(...BAD_QUERY[p.name as string])
-        .map((v) => ({
-          query: { ...(query as Record<string, string>), [p.name as string]: v },
-          why: `${p.name}=${v}`,
-        })),
-    );
+  return fc.tuple(record, fc.constantFrom(...breakable)).chain(([query, p]) =>
+    fc.constantFrom(...BAD_QUERY[p.name as string]).map((v) => ({
+      query: { ...(query as Record<string, string>), [p.name as string]: v },
+      why: `${p.name}=${v}`,
+    })),
+  );
 }
 
 export function caseArbitrary(op: OperationInfo, options: CaseOptions): fc.Arbitrary<Case> {
@@ -101,13 +97,11 @@ export function caseArbitrary(op: OperationInfo, options: CaseOptions): fc.Arbit
     why: q.why,
   }));
   const invalid = bodySchema
-    ? fc
-        .tuple(pathValue, invalidBody(bodySchema, known))
-        .map(([p, b]) => ({
-          request: { method: op.method, path: pathWith(op, p), body: b.body },
-          valid: false,
-          why: b.why,
-        }))
+    ? fc.tuple(pathValue, invalidBody(bodySchema, known)).map(([p, b]) => ({
+        request: { method: op.method, path: pathWith(op, p), body: b.body },
+        valid: false,
+        why: b.why,
+      }))
     : invalidQuery;
   // E9 is multipart: here it only gets bodies that are not a form, which must be refused.
   if (op.requestContentType === "multipart/form-data") {

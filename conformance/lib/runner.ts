@@ -18,7 +18,7 @@ import { send, TargetUnreachable, useTls, useTransport, type Exchange, type Targ
 import { runRule, type RuleResult, type RunEnv } from "./run-rule.js";
 
 export type { RuleResult };
-import type { Failure, Rule } from "./rule.js";
+import type { Rule } from "./rule.js";
 import type { Level } from "./schemas.js";
 import { operations } from "./spec.js";
 

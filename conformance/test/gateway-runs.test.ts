@@ -246,7 +246,7 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
     const page = Buffer.from(
       "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>",
     );
-    const blocked: GatewayOptions["rewrite"] = (req, res) =>
+    const blocked: GatewayOptions["rewrite"] = (req) =>
       req.path === "/v1/webhooks" ? { status: 502, headers: { "content-type": "text/html" }, body: page } : undefined;
     const junit = join(dir, "inconclusive.xml");
     const plain = await through({ rewrite: blocked }, ["--only", "listWebhooks.", "--retries", "1", "--junit", junit]);

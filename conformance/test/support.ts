@@ -77,9 +77,7 @@ export async function startProxy(
 }
 
 /** Rewrites a JSON response body; other responses pass. */
-export function json(
-  mutate: (body: any) => void,
-): (res: { status: number; headers: Headers; body: Buffer }) => {
+export function json(mutate: (body: any) => void): (res: { status: number; headers: Headers; body: Buffer }) => {
   status: number;
   headers: Record<string, string>;
   body: string;

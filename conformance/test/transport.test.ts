@@ -7,7 +7,7 @@ import { answerKind, isApiErrorBody, networkKind, TargetUnreachable, type Answer
 import { environmentLine } from "../transport/environment.js";
 import { Pacer } from "../transport/pacer.js";
 import { parseRateLimit, retryAfterMs } from "../transport/retry-after.js";
-import { Inconclusive, Transport, WriteOutcomeUnknown } from "../transport/transport.js";
+import { Transport, WriteOutcomeUnknown } from "../transport/transport.js";
 
 const API_ERROR = {
   timestamp: "2026-01-01T00:00:00Z",

@@ -11,7 +11,6 @@
  *   -> any failure: the reference's error body (2.2) -> journal
  */
 import { randomUUID } from "./portable-crypto.js";
-import type { Clock } from "../clock.js";
 import { controlRoutes, type ControlRoute } from "../control/router.js";
 import { docsPage } from "../docs/page.js";
 import { handlers } from "../routes/index.js";

@@ -69,7 +69,7 @@ export function stdoutLines(stream: NodeJS.WritableStream & { writableLength: nu
   const flush = () => {
     scheduled = false;
     if (dropped) pending.push(`(${dropped} request log line(s) dropped: stdout is not keeping up)`);
-    if (!broken && pending.length) stream.write(pending.join("\n") + "\n");
+    if (!broken && pending.length) stream.write(`${pending.join("\n")}\n`);
     pending = [];
     dropped = 0;
   };

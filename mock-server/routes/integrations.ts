@@ -6,7 +6,7 @@ import { laterThan } from "./timestamps.js";
 export const integrationHandlers: HandlerTable<
   "createIntegration" | "getIntegration" | "updateIntegration" | "createIntegrationAuth"
 > = {
-  createIntegration: ({ workspace, body, services }) => {
+  createIntegration: ({ workspace, body }) => {
     const now = workspace.clock.iso();
     const integration: Integration = {
       integrationId: workspace.random.uuid(),
@@ -25,7 +25,7 @@ export const integrationHandlers: HandlerTable<
     body: workspace.collections.integrations.require(params.integrationId, "Integration"),
   }),
 
-  updateIntegration: ({ workspace, params, body, services }) => {
+  updateIntegration: ({ workspace, params, body }) => {
     const current = workspace.collections.integrations.require(params.integrationId, "Integration");
     // Partial update: only supplied fields change.
     const next: Integration = {
@@ -37,7 +37,7 @@ export const integrationHandlers: HandlerTable<
     return { status: 200, body: workspace.collections.integrations.replace(current.integrationId, next) };
   },
 
-  createIntegrationAuth: ({ workspace, params, body, services }) => {
+  createIntegrationAuth: ({ workspace, params, body }) => {
     const current = workspace.collections.integrations.require(params.integrationId, "Integration");
     const now = workspace.clock.iso();
     const auth: IntegrationAuth = {

@@ -55,7 +55,7 @@ function urlSources(raw: string | undefined): string[] {
 }
 
 export const knowledgeBaseHandlers: HandlerTable<"createKnowledgeBase"> = {
-  createKnowledgeBase: ({ parts, workspace, services }) => {
+  createKnowledgeBase: ({ parts, workspace }) => {
     const { fields, files } = readForm(parts);
     checkFields(fields, files);
     const documentId = () => workspace.random.uuid();

@@ -9,7 +9,7 @@ export type Variables = Record<string, string | number | boolean>;
 
 export function substitute(text: string, variables: Variables): string {
   return text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (whole, name: string) =>
-    Object.prototype.hasOwnProperty.call(variables, name) ? String(variables[name]) : whole,
+    Object.hasOwn(variables, name) ? String(variables[name]) : whole,
   );
 }
 

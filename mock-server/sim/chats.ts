@@ -62,7 +62,7 @@ export class ChatConversations {
   /** The scheduled end of a conversation, unless a later turn came (it moved updatedAt and scheduled its own). */
   step(workspace: Workspace, task: Task): void {
     const current = workspace.collections.calls.get(task.ref);
-    if (!current || current.status !== "in_progress" || current.updatedAt !== task.expect) return;
+    if (current?.status !== "in_progress" || current.updatedAt !== task.expect) return;
     this.end(workspace, current);
   }
 
@@ -83,7 +83,7 @@ export class ChatConversations {
       const call = workspace.collections.calls.get(ids[i]);
       const chat = workspace.collections.chats.get(ids[i]);
       // Ended, or gone with a reset: no longer a candidate.
-      if (!call || call.status !== "in_progress" || !chat) ids.splice(i, 1);
+      if (call?.status !== "in_progress" || !chat) ids.splice(i, 1);
       else if (chat.conversation !== "" && text.includes(chat.conversation)) return chat;
     }
     return undefined;
@@ -228,7 +228,7 @@ function eventData(chatId: string) {
 }
 
 function appendLines(transcript: string, lines: string): string {
-  return transcript === "" ? lines : lines === "" ? transcript : transcript + "\n" + lines;
+  return transcript === "" ? lines : lines === "" ? transcript : `${transcript}\n${lines}`;
 }
 
 function transcriptLines(said: string, replies: string[]): string {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { MockProcess } from "./process.js";
-import { mockOn, onCleanup, redisForTest, stopAfterEach, until, type Reply } from "./shared-store-support.js";
+import { mockOn, redisForTest, stopAfterEach, until, type Reply } from "./shared-store-support.js";
 
 stopAfterEach();
 

@@ -87,7 +87,7 @@ describe("slow clients", () => {
   });
 
   it("times out headers sent too slowly (slowloris) with 408", async () => {
-    const slow = rawClient("GET /v1/calls HTTP/1.1\r\nHost: mock\r\n", "X-Slow: " + "a".repeat(1000));
+    const slow = rawClient("GET /v1/calls HTTP/1.1\r\nHost: mock\r\n", `X-Slow: ${"a".repeat(1000)}`);
     const response = parseResponse(await slow.closed);
     expect(response.status).toBe(408);
     // No request yet, so no path: "*" stands for the server as a whole.

@@ -59,7 +59,7 @@ async function until(check: () => boolean | Promise<boolean>, limitMs: number): 
   return check();
 }
 
-let started: ChildProcess | undefined;
+let _started: ChildProcess | undefined;
 let tree: number[] = [];
 afterEach(() => {
   // A failed test leaves nothing behind: the whole tree, by the pids found before the kill.
@@ -70,7 +70,7 @@ afterEach(() => {
       /* gone meanwhile */
     }
   }
-  started = undefined;
+  _started = undefined;
   tree = [];
 });
 
@@ -82,7 +82,7 @@ async function npmStart(): Promise<{ npm: ChildProcess; url: string; port: numbe
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
-  started = npm;
+  _started = npm;
   let stdout = "";
   let stderr = "";
   npm.stdout!.on("data", (c) => (stdout += c));

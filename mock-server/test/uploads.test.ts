@@ -188,7 +188,7 @@ describe("oversized bodies", () => {
     expect(over.status).toBe(413);
     expectErrorBody(await over.json(), 413, "/v1/integrations");
 
-    const exact = '{"name":"' + "n".repeat(JSON_LIMIT_BYTES - 11) + '"}';
+    const exact = `{"name":"${"n".repeat(JSON_LIMIT_BYTES - 11)}"}`;
     expect(Buffer.byteLength(exact)).toBe(JSON_LIMIT_BYTES);
     const atLimit = await fetch(`${mock.url}/v1/integrations`, {
       method: "POST",

@@ -74,7 +74,7 @@ describe("webhook deliveries", () => {
     const now = new Date();
     expect(payload.createdAt).toBe(t.mock.mock.services.workspaces.get("default")!.clock.iso());
     expect(Math.abs(Date.parse(payload.createdAt) - now.getTime())).toBeGreaterThan(3_600_000);
-    expect(checkWebhookSignature({ payload: delivery.body + " ", header, secret: hook.secret, now })).toEqual({
+    expect(checkWebhookSignature({ payload: `${delivery.body} `, header, secret: hook.secret, now })).toEqual({
       ok: false,
       reason: "signature does not match",
     });

@@ -62,7 +62,7 @@ function nextOrder(): number {
 export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   /** Set by createMock once the workspaces exist: outcomes are written through their store. */
-  transact: Transact = (workspace, work) => work();
+  transact: Transact = (_workspace, work) => work();
 
   constructor(private readonly options: DispatcherOptions) {}
 
@@ -119,7 +119,7 @@ export class WebhookDispatcher {
    */
   step(workspace: Workspace, task: Task): Promise<void> | undefined {
     const delivery = workspace.outbox.get(task.ref);
-    if (!delivery || delivery.status !== "pending") return undefined;
+    if (delivery?.status !== "pending") return undefined;
     // A lease whose attempt may still be under way (its wall-clock deadline is ahead: an advance of a
     // virtual or fast clock overtook it) is held on, not attempted a second time.
     if (task.expect && Date.now() < Number(task.expect)) {
@@ -244,7 +244,7 @@ export class WebhookDispatcher {
       workspace,
       () => {
         const current = workspace.outbox.get(claim.deliveryId);
-        if (!current || current.status !== "pending" || current.attempts.length !== claim.attemptsBefore) return;
+        if (current?.status !== "pending" || current.attempts.length !== claim.attemptsBefore) return;
         const attempts = [...current.attempts, attempt];
         const next: Delivery = { ...current, signature, attempts, status: outcome ?? "pending", nextAttemptAt: null };
         const taskId = `delivery:${claim.deliveryId}`;

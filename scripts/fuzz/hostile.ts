@@ -91,7 +91,7 @@ export const oddNumberText = fc.constantFrom(
 export const deepText = fc
   .tuple(fc.integer({ min: 10, max: 100_000 }), fc.boolean())
   .map(([depth, arrays]) =>
-    arrays ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth),
+    arrays ? "[".repeat(depth) + "]".repeat(depth) : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`,
   );
 
 /** Keys that pollute prototypes when code merges objects naively. */

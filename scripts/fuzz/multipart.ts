@@ -248,24 +248,20 @@ export const garbageForm: fc.Arbitrary<Form> = fc.oneof(
       why: "a form cut short",
     };
   }),
-  fc
-    .uint8Array({ maxLength: 300 })
-    .map(
-      (bytes): Form => ({
-        contentType: `multipart/form-data; boundary=${BOUNDARY}`,
-        body: bytes,
-        expect: "reject",
-        why: "random bytes as a form",
-      }),
-    ),
-  fc
-    .stringMatching(/^[ -~]{0,80}$/)
-    .map(
-      (s): Form => ({
-        contentType: `multipart/form-data; boundary=${s}`,
-        body: encodeForm([{ name: "name", content: "a" }]),
-        expect: "any",
-        why: "a hostile boundary",
-      }),
-    ),
+  fc.uint8Array({ maxLength: 300 }).map(
+    (bytes): Form => ({
+      contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+      body: bytes,
+      expect: "reject",
+      why: "random bytes as a form",
+    }),
+  ),
+  fc.stringMatching(/^[ -~]{0,80}$/).map(
+    (s): Form => ({
+      contentType: `multipart/form-data; boundary=${s}`,
+      body: encodeForm([{ name: "name", content: "a" }]),
+      expect: "any",
+      why: "a hostile boundary",
+    }),
+  ),
 );

@@ -67,14 +67,12 @@ const ODD_JSON_TYPES = [
 
 export const bodyMutations: Mutation[] = [
   (base) =>
-    fc
-      .oneof(malformedJson, truncated(typeof base.wire.body === "string" ? base.wire.body : "{}"))
-      .map((body) =>
-        mutate(base, "malformed-json", "reject", "a body that is not JSON", {
-          body,
-          headers: setHeader(base.wire.headers, "Content-Type", "application/json"),
-        }),
-      ),
+    fc.oneof(malformedJson, truncated(typeof base.wire.body === "string" ? base.wire.body : "{}")).map((body) =>
+      mutate(base, "malformed-json", "reject", "a body that is not JSON", {
+        body,
+        headers: setHeader(base.wire.headers, "Content-Type", "application/json"),
+      }),
+    ),
   (base, fields) =>
     fc
       .tuple(fc.constantFrom(...fields.all, "__proto__", "constructor", "prototype", "zzExtra"), hostileJsonText)
@@ -122,36 +120,27 @@ export const bodyMutations: Mutation[] = [
         ),
       ),
   (base) =>
-    fc
-      .constantFrom(...ODD_JSON_TYPES)
-      .map((type) =>
-        mutate(base, "content-type", "any", `a JSON body sent as ${type}`, {
-          body: base.wire.body ?? "{}",
-          headers: setHeader(base.wire.headers, "Content-Type", type),
-        }),
-      ),
+    fc.constantFrom(...ODD_JSON_TYPES).map((type) =>
+      mutate(base, "content-type", "any", `a JSON body sent as ${type}`, {
+        body: base.wire.body ?? "{}",
+        headers: setHeader(base.wire.headers, "Content-Type", type),
+      }),
+    ),
   (base) =>
-    fc
-      .constantFrom("gzip", "deflate", "br", "compress", "gzip, gzip", "bogus", "identity")
-      .map((encoding) =>
-        mutate(base, "content-encoding", "any", `a plain body labelled Content-Encoding: ${encoding}`, {
-          body: base.wire.body ?? "{}",
-          headers: [
-            ...setHeader(base.wire.headers, "Content-Type", "application/json"),
-            ["Content-Encoding", encoding],
-          ],
-        }),
-      ),
+    fc.constantFrom("gzip", "deflate", "br", "compress", "gzip, gzip", "bogus", "identity").map((encoding) =>
+      mutate(base, "content-encoding", "any", `a plain body labelled Content-Encoding: ${encoding}`, {
+        body: base.wire.body ?? "{}",
+        headers: [...setHeader(base.wire.headers, "Content-Type", "application/json"), ["Content-Encoding", encoding]],
+      }),
+    ),
   (base) => fc.constant(mutate(base, "chunked", base.expect, `${base.why}, sent chunked`, { chunked: true })),
   (base) =>
-    fc
-      .constantFrom("", " ", "\n")
-      .map((body) =>
-        mutate(base, "empty-body", "any", "an empty JSON body", {
-          body,
-          headers: setHeader(base.wire.headers, "Content-Type", "application/json"),
-        }),
-      ),
+    fc.constantFrom("", " ", "\n").map((body) =>
+      mutate(base, "empty-body", "any", "an empty JSON body", {
+        body,
+        headers: setHeader(base.wire.headers, "Content-Type", "application/json"),
+      }),
+    ),
 ];
 
 /** Operations without a body get one anyway: it must be ignored or refused, never crash. */
@@ -263,13 +252,11 @@ const ID_GARBAGE = [
 /** The id segment of a path with a parameter: too long, odd characters, broken percent-encoding. */
 export const idMutations: Mutation[] = [
   (base) =>
-    fc
-      .integer({ min: 129, max: 15_000 })
-      .map((n) =>
-        mutate(base, "overlong-id", "any", `an id of ${n} characters`, {
-          target: replaceLastSegment(base.wire.target, "a".repeat(n)),
-        }),
-      ),
+    fc.integer({ min: 129, max: 15_000 }).map((n) =>
+      mutate(base, "overlong-id", "any", `an id of ${n} characters`, {
+        target: replaceLastSegment(base.wire.target, "a".repeat(n)),
+      }),
+    ),
   (base) =>
     oddString.map((s) =>
       mutate(base, "odd-id", "any", "an id of odd characters", {
@@ -378,11 +365,9 @@ export const headerMutations: Mutation[] = [
         }),
       ),
   (base) =>
-    fc
-      .integer({ min: 17_000, max: 40_000 })
-      .map((n) =>
-        mutate(base, "huge-header", "reject", `a header of ${n} bytes`, {
-          headers: [...base.wire.headers, ["X-Pad", "p".repeat(n)]],
-        }),
-      ),
+    fc.integer({ min: 17_000, max: 40_000 }).map((n) =>
+      mutate(base, "huge-header", "reject", `a header of ${n} bytes`, {
+        headers: [...base.wire.headers, ["X-Pad", "p".repeat(n)]],
+      }),
+    ),
 ];

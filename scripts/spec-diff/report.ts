@@ -80,11 +80,11 @@ export function renderText(result: DiffResult, title: Title): string {
     out.push("", `Documentation (${plural(docs, "edit")}):`);
     for (const d of result.documentation) out.push(`  - ${d.owner}: ${d.count} (${d.keys.join(", ")})`);
   }
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-const code = (text: string): string => "`" + text.replace(/`/g, "'") + "`";
+const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 
 function table(groups: Group[]): string[] {
   const rows = ["| Where | Change | Defined at |", "|---|---|---|"];
@@ -110,5 +110,5 @@ export function renderMarkdown(result: DiffResult, title: Title): string {
     for (const d of result.documentation)
       out.push(`| ${cell(code(d.owner))} | ${d.count} | ${cell(d.keys.join(", "))} |`);
   }
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }

@@ -94,7 +94,7 @@ describe("drift check", () => {
     [
       "a hand edit of generated/client.ts",
       {
-        given: (dir: string) => edit(path.join(dir, "generated", "client.ts"), (t) => t + "\n// edited\n"),
+        given: (dir: string) => edit(path.join(dir, "generated", "client.ts"), (t) => `${t}\n// edited\n`),
         want: ["client.ts"],
       },
     ],

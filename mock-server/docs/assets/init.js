@@ -3,7 +3,6 @@
  * page's Content-Security-Policy allows scripts from 'self' only. Plain browser JavaScript: it is
  * served as is, with no build step.
  */
-"use strict";
 
 (async function start() {
   var settings = JSON.parse(document.getElementById("docs-settings").textContent);
@@ -11,9 +10,9 @@
   var spec = await (await fetch(specUrl)).json();
   // The spec names this mock as a relative server (".." from /docs/x.json: where the mock is
   // mounted); spelled out, the server picker shows the address try-it calls.
-  spec.servers = (spec.servers || []).map(function (server) {
-    return Object.assign({}, server, { url: new URL(server.url, specUrl).href.replace(/\/$/, "") });
-  });
+  spec.servers = (spec.servers || []).map((server) =>
+    Object.assign({}, server, { url: new URL(server.url, specUrl).href.replace(/\/$/, "") }),
+  );
 
   var ui = SwaggerUIBundle({
     spec: spec,
@@ -35,7 +34,7 @@
     defaultModelExpandDepth: 2,
     // Nothing leaves the machine: no badge from validator.swagger.io.
     validatorUrl: null,
-    onComplete: function () {
+    onComplete: () => {
       // The default workspace's key, unless the reader authorized with another one (kept in localStorage).
       if (settings.apiKey && ui.authSelectors.authorized().size === 0)
         ui.preauthorizeApiKey(settings.securityScheme, settings.apiKey);
@@ -46,7 +45,7 @@
   // The contents list: open the operation and scroll to it, as a deep link does when the page loads.
   var toc = document.getElementById("docs-toc");
   if (toc) {
-    toc.addEventListener("click", function (event) {
+    toc.addEventListener("click", (event) => {
       var link = event.target.closest("a[href^='#/']");
       if (!link) return;
       event.preventDefault();
@@ -54,12 +53,12 @@
       history.pushState(null, "", hash);
       ui.layoutActions.parseDeepLinkHash(hash);
       // parseDeepLinkHash opens the operation but, after the page has loaded, does not scroll to it.
-      requestAnimationFrame(function () {
+      requestAnimationFrame(() => {
         var block = document.getElementById(link.dataset.target);
         if (block) block.scrollIntoView({ block: "start" });
       });
     });
   }
-})().catch(function (error) {
-  document.getElementById("swagger-ui").textContent = "The docs did not start: " + error;
+})().catch((error) => {
+  document.getElementById("swagger-ui").textContent = `The docs did not start: ${error}`;
 });

@@ -43,7 +43,6 @@ interface Unit {
 export class SharedWorkspaces extends Workspaces {
   private readonly units = new Map<string, Unit>();
   private readonly mock: Unit;
-  private faults: FaultRules | undefined;
   private poller: ReturnType<typeof setInterval> | undefined;
   /** How join seeded: a store found empty later (Redis restarted without its data) is seeded again. */
   private seedEmpty: (() => void) | undefined;
@@ -62,7 +61,6 @@ export class SharedWorkspaces extends Workspaces {
 
   /** The fault rules are mock-wide state too; the core creates them, so they come in late. */
   attachFaults(faults: FaultRules): void {
-    this.faults = faults;
     this.mock.fields = mockFields(
       this,
       faults,

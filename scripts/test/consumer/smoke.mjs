@@ -13,7 +13,7 @@ const out = {
   server: Object.keys(server).sort(),
   webhooks: Object.keys(webhooks).sort(),
   specTitle: spec.info.title,
-  specOperations: Object.values(spec.paths).flatMap((item) => Object.values(item).filter((op) => op && op.operationId))
+  specOperations: Object.values(spec.paths).flatMap((item) => Object.values(item).filter((op) => op?.operationId))
     .length,
 };
 try {

@@ -24,7 +24,7 @@ export function isObject(value: unknown): value is JsonObject {
 
 /** RFC 6901: `~` -> `~0`, `/` -> `~1`. */
 export function pointer(segments: readonly (string | number)[]): string {
-  return segments.map((s) => "/" + String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+  return segments.map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
 }
 
 export function atPointer(doc: Json, ptr: string): Json | undefined {
