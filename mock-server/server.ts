@@ -17,7 +17,7 @@ import {
   type MockOptions,
 } from "./core/mock.js";
 import { RedisLink } from "./store/shared/redis.js";
-import { nodeDocsSite } from "./docs/site.js";
+import { nodeDocsSite } from "./docs-site/site.js";
 import { answerClientError, answerExpectation } from "./node/connection-errors.js";
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode, type InFlight } from "./node/serve.js";

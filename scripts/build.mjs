@@ -31,7 +31,7 @@ const INPUT_DIRS = ["generated", "mock-server", "conformance", "scripts/lib"];
 const INPUT_FILES = ["tsconfig.json", "tsconfig.build.json", "package.json", "scripts/build.mjs"];
 /** Copied as they are: tsc neither emits .js inputs nor copies .d.ts or .json files. */
 const GENERATED_COPIED = /\.(js|d\.ts|json)$/;
-const ASSET_DIRS = ["mock-server/docs/assets"];
+const ASSET_DIRS = ["mock-server/docs-site/assets"];
 
 const isTestPath = (path) => /(^|\/)(test|browser)\//.test(path) || /\.test\.ts$/.test(path);
 

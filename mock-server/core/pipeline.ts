@@ -12,7 +12,7 @@
  */
 import { randomUUID } from "./portable-crypto.js";
 import { controlRoutes, type ControlRoute } from "../control/router.js";
-import { docsPage } from "../docs/page.js";
+import { docsPage } from "../docs-site/page.js";
 import { handlers } from "../routes/index.js";
 import type { Workspace } from "../store/workspace.js";
 import { authenticate } from "./auth.js";

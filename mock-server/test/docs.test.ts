@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadOperations } from "../core/operations.js";
 import { deref, loadSpec } from "../core/spec.js";
-import { preferChoices } from "../docs/specs.js";
+import { preferChoices } from "../docs-site/specs.js";
 import { CHROMIUM, launchChromium, skipBrowser } from "./chromium.js";
 import { useMock } from "./harness.js";
 

@@ -152,14 +152,14 @@ describe("the packed tarball", () => {
     expect(files.filter((f) => !f.startsWith("dist/") && f !== "package.json" && f !== "README.md")).toEqual([]);
     expect(files.filter((f) => /\.test\.|\/test\/|bench|\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
     // Every module has its types beside it.
-    const js = files.filter((f) => f.endsWith(".js") && !f.startsWith("dist/mock-server/docs/assets/"));
+    const js = files.filter((f) => f.endsWith(".js") && !f.startsWith("dist/mock-server/docs-site/assets/"));
     expect(js.filter((f) => !files.includes(f.replace(/\.js$/, ".d.ts")))).toEqual([]);
     expect(files).toEqual(
       expect.arrayContaining([
         "dist/generated/openapi.json",
         "dist/mock-server/main.js",
         "dist/conformance/cli.js",
-        "dist/mock-server/docs/assets/docs.css",
+        "dist/mock-server/docs-site/assets/docs.css",
       ]),
     );
   });
