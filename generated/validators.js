@@ -302,7 +302,7 @@ var require_equal = __commonJS({
   }
 });
 
-// scripts/lib/openapi-formats.ts
+// mock-server/core/openapi-formats.ts
 var import_formats = __toESM(require_formats(), 1);
 var INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 var openApiFormats = {

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
-import { createMock, DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID, type Mock, type MockOptions } from "./core/mock.js";
+import { createMock, DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID, type Mock, type MockOptions } from "./mock/mock.js";
 import { nodeDocsSite } from "./docs-site/site.js";
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode } from "./node/serve.js";

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /** npm start: the mock on PORT/HOST, printing where it is and how to call it. */
-import { choiceOption, helpText, integerOption, readConfig, secondsOption } from "./config.js";
+import { choiceOption, helpText, integerOption, readConfig, secondsOption } from "./node/config.js";
 import { watchLauncher } from "./node/launcher-watch.js";
 import { LOG_FORMATS, requestLogger } from "./node/request-log.js";
 import { findKitRoot, watchSpec } from "./node/spec-watch.js";
-import { loadState, StateSaver } from "./persistence.js";
+import { loadState, StateSaver } from "./node/persistence.js";
 import { startMock, type RunningMock } from "./server.js";
 import { isFirstWorker, isWorker, runWorkers } from "./node/workers.js";
 

@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ClockMode } from "./clock.js";
+import type { ClockMode } from "./core/clock.js";
 import {
   createMock,
   DEFAULT_API_KEY,
@@ -15,7 +15,7 @@ import {
   DEFAULT_WORKSPACE_ID,
   type Mock,
   type MockOptions,
-} from "./core/mock.js";
+} from "./mock/mock.js";
 import { RedisLink } from "./store/shared/redis.js";
 import { nodeDocsSite } from "./docs-site/site.js";
 import { answerClientError, answerExpectation } from "./node/connection-errors.js";

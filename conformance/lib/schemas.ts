@@ -7,7 +7,7 @@
  * Level `assumed` is the spec as written and closes every response object (unknown properties fail).
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { createOpenApiAjv } from "../../scripts/lib/openapi-ajv.js";
+import { createOpenApiAjv } from "../../mock-server/core/openapi-ajv.js";
 import { spec, type Json, type JsonObject } from "./spec.js";
 
 export type Level = "documented" | "assumed";

@@ -3,10 +3,10 @@
  * scheduled (its calls, batch runs, webhook retries); advancing without a workspaceId moves the root
  * clock (where new workspaces start) and every workspace's.
  */
-import type { Clock } from "../clock.js";
+import type { Clock } from "../core/clock.js";
 import { invalid } from "../core/errors.js";
 import { objectBody, onlyKeys, optionalString, queryOf } from "./body.js";
-import type { ControlRoute, ControlServices } from "./router.js";
+import type { ControlRoute, ControlServices } from "./types.js";
 import { workspaceOf } from "./workspaces.js";
 
 export const MAX_ADVANCE_SECONDS = 31_536_000;

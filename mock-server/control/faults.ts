@@ -1,7 +1,7 @@
 /** Control plane, fault rules (core/faults.ts has what they do): add, list, remove one, remove all. */
 import { ApiError } from "../core/errors.js";
 import { objectBody } from "./body.js";
-import type { ControlRoute, ControlServices } from "./router.js";
+import type { ControlRoute, ControlServices } from "./types.js";
 
 export function faultRoutes({ faults }: ControlServices): ControlRoute[] {
   return [

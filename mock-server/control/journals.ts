@@ -1,7 +1,7 @@
 /** Control plane, journals: recent requests (filtered, counted, cleared) and the webhook outbox. */
-import type { JournalFilter } from "../core/journal.js";
+import type { JournalFilter } from "../store/journal.js";
 import { queryInteger, queryOf } from "./body.js";
-import type { ControlRoute, ControlServices } from "./router.js";
+import type { ControlRoute, ControlServices } from "./types.js";
 
 const FILTERS = ["operationId", "workspaceId", "method", "status", "limit"];
 

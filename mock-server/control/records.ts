@@ -10,8 +10,8 @@ import { buildRecord, createBuildContext, recountBatch, webhooksOfAgent, type Cr
 import type { Call, Webhook } from "../store/records.js";
 import { takeOutcome } from "./call-outcome.js";
 import { objectBody } from "./body.js";
-import { recordErrors } from "./record-checks.js";
-import type { ControlRoute, ControlServices } from "./router.js";
+import { recordErrors } from "../store/record-checks.js";
+import type { ControlRoute, ControlServices } from "./types.js";
 import { workspaceOf } from "./workspaces.js";
 
 function collectionOf(name: string): CollectionName {

@@ -16,7 +16,7 @@ import type { ValidationErrors } from "../core/errors.js";
 import { recountBatch, webhooksOfAgent } from "../seed/index.js";
 import { collectionNames, type CollectionName } from "../store/records.js";
 import type { Workspace } from "../store/workspace.js";
-import { recordErrors } from "./record-checks.js";
+import { recordErrors } from "../store/record-checks.js";
 
 export interface CollectionDrop {
   collection: CollectionName;

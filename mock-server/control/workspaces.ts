@@ -3,12 +3,12 @@
  * Resetting or deleting one workspace touches nothing of another: not its records, clock, journal
  * entries, webhook deliveries or fault rules.
  */
-import { DEFAULT_WORKSPACE_ID, KIT_NAME, KIT_VERSION } from "../defaults.js";
+import { DEFAULT_WORKSPACE_ID, KIT_NAME, KIT_VERSION } from "../core/defaults.js";
 import { ApiError, invalid } from "../core/errors.js";
 import type { Workspace, Workspaces } from "../store/workspace.js";
 import { objectBody, onlyKeys, optionalInteger } from "./body.js";
-import type { ControlRoute, ControlServices } from "./router.js";
-import { exportSnapshot, importSnapshot } from "./snapshot.js";
+import type { ControlRoute, ControlServices } from "./types.js";
+import { exportSnapshot, importSnapshot } from "../store/snapshot.js";
 
 export function workspaceOf(workspaces: Workspaces, id: string): Workspace {
   const workspace = workspaces.get(id);

@@ -3,8 +3,7 @@
  * plane, the store and the doors throw ApiError (or the store's StoreError); toApiError maps anything
  * thrown onto a status, and errorBody writes the body. Nothing here knows a transport.
  */
-import { StoreError } from "../store/collection.js";
-import type { Clock } from "../clock.js";
+import type { Clock } from "./clock.js";
 
 export const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
@@ -83,4 +82,14 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof StoreError) return new ApiError(err.code === "NOT_FOUND" ? 404 : 409, err.message);
   return new ApiError(500, "Unexpected server error");
+}
+
+/** A store refusal (no such record, a duplicate id), mapped to 404 or 409 once, by toApiError. */
+export class StoreError extends Error {
+  constructor(
+    readonly code: "NOT_FOUND" | "CONFLICT",
+    message: string,
+  ) {
+    super(message);
+  }
 }

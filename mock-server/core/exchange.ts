@@ -89,3 +89,9 @@ export function trickledPieces(body: string | Uint8Array): Uint8Array[] {
   for (let at = 0; at < bytes.length || pieces.length === 0; at += size) pieces.push(bytes.subarray(at, at + size));
   return pieces;
 }
+
+/** What a handler answers: the core sends it and validates it against the spec. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+}

@@ -9,7 +9,7 @@
  * `empty` answers 200 with no body (none of these three runs the handler: the store is untouched);
  * `slow` trickles the real answer; no kind with only a delay serves the real answer late.
  */
-import { Random } from "../store/random.js";
+import { Random } from "./random.js";
 import { ApiError, invalid } from "./errors.js";
 import type { Operation } from "./operations.js";
 

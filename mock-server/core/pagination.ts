@@ -2,7 +2,25 @@
  * The one pagination helper: the 2.1 wrapper, with Spring's page arithmetic (totalPages =
  * ceil(total / size), hasNext = page + 1 < totalPages, hasPrevious = page > 0, also past the end).
  */
-import type { Collection, PageQuery } from "../store/collection.js";
+export type Order = "newest" | "oldest";
+
+export interface PageQuery {
+  /** Equality filters; the set of keys must match one declared index (or be empty). */
+  where?: Record<string, string | boolean | undefined>;
+  order: Order;
+  page: number;
+  size: number;
+}
+
+export interface PageResult<T> {
+  items: T[];
+  total: number;
+}
+
+/** What a page is read from: a store collection, or anything that pages the same way. */
+export interface Pageable<T> {
+  page(query: PageQuery): PageResult<T>;
+}
 
 export type TotalField = "totalCount" | "totalCounts";
 
@@ -31,7 +49,7 @@ export function wrapPage<T>(
 
 /** One page of a collection, O(page size), optionally mapped to the response shape. */
 export function pageOf<T extends object, U = T>(
-  collection: Collection<T>,
+  collection: Pageable<T>,
   query: Omit<PageQuery, "page" | "size"> & PageParams,
   options: { map?: (item: T) => U; totalField?: TotalField } = {},
 ) {

@@ -8,9 +8,9 @@
  */
 import { ApiError, STATUS_TEXT } from "./errors.js";
 import type { Operation } from "./operations.js";
-import type { Reply } from "./context.js";
+import type { Reply } from "./exchange.js";
 import { sampleSchema } from "./schema-sampler.js";
-import type { Clock } from "../clock.js";
+import type { Clock } from "./clock.js";
 import { MAX_DELAY_MS } from "./faults.js";
 
 export function parsePrefer(header: string | undefined): Record<string, string> {

@@ -9,7 +9,7 @@
  *   setupServer(...handlers).listen();
  */
 import { http } from "msw";
-import type { ClockMode, ClockOptions } from "../clock.js";
+import type { ClockMode, ClockOptions } from "../core/clock.js";
 import {
   bodyTooLarge,
   contentCoding,
@@ -26,7 +26,7 @@ import {
   type RequestHead,
   type RequestLogEntry,
 } from "../core/exchange.js";
-import { createMock, DEFAULT_API_KEY, type Mock } from "../core/mock.js";
+import { createMock, DEFAULT_API_KEY, type Mock } from "../mock/mock.js";
 import { SNIFF_BYTES } from "../core/uploads.js";
 
 export interface MockHandlersOptions {

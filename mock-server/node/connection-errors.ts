@@ -7,9 +7,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../core/clock.js";
 import { ApiError, errorBody, STATUS_TEXT } from "../core/errors.js";
-import type { Core } from "../core/pipeline.js";
+import type { Core } from "../mock/pipeline.js";
 import { headOf, writeReply, type InFlight } from "./serve.js";
 
 interface ClientError extends Error {

@@ -5,7 +5,7 @@
  *   json:   `{"time":"2026-...Z","method":"GET","path":"/v1/calls","status":200,"durationMs":1.2,...}`
  */
 import type { RequestLogEntry } from "../core/exchange.js";
-import { DEFAULT_WORKSPACE_ID } from "../defaults.js";
+import { DEFAULT_WORKSPACE_ID } from "../core/defaults.js";
 
 export type LogFormat = "pretty" | "json" | "off";
 export const LOG_FORMATS: readonly LogFormat[] = ["pretty", "json", "off"];

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError } from "../core/errors.js";
 import { trickledPieces } from "../core/exchange.js";
 import type { BodyReader, CoreReply, RequestHead } from "../core/exchange.js";
-import type { Core } from "../core/pipeline.js";
+import type { Core } from "../mock/pipeline.js";
 import { readJsonText } from "./json-body.js";
 import { lingerAfterResponse } from "./linger.js";
 import { readMultipart } from "./multipart.js";

@@ -12,7 +12,7 @@ import { execFile, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { KIT_NAME } from "../defaults.js";
+import { KIT_NAME } from "../core/defaults.js";
 import type { Workspaces } from "../store/workspace.js";
 import { watchDirectoryTree } from "./directory-watch.js";
 import { generatedFingerprint, reloadSpec } from "./spec-reload.js";

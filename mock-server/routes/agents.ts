@@ -1,5 +1,5 @@
 /** E1 listAgents: agents in creation order (x-assumption of listAgents). */
-import type { HandlerTable } from "../core/context.js";
+import type { HandlerTable } from "./context.js";
 import { pageOf } from "../core/pagination.js";
 
 export const agentHandlers: HandlerTable<"listAgents"> = {

@@ -1,5 +1,5 @@
 /** E10-E11: calls, most recently created first, optionally by status. */
-import type { HandlerTable } from "../core/context.js";
+import type { HandlerTable } from "./context.js";
 import { pageOf } from "../core/pagination.js";
 
 export const callHandlers: HandlerTable<"listCalls" | "getCall"> = {

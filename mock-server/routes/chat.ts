@@ -1,5 +1,5 @@
 /** E16: a chat completion from an agent of the workspace. */
-import type { HandlerTable } from "../core/context.js";
+import type { HandlerTable } from "./context.js";
 
 export const chatHandlers: HandlerTable<"createChat"> = {
   createChat: ({ workspace, body, services }) => {

@@ -1,5 +1,5 @@
 /** Every operation's handler, by operationId: one table per resource group. */
-import type { Handler } from "../core/context.js";
+import type { Handler } from "./context.js";
 import type { OperationId } from "../core/operations.js";
 import { agentHandlers } from "./agents.js";
 import { callHandlers } from "./calls.js";

@@ -1,5 +1,5 @@
 /** E2-E5: integrations and their credentials. Credentials go to the workspace's secrets only. */
-import type { HandlerTable } from "../core/context.js";
+import type { HandlerTable } from "./context.js";
 import type { Integration, IntegrationAuth } from "../store/records.js";
 import { laterThan } from "./timestamps.js";
 

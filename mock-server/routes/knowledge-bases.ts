@@ -3,7 +3,7 @@
  * stream: each file counted, sniffed and dropped chunk by chunk, 413 past 25 MB); the form's rules
  * (core/uploads.ts) and its fields' schema are applied here.
  */
-import type { HandlerTable } from "../core/context.js";
+import type { HandlerTable } from "./context.js";
 import { invalid } from "../core/errors.js";
 import { findOperation } from "../core/operations.js";
 import { readForm, type UploadedFile } from "../core/uploads.js";

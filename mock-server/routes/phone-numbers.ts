@@ -2,7 +2,7 @@
  * E14-E15: phone numbers, addressed by E.164 value. The trunk name, user and password of E15 are kept
  * in the workspace's secrets: the 2.10 shape shows none of them.
  */
-import type { HandlerTable } from "../core/context.js";
+import type { HandlerTable } from "./context.js";
 import { pageOf } from "../core/pagination.js";
 import type { PhoneNumber } from "../store/records.js";
 

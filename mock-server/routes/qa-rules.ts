@@ -1,5 +1,5 @@
 /** E12-E13: QA rules. Delete is permanent; the rule no longer yields QA issues. */
-import type { HandlerTable } from "../core/context.js";
+import type { HandlerTable } from "./context.js";
 
 export const qaRuleHandlers: HandlerTable<"getQaRule" | "deleteQaRule"> = {
   getQaRule: ({ workspace, params }) => ({

@@ -1,5 +1,5 @@
 /** E6-E8: batch runs over test cases of one agent, and their test runs. */
-import type { HandlerTable } from "../core/context.js";
+import type { HandlerTable } from "./context.js";
 import { ApiError } from "../core/errors.js";
 import { pageOf } from "../core/pagination.js";
 

@@ -1,5 +1,5 @@
 /** E17: webhooks, most recently created first; `active` defaults to true (enabled only). */
-import type { HandlerTable } from "../core/context.js";
+import type { HandlerTable } from "./context.js";
 import { pageOf } from "../core/pagination.js";
 
 export const webhookHandlers: HandlerTable<"listWebhooks"> = {

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, it, expect } from "vitest";
-import { createOpenApiAjv } from "../../scripts/lib/openapi-ajv.js";
-import { Clock } from "../clock.js";
+import { createOpenApiAjv } from "../core/openapi-ajv.js";
+import { Clock } from "../core/clock.js";
 import { Workspace } from "../store/workspace.js";
-import { SCHEMA_OF } from "../control/record-checks.js";
+import { SCHEMA_OF } from "../store/record-checks.js";
 import { collectionNames, type Call, type CallStatus, type CollectionName } from "../store/records.js";
 import { buildRecord, createBuildContext, seedWorkspace, settleCall, terminationReasonsFor } from "./index.js";
 import { ALL_TERMINATION_REASONS, CALL_STATUSES, NEXT_STATUSES } from "./call-lifecycle.js";

@@ -10,7 +10,7 @@
  * byte-identical records.
  */
 import type { Workspace } from "../store/workspace.js";
-import { hash32 } from "../store/random.js";
+import { hash32 } from "../core/random.js";
 import type {
   Agent,
   Call,

@@ -5,7 +5,7 @@
  */
 import type { Workspace } from "../store/workspace.js";
 import type { Agent, BatchRun, StoredTestRun, TestCase } from "../store/records.js";
-import { Random, hash32 } from "../store/random.js";
+import { Random, hash32 } from "../core/random.js";
 import type { Task } from "../store/tasks.js";
 import { agentReplies, substitute, welcomeMessage } from "./chat-reply.js";
 

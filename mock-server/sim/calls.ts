@@ -7,7 +7,7 @@
  */
 import type { CallPlan, Workspace } from "../store/workspace.js";
 import type { Call, CallStatus } from "../store/records.js";
-import { Random, hash32 } from "../store/random.js";
+import { Random, hash32 } from "../core/random.js";
 import type { Task } from "../store/tasks.js";
 import { settleCall } from "../seed/call-lifecycle.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";

@@ -9,7 +9,7 @@
  */
 import type { Workspace } from "../store/workspace.js";
 import type { Agent, Call, StoredChat } from "../store/records.js";
-import { Random, hash32 } from "../store/random.js";
+import { Random, hash32 } from "../core/random.js";
 import type { Task } from "../store/tasks.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { agentReference } from "./batch-runs.js";

@@ -4,7 +4,7 @@
  * rule is gone from the store, so it yields nothing afterwards.
  */
 import type { Workspace } from "../store/workspace.js";
-import type { Random } from "../store/random.js";
+import type { Random } from "../core/random.js";
 
 export function evaluateConversation(
   workspace: Workspace,

@@ -1,36 +1,20 @@
+import { StoreError } from "../core/errors.js";
+import type { PageQuery, PageResult } from "../core/pagination.js";
+
+export { StoreError };
+export type { PageQuery, PageResult };
+
 /**
  * The one store abstraction: an insertion-ordered collection of records with an id index and the
  * secondary indexes that list filters need. A page costs O(page size): every index bucket keeps its
  * entries in insertion order, so page p of "newest first" is a slice counted from the bucket's end.
  */
-export class StoreError extends Error {
-  constructor(
-    readonly code: "NOT_FOUND" | "CONFLICT",
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 interface Entry<T> {
   seq: number;
   value: T;
 }
 
-export type Order = "newest" | "oldest";
-
-export interface PageQuery {
-  /** Equality filters; the set of keys must match one declared index (or be empty). */
-  where?: Record<string, string | boolean | undefined>;
-  order: Order;
-  page: number;
-  size: number;
-}
-
-export interface PageResult<T> {
-  items: T[];
-  total: number;
-}
 
 /** How to read a filterable value off a record (a filter may look inside, e.g. `agent.agentId`). */
 export type KeyReaders<T> = Record<string, (value: T) => string | boolean | null | undefined>;

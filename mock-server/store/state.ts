@@ -2,7 +2,7 @@
  * The mock's whole state as data: what --state-file saves and restores (persistence.ts does the file
  * work, in Node only), and what a fresh mock restores from.
  */
-import { exportSnapshot, importSnapshot, type Snapshot } from "../control/snapshot.js";
+import { exportSnapshot, importSnapshot, type Snapshot } from "./snapshot.js";
 import type {
   CallPlan,
   IntegrationCredentials,

@@ -4,7 +4,7 @@
  * shared by several processes (store/shared/) holds it like any record, and whichever process finds
  * a task due runs it, once. One task per subject: scheduling it again replaces it.
  */
-import { heapPop, heapPush } from "./heap.js";
+import { heapPop, heapPush } from "../core/heap.js";
 
 export type TaskKind = "call" | "testRun" | "chatEnd" | "delivery";
 

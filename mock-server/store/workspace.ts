@@ -4,11 +4,11 @@
  * guessed byte by byte from response timings. The hash comes from the platform: Web Crypto by
  * default (browsers, MSW), Node's one-shot crypto.hash from the Node doors (no promise per request).
  */
-import { Clock } from "../clock.js";
+import { Clock } from "../core/clock.js";
 import { sha256, subtleCrypto } from "../core/portable-crypto.js";
 import { Collection } from "./collection.js";
 import { ObservedMap } from "./observed-map.js";
-import { Random } from "./random.js";
+import { Random } from "../core/random.js";
 import { collectionNames, collectionOptions, type CollectionName, type RecordTypes } from "./records.js";
 import { Tasks } from "./tasks.js";
 import type { components } from "../../generated/schema.js";

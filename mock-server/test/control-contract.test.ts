@@ -1,7 +1,7 @@
 /** The control plane answers as spec/mock-control.yaml describes: every 2xx body validates. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createOpenApiAjv } from "../../scripts/lib/openapi-ajv.js";
+import { createOpenApiAjv } from "../core/openapi-ajv.js";
 import { useMock } from "./harness.js";
 
 const t = useMock();

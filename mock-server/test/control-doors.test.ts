@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestLogEntry } from "../core/exchange.js";
-import type { Mock } from "../core/mock.js";
+import type { Mock } from "../mock/mock.js";
 import { createMockHandlers } from "../msw/handlers.js";
 import { startMock } from "../server.js";
 import { verifyWebhookSignature } from "../webhooks/signature.js";

@@ -1,7 +1,7 @@
 /** The /__mock control plane, determinism of the seed, Prefer controls, routing and CORS. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { KIT_VERSION } from "../defaults.js";
+import { KIT_VERSION } from "../core/defaults.js";
 import { startMock } from "../server.js";
 import { expectErrorBody, useMock } from "./harness.js";
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { exportSnapshot } from "../control/snapshot.js";
+import { exportSnapshot } from "../store/snapshot.js";
 import { collectionNames } from "../store/records.js";
 import type { Workspace } from "../store/workspace.js";
 import { useMock } from "./harness.js";

@@ -12,7 +12,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMock } from "../core/mock.js";
+import { createMock } from "../mock/mock.js";
 import { CHROMIUM, launchChromium, skipBrowser } from "./chromium.js";
 
 const WORKER = fileURLToPath(new URL("../../node_modules/msw/lib/mockServiceWorker.js", import.meta.url));

@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_API_KEY } from "../core/mock.js";
+import { DEFAULT_API_KEY } from "../mock/mock.js";
 import { MAX_FIELD_BYTES, MAX_FILE_BYTES } from "../core/uploads.js";
 import { createMockHandlers } from "../msw/handlers.js";
 import { startMock } from "../server.js";

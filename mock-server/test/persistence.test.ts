@@ -8,7 +8,7 @@ import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { writeStateFile } from "../persistence.js";
+import { writeStateFile } from "../node/persistence.js";
 import { collectionNames } from "../store/records.js";
 import { runMockToExit, spawnMock, type MockProcess } from "./process.js";
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fitWorkspace } from "../control/spec-fit.js";
-import { createMock } from "../core/mock.js";
+import { createMock } from "../mock/mock.js";
 import { currentSpec, installSpec } from "../core/spec.js";
 import type { Workspace } from "../store/workspace.js";
 import { useMock } from "./harness.js";

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JSON_LIMIT_BYTES } from "../core/pipeline.js";
+import { JSON_LIMIT_BYTES } from "../mock/pipeline.js";
 import { expectErrorBody } from "./harness.js";
 import { spawnMock, type MockProcess } from "./process.js";
 

@@ -3,7 +3,7 @@
  * store (records, stored credentials and trunk secrets, the newest webhook delivery) and the shared
  * prototypes, which a naive merge of `__proto__` / `constructor.prototype` keys would pollute.
  */
-import { exportSnapshot } from "../../mock-server/control/snapshot.js";
+import { exportSnapshot } from "../../mock-server/store/snapshot.js";
 import type { Workspace } from "../../mock-server/store/workspace.js";
 import type { WebhookDispatcher } from "../../mock-server/webhooks/dispatcher.js";
 

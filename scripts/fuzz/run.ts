@@ -5,7 +5,7 @@
  * On failure fast-check shrinks the case; the smallest one is reported with the seed to replay it.
  */
 import fc from "fast-check";
-import { exportSnapshot, importSnapshot } from "../../mock-server/control/snapshot.js";
+import { exportSnapshot, importSnapshot } from "../../mock-server/store/snapshot.js";
 import { startMock } from "../../mock-server/server.js";
 import type { Workspace } from "../../mock-server/store/workspace.js";
 import { describeCase, type FuzzCase } from "./case.js";

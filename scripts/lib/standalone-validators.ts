@@ -10,7 +10,7 @@ import { _ } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { build, type Plugin } from "esbuild";
-import { anchored, createOpenApiAjv, SPEC_ID } from "./openapi-ajv.js";
+import { anchored, createOpenApiAjv, SPEC_ID } from "../../mock-server/core/openapi-ajv.js";
 
 // CommonJS: under ESM this may arrive wrapped in `default`.
 const standaloneCode = standalone.default;
@@ -34,7 +34,7 @@ export function createAjv(mode: Mode): Ajv2020 {
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
-const FORMATS_MODULE = "./scripts/lib/openapi-formats.ts"; // resolved from root, where esbuild runs
+const FORMATS_MODULE = "./mock-server/core/openapi-formats.ts"; // resolved from root, where esbuild runs
 
 /** One ajv instance per mode; equal schemas share one export, so a component is emitted once per mode. */
 class Registry {

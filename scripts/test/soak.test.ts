@@ -5,7 +5,7 @@
  * no further. Memory and speed are only printed by the long run.
  */
 import { describe, expect, it } from "vitest";
-import { Clock } from "../../mock-server/clock.js";
+import { Clock } from "../../mock-server/core/clock.js";
 import { soakReport } from "../soak/report.js";
 import { runSoak } from "../soak/run.js";
 

@@ -5,7 +5,7 @@
  * puts a value (or its absence) back into them; neither tells the touch hooks, so applying another
  * process's write or undoing one's own is not itself noted as a write.
  */
-import type { Clock } from "../../clock.js";
+import type { Clock } from "../../core/clock.js";
 import type { FaultRules, StoredFaultRule } from "../../core/faults.js";
 import { collectionNames, type CollectionName } from "../records.js";
 import type { Task } from "../tasks.js";

@@ -10,7 +10,7 @@ import {
   type JournalFilter,
   type Recorded,
   type RequestJournal,
-} from "../../core/journal.js";
+} from "../journal.js";
 import type { RedisLink } from "./redis.js";
 
 export class SharedJournal implements RequestJournal {

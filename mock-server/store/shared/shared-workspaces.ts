@@ -16,7 +16,7 @@
  * effects, so it happens once. In real time each process also looks, every POLL_MS, for workspaces
  * whose earliest task is due (the `due` index), so work continues when the process that scheduled it dies.
  */
-import type { Clock } from "../../clock.js";
+import type { Clock } from "../../core/clock.js";
 import type { FaultRules } from "../../core/faults.js";
 import { Workspaces, type Seeder, type Sha256, type Workspace, type WorkspaceOptions } from "../workspace.js";
 import { mockFields, workspaceFields, type Fields } from "./fields.js";

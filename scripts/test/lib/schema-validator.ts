@@ -3,7 +3,7 @@
  * JSON pointer into it can be compiled and every `$ref` resolves through the document.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { createOpenApiAjv } from "../../lib/openapi-ajv.js";
+import { createOpenApiAjv } from "../../../mock-server/core/openapi-ajv.js";
 import type { JsonObject } from "./openapi-doc.js";
 
 export interface DocumentValidator {

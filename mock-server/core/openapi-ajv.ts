@@ -3,7 +3,7 @@
  * dialect, ajv-formats, and the OpenAPI format registry's numeric formats checked for real. The
  * generator compiles the mock's validators through here (generated/validators.js); the conformance
  * suite and the tests compile at run time through here too, so both judge alike.
- * Lives under scripts/lib because the generator must run with spec/, generated/ and scripts/ alone.
+ * Lives in the mock's bottom layer: the generator (scripts/), the mock and the suite all build on it.
  */
 import { Ajv2020, type Options } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";

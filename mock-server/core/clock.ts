@@ -5,7 +5,7 @@
  * clock, and every workspace a fork of it with its own scheduled work, so parallel tests each move
  * their own workspace's time (calls, batch runs, webhook retries) and nobody else's.
  */
-import { heapPop, heapPush } from "./store/heap.js";
+import { heapPop, heapPush } from "./heap.js";
 
 export type ClockMode = "real" | "virtual";
 

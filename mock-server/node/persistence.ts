@@ -5,8 +5,8 @@
  */
 import { open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import { restoreState, serializeState, STATE_VERSION, StateFileError, type PersistedState } from "./store/state.js";
-import { Workspaces } from "./store/workspace.js";
+import { restoreState, serializeState, STATE_VERSION, StateFileError, type PersistedState } from "../store/state.js";
+import { Workspaces } from "../store/workspace.js";
 
 /**
  * Write to `<path>.tmp` in the same directory, fsync, rename over `path`, fsync the directory. A

@@ -2,7 +2,7 @@
  * X-API-Key -> workspace. Only the header counts: a key in the query string is ignored, so it never
  * lands in access logs. Missing or unknown key: 401. A read-only key on a write: 403 (x-assumption).
  */
-import { ApiError } from "./errors.js";
+import { ApiError } from "../core/errors.js";
 import type { Workspace, Workspaces } from "../store/workspace.js";
 
 function admit(workspace: Workspace | undefined, method: string): Workspace {

@@ -3,9 +3,9 @@
  * creation order). Used by the control plane's export/import and by --state-file persistence.
  */
 import { ApiError, invalid } from "../core/errors.js";
-import { collectionNames, type CollectionName } from "../store/records.js";
+import { collectionNames, type CollectionName } from "./records.js";
 import { recordErrors } from "./record-checks.js";
-import type { Workspace } from "../store/workspace.js";
+import type { Workspace } from "./workspace.js";
 
 export type Snapshot = Record<string, unknown[]>;
 

@@ -4,9 +4,11 @@
  */
 import type { operations } from "../../generated/schema.js";
 import type { Workspace, Workspaces } from "../store/workspace.js";
-import type { Clock } from "../clock.js";
-import type { OperationId } from "./operations.js";
-import type { FormPart } from "./exchange.js";
+import type { Clock } from "../core/clock.js";
+import type { OperationId } from "../core/operations.js";
+import type { FormPart, Reply } from "../core/exchange.js";
+
+export type { Reply };
 import type { Simulation } from "../sim/simulation.js";
 import type { Scheduler } from "../sim/scheduler.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
@@ -38,10 +40,6 @@ export interface RequestContext<K extends OperationId = OperationId> {
   services: Services;
 }
 
-export interface Reply {
-  status: number;
-  body?: unknown;
-}
 
 export type Handler<K extends OperationId> = (ctx: RequestContext<K>) => Reply | Promise<Reply>;
 

@@ -3,7 +3,7 @@
  * days does not grow. It records method, path and outcome only: never bodies or headers, which may
  * carry credentials.
  */
-import { pathOf } from "./errors.js";
+import { pathOf } from "../core/errors.js";
 
 export interface JournalEntry {
   id: string;

@@ -10,17 +10,17 @@
  *      -> Prefer controls -> handler -> response validation (500 on drift)
  *   -> any failure: the reference's error body (2.2) -> journal
  */
-import { randomUUID } from "./portable-crypto.js";
+import { randomUUID } from "../core/portable-crypto.js";
 import { controlRoutes, type ControlRoute } from "../control/router.js";
 import { docsPage } from "../docs-site/page.js";
 import { handlers } from "../routes/index.js";
 import type { Workspace } from "../store/workspace.js";
 import { authenticate } from "./auth.js";
-import { checkJsonCharset, isJsonType, mediaType, parseJsonText } from "./body.js";
-import type { Handler, Reply, Services } from "./context.js";
-import { CORS_HEADERS, preflightHeaders } from "./cors.js";
-import { ApiError, errorBody, invalid, STATUS_TEXT, toApiError } from "./errors.js";
-import { faultError, FaultRules, type Fault } from "./faults.js";
+import { checkJsonCharset, isJsonType, mediaType, parseJsonText } from "../core/body.js";
+import type { Handler, Reply, Services } from "../routes/context.js";
+import { CORS_HEADERS, preflightHeaders } from "../core/cors.js";
+import { ApiError, errorBody, invalid, STATUS_TEXT, toApiError } from "../core/errors.js";
+import { faultError, FaultRules, type Fault } from "../core/faults.js";
 import type {
   BodyReader,
   CoreReply,
@@ -29,14 +29,14 @@ import type {
   RequestHead,
   RequestLogEntry,
   StaticFile,
-} from "./exchange.js";
-import type { RequestJournal } from "./journal.js";
-import { loadOperations, type Operation } from "./operations.js";
-import { preferredReply } from "./prefer.js";
-import { readReplyJson } from "./reply-json.js";
-import { RouteTable } from "./routes.js";
-import { loadSpec, specVersion } from "./spec.js";
-import { toValidationErrors } from "./validation.js";
+} from "../core/exchange.js";
+import type { RequestJournal } from "../store/journal.js";
+import { loadOperations, type Operation } from "../core/operations.js";
+import { preferredReply } from "../core/prefer.js";
+import { readReplyJson } from "../core/reply-json.js";
+import { RouteTable } from "../core/routes.js";
+import { loadSpec, specVersion } from "../core/spec.js";
+import { toValidationErrors } from "../core/validation.js";
 
 export const JSON_LIMIT_BYTES = 1024 * 1024;
 /** Snapshots and fixtures sent to the control plane can be large. */

@@ -2,17 +2,17 @@
  * createMock: the mock's world (clock, workspaces, simulation, webhooks, journal) and the core that
  * serves it, with nothing that listens. The doors (node/, app.ts, msw/) each wrap one of these.
  */
-import { Clock, type ClockOptions } from "../clock.js";
-import { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID } from "../defaults.js";
+import { Clock, type ClockOptions } from "../core/clock.js";
+import { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID } from "../core/defaults.js";
 import { seedWorkspace } from "../seed/index.js";
 import { Simulation } from "../sim/simulation.js";
 import { restoreState, type PersistedState } from "../store/state.js";
 import { Workspaces, type Sha256, type Workspace } from "../store/workspace.js";
 import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher, type DispatcherOptions } from "../webhooks/dispatcher.js";
 import { Scheduler } from "../sim/scheduler.js";
-import type { Services } from "./context.js";
-import type { DocsSite, RequestLogEntry } from "./exchange.js";
-import { Journal, type RequestJournal } from "./journal.js";
+import type { Services } from "../routes/context.js";
+import type { DocsSite, RequestLogEntry } from "../core/exchange.js";
+import { Journal, type RequestJournal } from "../store/journal.js";
 import { SharedJournal } from "../store/shared/journal.js";
 import type { RedisLink } from "../store/shared/redis.js";
 import { SharedWorkspaces } from "../store/shared/shared-workspaces.js";

@@ -5,7 +5,7 @@
  */
 import type { ValidationErrors } from "../core/errors.js";
 import { currentValidators, toValidationErrors } from "../core/validation.js";
-import { collectionOptions, type CollectionName } from "../store/records.js";
+import { collectionOptions, type CollectionName } from "./records.js";
 
 /** The spec schema of each collection's records; the others (not served by /v1) only need an id. */
 export const SCHEMA_OF: Partial<Record<CollectionName, string>> = {
