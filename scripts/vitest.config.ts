@@ -1,13 +1,41 @@
+/**
+ * Two projects: `unit` (tests beside their units, and the spec's own checks: no server, no browser,
+ * no child process; `npm run check` runs them) and `integration` (the `test/` folders, grouped by
+ * concern). `npm test` runs both.
+ */
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+const UNIT = [
+  "{mock-server,conformance}/**/*.test.ts",
+  "scripts/test/spec/**/*.test.ts",
+  "scripts/test/layers.test.ts",
+];
 
 export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
-    include: ["{spec,mock-server,conformance,scripts}/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Servers under test bind ephemeral ports; files run in parallel on the two cores.
     pool: "forks",
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: UNIT,
+          exclude: ["{mock-server,conformance}/**/test/**", "**/node_modules/**"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["{spec,mock-server,conformance,scripts}/**/test/**/*.test.ts"],
+          exclude: ["scripts/test/spec/**", "scripts/test/layers.test.ts", "**/node_modules/**"],
+        },
+      },
+    ],
   },
 });

@@ -3,9 +3,9 @@
  * (or its essence), sent the way the fuzzer sent it.
  */
 import { describe, expect, it } from "vitest";
-import { expectErrorBody, useMock } from "../../mock-server/test/harness.js";
-import { encodeForm } from "../fuzz/multipart.js";
-import { sendWire, type WireRequest } from "../fuzz/wire.js";
+import { expectErrorBody, useMock } from "../../../mock-server/test/harness.js";
+import { encodeForm } from "../../fuzz/multipart.js";
+import { sendWire, type WireRequest } from "../../fuzz/wire.js";
 
 const t = useMock();
 

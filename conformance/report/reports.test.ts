@@ -12,13 +12,13 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RuleResult, RunResult } from "../lib/runner.js";
 import type { Failure } from "../lib/rule.js";
-import { applyBaseline, baselineFile, loadBaseline, type Baseline } from "../report/baseline.js";
-import { countingFailures, countOutcomes, runFails } from "../report/group.js";
-import { consoleReport } from "../report/console.js";
-import { groupFailures, messagePattern, percentile, pointerPattern, timingRows } from "../report/group.js";
-import { htmlReport } from "../report/html.js";
-import { jsonReport } from "../report/json.js";
-import { junitCannotStart, junitReport } from "../report/junit.js";
+import { applyBaseline, baselineFile, loadBaseline, type Baseline } from "./baseline.js";
+import { countingFailures, countOutcomes, runFails } from "./group.js";
+import { consoleReport } from "./console.js";
+import { groupFailures, messagePattern, percentile, pointerPattern, timingRows } from "./group.js";
+import { htmlReport } from "./html.js";
+import { jsonReport } from "./json.js";
+import { junitCannotStart, junitReport } from "./junit.js";
 import { EnvironmentStats, type EnvironmentReport } from "../transport/environment.js";
 
 const { JSDOM } = createRequire(import.meta.url)("jsdom") as {

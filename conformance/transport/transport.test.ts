@@ -3,11 +3,11 @@
  * environment's, what is sent again and when, and what a write whose fate is unknown does.
  */
 import { describe, expect, it } from "vitest";
-import { answerKind, isApiErrorBody, networkKind, TargetUnreachable, type Answer } from "../transport/answer-kind.js";
-import { environmentLine } from "../transport/environment.js";
-import { Pacer } from "../transport/pacer.js";
-import { parseRateLimit, retryAfterMs } from "../transport/retry-after.js";
-import { Transport, WriteOutcomeUnknown } from "../transport/transport.js";
+import { answerKind, isApiErrorBody, networkKind, TargetUnreachable, type Answer } from "./answer-kind.js";
+import { environmentLine } from "./environment.js";
+import { Pacer } from "./pacer.js";
+import { parseRateLimit, retryAfterMs } from "./retry-after.js";
+import { Transport, WriteOutcomeUnknown } from "./transport.js";
 
 const API_ERROR = {
   timestamp: "2026-01-01T00:00:00Z",

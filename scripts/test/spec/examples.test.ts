@@ -3,7 +3,7 @@
  * and every operation of the platform shows a named example of a success and of an error response.
  */
 import { describe, expect, it } from "vitest";
-import { collectExamples } from "./lib/collect-examples.js";
+import { collectExamples } from "../lib/collect-examples.js";
 import {
   type Json,
   type JsonObject,
@@ -12,8 +12,8 @@ import {
   loadGenerated,
   operationsOf,
   pointer,
-} from "./lib/openapi-doc.js";
-import { documentValidator } from "./lib/schema-validator.js";
+} from "../lib/openapi-doc.js";
+import { documentValidator } from "../lib/schema-validator.js";
 
 const documents = [
   ["openapi.json", loadGenerated("openapi.json")],

@@ -8,10 +8,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import document from "../../generated/openapi-document.js";
-import { operationValidators, schemaValidators, type CompiledValidator } from "../../generated/validators.js";
-import { anchored, createOpenApiAjv, SPEC_ID } from "../../mock-server/core/openapi-ajv.js";
-import { type Json, type JsonObject, deref, derefObject, isObject, operationsOf, repoRoot } from "./lib/openapi-doc.js";
+import document from "../../../generated/openapi-document.js";
+import { operationValidators, schemaValidators, type CompiledValidator } from "../../../generated/validators.js";
+import { anchored, createOpenApiAjv, SPEC_ID } from "../../../mock-server/core/openapi-ajv.js";
+import { type Json, type JsonObject, deref, derefObject, isObject, operationsOf, repoRoot } from "../lib/openapi-doc.js";
 
 const spec = JSON.parse(readFileSync(path.join(repoRoot, "generated", "openapi.json"), "utf8")) as JsonObject;
 const source = readFileSync(path.join(repoRoot, "generated", "validators.js"), "utf8");

@@ -4,8 +4,8 @@
  * and the x-assumption markers of every decision the reference leaves open.
  */
 import { describe, expect, it } from "vitest";
-import { fieldProblems, propertiesProblems } from "./lib/field-check.js";
-import { objectParts } from "./lib/field-shape.js";
+import { fieldProblems, propertiesProblems } from "../lib/field-check.js";
+import { objectParts } from "../lib/field-shape.js";
 import {
   type Json,
   type JsonObject,
@@ -19,12 +19,12 @@ import {
   operationsOf,
   pointer,
   refName,
-} from "./lib/openapi-doc.js";
-import { documentValidator } from "./lib/schema-validator.js";
-import { decisions } from "./reference/decisions.js";
-import { type FieldWant, CALL_STATUSES, TERMINATION_REASONS } from "./reference/fields.js";
-import { operations } from "./reference/operations.js";
-import { apiKeyObject, authVariants, resources } from "./reference/resources.js";
+} from "../lib/openapi-doc.js";
+import { documentValidator } from "../lib/schema-validator.js";
+import { decisions } from "../reference/decisions.js";
+import { type FieldWant, CALL_STATUSES, TERMINATION_REASONS } from "../reference/fields.js";
+import { operations } from "../reference/operations.js";
+import { apiKeyObject, authVariants, resources } from "../reference/resources.js";
 
 const doc = loadGenerated("openapi.json");
 const validator = documentValidator(doc, "openapi.json");

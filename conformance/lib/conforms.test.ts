@@ -1,9 +1,9 @@
 /** expectConforms at both levels: what the reference states fails at both, what the kit assumed only at `assumed`. */
 import { describe, expect, it } from "vitest";
-import { clockIssues, conformanceIssues } from "../lib/conforms.js";
+import { clockIssues, conformanceIssues } from "./conforms.js";
 import { differences } from "../operations/store-agreement.js";
-import type { Exchange } from "../lib/http.js";
-import type { Level } from "../lib/schemas.js";
+import type { Exchange } from "./http.js";
+import type { Level } from "./schemas.js";
 
 const T = "2026-11-01T09:30:00.000Z";
 const integration = {

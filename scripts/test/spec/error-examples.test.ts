@@ -5,9 +5,9 @@
  * is replayed against it: the mock must answer exactly that body (the timestamp aside).
  */
 import { describe, expect, it } from "vitest";
-import { STATUS_TEXT } from "../../conformance/lib/spec.js";
-import { useMock } from "../../mock-server/test/harness.js";
-import { type Json, type JsonObject, derefObject, isObject, loadGenerated, operationsOf } from "./lib/openapi-doc.js";
+import { STATUS_TEXT } from "../../../conformance/lib/spec.js";
+import { useMock } from "../../../mock-server/test/harness.js";
+import { type Json, type JsonObject, derefObject, isObject, loadGenerated, operationsOf } from "../lib/openapi-doc.js";
 
 const doc = loadGenerated("openapi.json");
 
