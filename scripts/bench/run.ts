@@ -1,11 +1,12 @@
 /**
- * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE] [--only gateway]
+ * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE] [--only gateway|compare]
  * Runs every part of the benchmark in one process on this machine and rewrites scripts/bench/RESULTS.md.
  * --quick: a smoke run of a few seconds per part (tiny durations and sizes), for `npm test`; its figures
  * mean nothing and it writes RESULTS.md only when --out says so. --json keeps the figures; --render-from
  * rewrites RESULTS.md from such a file without measuring. --only gateway measures part 7 alone and puts its
  * figures into those an earlier run saved (the --json file, default scripts/bench/results.json), then
- * rewrites RESULTS.md (and the --json file) from the whole.
+ * rewrites RESULTS.md (and the --json file) from the whole. --only compare does the same for part 1 (the
+ * mock beside bare Express, bare node:http and Prism), the figures a change to the request path moves.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -58,7 +59,7 @@ export const QUICK: typeof FULL = {
 };
 
 /** Parts that can run alone (--only). */
-const ALONE = ["gateway"];
+const ALONE = ["gateway", "compare"];
 
 export async function runBench(argv: string[], log: (line: string) => void = console.log): Promise<Results> {
   const { values } = parseArgs({
@@ -113,10 +114,19 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     return results;
   }
 
-  const compare = await step(
-    "1. side by side: bare Express, bare node:http, mock as npm start, mock with NODE_ENV=production, Prism",
-    () => runComparison(plan.load, log),
-  );
+  const compareTitle =
+    "1. side by side: bare Express, bare node:http, mock as npm start, mock with NODE_ENV=production, Prism";
+  if (values.only === "compare") {
+    const from = values.json ?? here("results.json");
+    const saved = JSON.parse(readFileSync(from, "utf8")) as Results;
+    const compare = await step(compareTitle, () => runComparison(plan.load, log));
+    const results: Results = { ...saved, compare };
+    const out = write(results);
+    log(`part 1 done; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`);
+    return results;
+  }
+
+  const compare = await step(compareTitle, () => runComparison(plan.load, log));
   const msw = await step("2. the MSW door (setupServer in Node, fetch in the same process)", () =>
     measureMswDoor(plan.load, log),
   );
