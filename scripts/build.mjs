@@ -2,8 +2,9 @@
 /**
  * npm run build: compiles the package (tsconfig.build.json) into dist/, JavaScript plus .d.ts, and
  * copies in the files the compiled code reads or imports as they are: generated/'s modules, types
- * and JSON, and the docs page's assets. dist/ mirrors the repo's layout (dist/mock-server,
- * dist/conformance, dist/generated), so every relative path in the code holds in both trees.
+ * and JSON, the docs page's assets, and Swagger UI's files (from swagger-ui-dist, a dev dependency).
+ * dist/ mirrors the repo's layout (dist/mock-server, dist/conformance, dist/generated), so every
+ * relative path in the code holds in both trees.
  *
  *   node scripts/build.mjs              build (always)
  *   node scripts/build.mjs --if-stale   build only when a source is newer than the last build (npm start, prepack)
@@ -19,7 +20,7 @@
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
@@ -32,6 +33,22 @@ const INPUT_FILES = ["tsconfig.json", "tsconfig.build.json", "package.json", "sc
 /** Copied as they are: tsc neither emits .js inputs nor copies .d.ts or .json files. */
 const GENERATED_COPIED = /\.(js|d\.ts|json)$/;
 const ASSET_DIRS = ["mock-server/docs-site/assets"];
+/**
+ * Swagger UI's files the docs site serves (mock-server/docs-site/site.ts, ASSETS) and the licence files
+ * that go with them, copied from swagger-ui-dist into the folder site.ts reads them from in dist/. The
+ * package is a dev dependency, not a dependency of the kit: it depends on @scarf/scarf, a telemetry
+ * postinstall that would otherwise run in every install of the kit.
+ */
+const SWAGGER_UI_FILES = [
+  "swagger-ui-bundle.js",
+  "swagger-ui.css",
+  "favicon-32x32.png",
+  "favicon-16x16.png",
+  "LICENSE",
+  "NOTICE",
+  "swagger-ui-bundle.js.LICENSE.txt",
+];
+const SWAGGER_UI_VENDOR = "mock-server/docs-site/vendor/swagger-ui";
 
 const isTestPath = (path) => /(^|\/)(test|browser)\//.test(path) || /\.test\.ts$/.test(path);
 
@@ -47,6 +64,9 @@ function newestInput() {
   };
   for (const dir of INPUT_DIRS) visit(join(ROOT, dir));
   for (const file of INPUT_FILES) newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
+  // A reinstalled swagger-ui-dist (another version) makes dist/'s copy stale; absent under --omit=dev.
+  const swaggerUi = swaggerUiDir();
+  if (swaggerUi) newest = Math.max(newest, statSync(swaggerUi).mtimeMs);
   return newest;
 }
 
@@ -54,12 +74,25 @@ export function isStale() {
   return !existsSync(STAMP) || statSync(STAMP).mtimeMs < newestInput();
 }
 
-function typescriptCompiler() {
+function resolved(specifier) {
   try {
-    return createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    return createRequire(import.meta.url).resolve(specifier);
   } catch {
     return undefined;
   }
+}
+
+const typescriptCompiler = () => resolved("typescript/bin/tsc");
+
+function swaggerUiDir() {
+  const manifest = resolved("swagger-ui-dist/package.json");
+  return manifest && dirname(manifest);
+}
+
+function copySwaggerUi(from, into) {
+  const to = join(into, SWAGGER_UI_VENDOR);
+  mkdirSync(to, { recursive: true });
+  for (const name of SWAGGER_UI_FILES) cpSync(join(from, name), join(to, name));
 }
 
 function copyGenerated(into) {
@@ -73,6 +106,9 @@ async function build() {
   const tsc = typescriptCompiler();
   if (!tsc)
     throw new Error("the build needs the dev dependencies (TypeScript): run `npm ci` first, then `npm run build`");
+  const swaggerUi = swaggerUiDir();
+  if (!swaggerUi)
+    throw new Error("the build needs the dev dependencies (swagger-ui-dist): run `npm ci` first, then `npm run build`");
   const next = `${DIST}.next-${process.pid}`;
   rmSync(next, { recursive: true, force: true });
   try {
@@ -86,6 +122,7 @@ async function build() {
   }
   copyGenerated(next);
   for (const dir of ASSET_DIRS) cpSync(join(ROOT, dir), join(next, dir), { recursive: true });
+  copySwaggerUi(swaggerUi, next);
   writeFileSync(join(next, ".build-stamp"), `${new Date().toISOString()}\n`);
   // Swap: the old tree moves aside first, because a directory cannot be renamed onto a full one.
   const old = `${DIST}.old-${process.pid}`;

@@ -1,13 +1,13 @@
 /**
- * The docs site of the Node doors: Swagger UI (swagger-ui-dist, served from node_modules, so the
- * docs work offline) over the two specs.
+ * The docs site of the Node doors: Swagger UI (swagger-ui-dist's files, served by the mock, so the
+ * docs work offline; swaggerUiDir() says from where) over the two specs.
  *   /docs                    the platform API, with Prefer pickers and the default key prefilled
  *   /docs/control            the /__mock control plane
  *   /docs/openapi.json, /docs/mock-control.json   the specs as these pages show them (specs.ts)
  *   /docs/{asset}            Swagger UI's files and ours (assets/)
  * Nothing is read before the first request for it (the Swagger bundle is 1.5 MB), then it is kept.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,17 +39,30 @@ const ASSET_HEADERS = { "Cache-Control": "public, max-age=3600", "X-Content-Type
 /** Pages and specs carry the key and the mock's current spec: always revalidated. */
 const FRESH_HEADERS = { "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" };
 
-const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+/**
+ * Where Swagger UI's files are read from. swagger-ui-dist is a dev dependency only: it depends on
+ * @scarf/scarf, whose postinstall sends telemetry, and that must not run in every install of the kit.
+ * So the build copies the files ASSETS serves into dist (scripts/build.mjs, SWAGGER_UI_FILES), beside
+ * this module once compiled: that copy when it is there (running from dist/), else the package in
+ * node_modules (running from the sources: tsx, the tests). Resolved on first use, not on import.
+ */
+function swaggerUiDir(): string {
+  const built = fileURLToPath(new URL("./vendor/swagger-ui/", import.meta.url));
+  if (existsSync(built)) return built;
+  return dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+}
+
 const OWN_DIR = fileURLToPath(new URL("./assets/", import.meta.url));
 const CONTROL_SPEC = fileURLToPath(new URL("../../generated/mock-control.json", import.meta.url));
 
-const ASSETS: Record<string, { dir: string; contentType: string }> = {
-  "swagger-ui-bundle.js": { dir: SWAGGER_DIR, contentType: "text/javascript; charset=utf-8" },
-  "swagger-ui.css": { dir: SWAGGER_DIR, contentType: "text/css; charset=utf-8" },
-  "favicon-32x32.png": { dir: SWAGGER_DIR, contentType: "image/png" },
-  "favicon-16x16.png": { dir: SWAGGER_DIR, contentType: "image/png" },
-  "init.js": { dir: OWN_DIR, contentType: "text/javascript; charset=utf-8" },
-  "docs.css": { dir: OWN_DIR, contentType: "text/css; charset=utf-8" },
+/** Swagger UI's files and ours; a Swagger UI file added here goes into build.mjs's SWAGGER_UI_FILES too. */
+const ASSETS: Record<string, { dir: () => string; contentType: string }> = {
+  "swagger-ui-bundle.js": { dir: swaggerUiDir, contentType: "text/javascript; charset=utf-8" },
+  "swagger-ui.css": { dir: swaggerUiDir, contentType: "text/css; charset=utf-8" },
+  "favicon-32x32.png": { dir: swaggerUiDir, contentType: "image/png" },
+  "favicon-16x16.png": { dir: swaggerUiDir, contentType: "image/png" },
+  "init.js": { dir: () => OWN_DIR, contentType: "text/javascript; charset=utf-8" },
+  "docs.css": { dir: () => OWN_DIR, contentType: "text/css; charset=utf-8" },
 };
 
 export function nodeDocsSite({ apiKey }: DocsSiteOptions): DocsSite {
@@ -89,7 +102,7 @@ export function nodeDocsSite({ apiKey }: DocsSiteOptions): DocsSite {
       return { contentType: "application/json", body: JSON.stringify(specs[name]()), headers: FRESH_HEADERS };
     const asset = ASSETS[name];
     if (asset)
-      return { contentType: asset.contentType, body: readFileSync(join(asset.dir, name)), headers: ASSET_HEADERS };
+      return { contentType: asset.contentType, body: readFileSync(join(asset.dir(), name)), headers: ASSET_HEADERS };
     return undefined;
   }
 

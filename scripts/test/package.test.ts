@@ -6,7 +6,7 @@
  * versions this repo runs, from npm's cache where it has them.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { access, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,7 +17,11 @@ import { installedPackages, processTree } from "../bench/installed.js";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./consumer", import.meta.url));
 const APP_TOOLS = ["msw", "vitest", "jsdom", "typescript", "esbuild", "@types/node"];
-/** What a user's app must never get from the kit: dev tools, a TypeScript loader, the optional Express. */
+/**
+ * What a user's app must never get from the kit: dev tools, a TypeScript loader, the optional Express,
+ * and swagger-ui-dist, whose dependency @scarf/scarf is a telemetry postinstall (the build copies
+ * Swagger UI's files into dist/ instead).
+ */
 const NEVER_INSTALLED = [
   "tsx",
   "typescript",
@@ -28,7 +32,11 @@ const NEVER_INSTALLED = [
   "@redocly/cli",
   "dredd",
   "yaml",
+  "swagger-ui-dist",
+  "@scarf/scarf",
 ];
+/** The lifecycle scripts npm runs when it installs a package; a binding.gyp means `node-gyp rebuild` as install. */
+const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall"];
 
 interface Run {
   code: number;
@@ -70,6 +78,40 @@ async function must(command: string, args: string[], cwd: string): Promise<Run> 
 
 async function versionOf(name: string): Promise<string> {
   return JSON.parse(await readFile(path.join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
+}
+
+const exists = (file: string): Promise<boolean> =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * Every package under a project's node_modules, nested node_modules included, that npm runs an install
+ * script of when it installs it, as `name: script`. The kit is one of them: its own `prepare` does not
+ * run from a tarball or the registry, but a preinstall, install or postinstall of its would.
+ */
+
+async function packagesWithInstallScripts(project: string): Promise<string[]> {
+  const found: string[] = [];
+  const visit = async (modules: string): Promise<void> => {
+    const entries = await readdir(modules).catch(() => [] as string[]);
+    for (const entry of entries) {
+      if (entry.startsWith(".")) continue;
+      if (entry.startsWith("@")) {
+        await visit(path.join(modules, entry));
+        continue;
+      }
+      const dir = path.join(modules, entry);
+      const manifest = JSON.parse(await readFile(path.join(dir, "package.json"), "utf8").catch(() => "{}"));
+      for (const script of INSTALL_SCRIPTS)
+        if (manifest.scripts?.[script]) found.push(`${manifest.name}: ${script} ${manifest.scripts[script]}`);
+      if (await exists(path.join(dir, "binding.gyp"))) found.push(`${manifest.name}: binding.gyp`);
+      await visit(path.join(dir, "node_modules"));
+    }
+  };
+  await visit(path.join(project, "node_modules"));
+  return found;
 }
 
 async function newProject(dir: string): Promise<void> {
@@ -152,7 +194,7 @@ describe("the packed tarball", () => {
     expect(files.filter((f) => !f.startsWith("dist/") && f !== "package.json" && f !== "README.md")).toEqual([]);
     expect(files.filter((f) => /\.test\.|\/test\/|bench|\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
     // Every module has its types beside it.
-    const js = files.filter((f) => f.endsWith(".js") && !f.startsWith("dist/mock-server/docs-site/assets/"));
+    const js = files.filter((f) => f.endsWith(".js") && !/^dist\/mock-server\/docs-site\/(assets|vendor)\//.test(f));
     expect(js.filter((f) => !files.includes(f.replace(/\.js$/, ".d.ts")))).toEqual([]);
     expect(files).toEqual(
       expect.arrayContaining([
@@ -160,6 +202,9 @@ describe("the packed tarball", () => {
         "dist/mock-server/main.js",
         "dist/conformance/cli.js",
         "dist/mock-server/docs-site/assets/docs.css",
+        // Swagger UI, copied from the dev dependency swagger-ui-dist by the build, with its licence.
+        "dist/mock-server/docs-site/vendor/swagger-ui/swagger-ui-bundle.js",
+        "dist/mock-server/docs-site/vendor/swagger-ui/LICENSE",
       ]),
     );
   });
@@ -168,8 +213,12 @@ describe("the packed tarball", () => {
     const installed = await installedPackages(alone);
     expect(installed).toContain("agent-platform-mock-kit");
     expect(installed.filter((name) => NEVER_INSTALLED.includes(name) || name.startsWith("@types/"))).toEqual([]);
-    // The kit's own dependencies and theirs: faker, ajv, busboy, openapi-fetch, swagger-ui-dist, undici, fast-check.
+    // The kit's own dependencies and theirs: faker, ajv, busboy, openapi-fetch, undici, fast-check.
     expect(installed.length, installed.join(", ")).toBeLessThan(25);
+  });
+
+  it("runs no install script of any package it brings (no telemetry, nothing built at install)", async () => {
+    expect(await packagesWithInstallScripts(alone)).toEqual([]);
   });
 });
 
@@ -196,7 +245,12 @@ describe("the bins", () => {
       expect(agents.status).toBe(200);
       expect(((await agents.json()) as { data: unknown[] }).data).toHaveLength(2);
       expect((await fetch(`${url}/docs`)).status).toBe(200);
-      expect((await fetch(`${url}/docs/swagger-ui.css`)).status).toBe(200);
+      // Swagger UI's files come from the package's own copy: swagger-ui-dist is not installed.
+      for (const asset of ["swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png", "favicon-16x16.png"]) {
+        const answer = await fetch(`${url}/docs/${asset}`);
+        expect(answer.status, asset).toBe(200);
+        expect((await answer.arrayBuffer()).byteLength, asset).toBeGreaterThan(0);
+      }
     } finally {
       await stop(child);
     }
@@ -260,6 +314,7 @@ describe("a checkout of the repo with only the production dependencies (npm ci -
     );
     try {
       expect((await fetch(`${url}/v1/calls?size=1`, { headers: { "X-API-Key": "mock-api-key" } })).status).toBe(200);
+      expect((await fetch(`${url}/docs/swagger-ui-bundle.js`)).status).toBe(200);
     } finally {
       await stop(child, true);
     }
