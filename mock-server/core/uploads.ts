@@ -13,6 +13,10 @@ export const MAX_FILES = 20;
 /** How much of each file is kept to check its content. */
 export const SNIFF_BYTES = 4096;
 export const FILE_FIELD = "knowledge_base_files";
+/** The form's text fields (every field of KnowledgeBaseCreate but the files). */
+export const TEXT_FIELDS: readonly string[] = ["name", "knowledge_base_texts", "knowledge_base_urls"];
+/** Types of a text field's part that carries a filename: what a generated client gives the Blob it wraps a value in. */
+export const TEXT_PART_TYPES: readonly string[] = ["text/plain", "application/json"];
 
 export type FileKind = "pdf" | "txt" | "html" | "markdown" | "docx";
 
@@ -36,6 +40,26 @@ const KIND_BY_EXTENSION: Record<string, FileKind> = {
 export function fileKind(filename: string): FileKind | undefined {
   const extension = filename.includes(".") ? filename.split(".").pop()!.toLowerCase() : "";
   return Object.hasOwn(KIND_BY_EXTENSION, extension) ? KIND_BY_EXTENSION[extension] : undefined;
+}
+
+/**
+ * A part with a filename under a text field is that field when its type is text/plain or
+ * application/json, its content the value: generators (orval, for a field with an encoding
+ * contentType or a contentMediaType) wrap a string in a Blob, which FormData sends as a file named
+ * "blob". A type that is not a media type reads as text/plain, the default of RFC 7578 (busboy does
+ * the same). Any other type under a text field is a mistake: refuseFilePart answers it.
+ */
+export function isTextFieldPart(name: string, type: string | undefined): boolean {
+  if (!TEXT_FIELDS.includes(name)) return false;
+  const essence = (type ?? "").split(";")[0].trim().toLowerCase();
+  const mediaType = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(essence) ? essence : "text/plain";
+  return TEXT_PART_TYPES.includes(mediaType);
+}
+
+/** A text field sent as a part with a filename, read whole: its bytes as UTF-8 (RFC 7578's default charset). */
+export function textFieldValue(name: string, bytes: Uint8Array): { name: string; value: string; truncated?: boolean } {
+  if (bytes.length > MAX_FIELD_BYTES) return { name, value: "", truncated: true };
+  return { name, value: new TextDecoder().decode(bytes) };
 }
 
 /** What is wrong with a file part, judged from its header alone (field name and filename). */

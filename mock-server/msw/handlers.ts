@@ -27,7 +27,7 @@ import {
   type RequestLogEntry,
 } from "../core/exchange.js";
 import { createMock, DEFAULT_API_KEY, type Mock } from "../mock/mock.js";
-import { SNIFF_BYTES } from "../core/uploads.js";
+import { isTextFieldPart, MAX_FIELD_BYTES, SNIFF_BYTES, textFieldValue } from "../core/uploads.js";
 
 export interface MockHandlersOptions {
   /** Where the API is served; its path (if any) prefixes /v1 and /__mock. Default http://127.0.0.1:4010. */
@@ -166,6 +166,13 @@ async function readForm(request: Request): Promise<FormPart[]> {
   const parts: FormPart[] = [];
   for (const [name, value] of entries) {
     if (typeof value === "string") parts.push({ name, value });
+    // A text field a generated client sent as a Blob (a part with a filename): the field, read whole.
+    else if (isTextFieldPart(name, value.type))
+      parts.push(
+        value.size > MAX_FIELD_BYTES
+          ? { name, value: "", truncated: true }
+          : textFieldValue(name, new Uint8Array(await value.arrayBuffer())),
+      );
     else
       parts.push({
         name,

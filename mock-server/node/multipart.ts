@@ -14,12 +14,15 @@ import {
   MAX_FILE_BYTES,
   MAX_FILES,
   SNIFF_BYTES,
+  TEXT_FIELDS,
   fieldTooLarge,
   fileKind,
   fileTooLarge,
+  isTextFieldPart,
   refuseContent,
   refuseFilePart,
   refuseNamelessFile,
+  textFieldValue,
   tooManyFiles,
 } from "../core/uploads.js";
 
@@ -34,7 +37,14 @@ export function readMultipart(req: IncomingMessage): Promise<FormPart[]> {
         headers: req.headers,
         // busboy signals `limit` when a file reaches fileSize bytes, so a file of exactly 25 MB (the
         // documented maximum, still allowed) would be refused: the limit is one byte past it.
-        limits: { fileSize: MAX_FILE_BYTES + 1, fieldSize: MAX_FIELD_BYTES, files: MAX_FILES, fields: 50, parts: 100 },
+        // A text field sent with a filename (a generated client's Blob) is a file part to busboy too.
+        limits: {
+          fileSize: MAX_FILE_BYTES + 1,
+          fieldSize: MAX_FIELD_BYTES,
+          files: MAX_FILES + TEXT_FIELDS.length,
+          fields: 50,
+          parts: 100,
+        },
         defParamCharset: "utf8",
       });
     } catch (e) {
@@ -44,6 +54,7 @@ export function readMultipart(req: IncomingMessage): Promise<FormPart[]> {
     const parts: FormPart[] = [];
     const fieldNames = new Set<string>();
     let pendingFiles = 0;
+    let files = 0;
     let closed = false;
     let failed = false;
 
@@ -104,6 +115,11 @@ export function readMultipart(req: IncomingMessage): Promise<FormPart[]> {
       // A form cut short errors the open file stream too; unheard, that error would end the process.
       stream.on("error", (e: Error) => fail(new ApiError(400, `Malformed multipart body: ${e.message}`)));
       const filename = info.filename ?? "";
+      if (isTextFieldPart(name, info.mimeType)) return readTextField(name, stream);
+      if (++files > MAX_FILES) {
+        stream.resume();
+        return fail(tooManyFiles());
+      }
       const refused = refuseFilePart(name, filename);
       if (refused) {
         stream.resume();
@@ -134,6 +150,31 @@ export function readMultipart(req: IncomingMessage): Promise<FormPart[]> {
         settle();
       });
     });
+
+    /** A text field whose part has a filename: read whole (up to the field limit) and kept in its place as a field. */
+    const readTextField = (name: string, stream: NodeJS.ReadableStream) => {
+      if (fieldNames.has(name)) {
+        stream.resume();
+        return fail(invalid({ [name]: "must be sent once" }));
+      }
+      fieldNames.add(name);
+      const part: FormPart = { name, value: "" };
+      parts.push(part);
+      pendingFiles++;
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      stream.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > MAX_FIELD_BYTES) return fail(fieldTooLarge(name));
+        chunks.push(chunk);
+      });
+      stream.on("end", () => {
+        pendingFiles--;
+        if (failed) return;
+        Object.assign(part, textFieldValue(name, Buffer.concat(chunks)));
+        settle();
+      });
+    };
 
     parser.on("filesLimit", () => fail(tooManyFiles()));
     parser.on("fieldsLimit", () => fail(invalid({ body: "too many form fields" })));
