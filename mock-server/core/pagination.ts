@@ -29,12 +29,22 @@ export interface PageParams {
   size: number;
 }
 
+/** The 2.1 wrapper; its total is named `totalCount`, or `totalCounts` where the reference spells it so. */
+export type Page<T> = {
+  data: T[];
+  page: number;
+  size: number;
+  totalPages: number;
+  hasNext: boolean;
+  hasPrevious: boolean;
+} & { [K in TotalField]?: number };
+
 export function wrapPage<T>(
   items: T[],
   total: number,
   { page, size }: PageParams,
   totalField: TotalField = "totalCount",
-) {
+): Page<T> {
   const totalPages = Math.ceil(total / size);
   return {
     data: items,

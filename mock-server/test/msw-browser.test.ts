@@ -71,7 +71,7 @@ describe("MSW handlers in a browser", () => {
     expect(inputs.filter((file) => /node_modules\/(express|busboy|ajv|ajv-formats|body-parser)\//.test(file))).toEqual(
       [],
     );
-    expect(inputs.some((file) => file.endsWith("mock-server/core/pipeline.ts"))).toBe(true);
+    expect(inputs.some((file) => file.endsWith("mock-server/mock/pipeline.ts"))).toBe(true);
     expect(bundle).not.toMatch(/\bnew Function\(|\beval\(/);
   });
 
