@@ -111,7 +111,7 @@ async function main(): Promise<void> {
       `  Shared store:       ${store.replace(/\/\/[^@/]*@/, "//")} (${await running.mock.joined}; every mock on it is one mock)`,
     );
   const specWatch = kitRoot
-    ? watchSpec({ root: kitRoot, workspaces: running.mock.services.workspaces, log: (block) => console.log(block) })
+    ? watchSpec({ root: kitRoot, mock: running.mock, log: (block) => console.log(block) })
     : undefined;
   if (specWatch)
     console.log(`  Watching:           ${kitRoot}/spec (a change regenerates generated/ and reloads the mock)`);

@@ -10,7 +10,7 @@ import { buildRecord, createBuildContext, recountBatch, webhooksOfAgent, type Cr
 import type { Call, Webhook } from "../store/records.js";
 import { takeOutcome } from "./call-outcome.js";
 import { objectBody } from "./body.js";
-import { recordErrors } from "../store/record-checks.js";
+import { recordCheck, type RecordCheck } from "../store/record-checks.js";
 import type { ControlRoute, ControlServices } from "./types.js";
 import { workspaceOf } from "./workspaces.js";
 
@@ -20,7 +20,7 @@ function collectionOf(name: string): CollectionName {
   return name as CollectionName;
 }
 
-export function recordRoutes({ workspaces, simulation }: ControlServices): ControlRoute[] {
+export function recordRoutes({ workspaces, simulation, contract }: ControlServices): ControlRoute[] {
   return [
     {
       operationId: "listRecords",
@@ -46,7 +46,7 @@ export function recordRoutes({ workspaces, simulation }: ControlServices): Contr
         const created: CreatedRecord[] = [];
         let record: unknown;
         try {
-          record = storeRecord(workspace, name, partial, now, created);
+          record = storeRecord(workspace, name, partial, now, created, recordCheck(contract()));
         } catch (error) {
           // A refused fill leaves nothing behind, not even the records made for its references.
           for (const { name: other, id } of created.reverse()) workspace.collections[other].delete(id);
@@ -69,13 +69,17 @@ export function recordRoutes({ workspaces, simulation }: ControlServices): Contr
   ];
 }
 
-/** Builds, checks and stores a record; records made for its references are listed in `created`. */
+/**
+ * Builds, checks (against the spec the mock serves) and stores a record; records made for its
+ * references are listed in `created`.
+ */
 function storeRecord(
   workspace: Workspace,
   name: CollectionName,
   partial: Record<string, unknown>,
   now: Date,
   created: CreatedRecord[],
+  check: RecordCheck,
 ): unknown {
   let record: unknown;
   try {
@@ -84,7 +88,7 @@ function storeRecord(
     // A builder meeting a field of the wrong type (agents: "x") is bad input, not a server fault.
     throw new ApiError(400, `Cannot build a ${name} record from this partial: ${(error as Error).message}`);
   }
-  const errors = recordErrors(name, record);
+  const errors = check(name, record);
   if (errors) throw invalid(errors, `Not a valid ${name} record`);
   const collection = workspace.collections[name] as unknown as {
     create(r: unknown): unknown;

@@ -132,7 +132,7 @@ function dropWithPartners(workspace: Workspace, unfit: Unfit[]): CollectionFollo
 
 const countRecords = (workspace: Workspace) => Object.values(workspace.counts()).reduce((a, b) => a + b, 0);
 
-/** Makes one workspace fit the spec in use, by the rule above; says what it did. */
+/** Makes one workspace fit a spec (`check`: the reloaded contract's recordCheck), by the rule above; says what it did. */
 export function fitWorkspace(workspace: Workspace, check: Check = recordErrors): WorkspaceFit {
   const unfit = unfitRecords(workspace, check);
   const followed = unfit.length > 0 ? dropWithPartners(workspace, unfit) : [];

@@ -8,6 +8,7 @@ import { ApiError, invalid } from "../core/errors.js";
 import type { Workspace, Workspaces } from "../store/workspace.js";
 import { objectBody, onlyKeys, optionalInteger } from "./body.js";
 import type { ControlRoute, ControlServices } from "./types.js";
+import { recordCheck } from "../store/record-checks.js";
 import { exportSnapshot, importSnapshot } from "../store/snapshot.js";
 
 export function workspaceOf(workspaces: Workspaces, id: string): Workspace {
@@ -18,7 +19,13 @@ export function workspaceOf(workspaces: Workspaces, id: string): Workspace {
 
 const info = (w: Workspace) => ({ workspaceId: w.workspaceId, counts: w.counts() });
 
-export function workspaceRoutes({ workspaces, simulation, journal, faults }: ControlServices): ControlRoute[] {
+export function workspaceRoutes({
+  workspaces,
+  simulation,
+  journal,
+  faults,
+  contract,
+}: ControlServices): ControlRoute[] {
   const seedBody = (raw: unknown) => {
     const body = objectBody(raw);
     onlyKeys(body, ["seed"]);
@@ -122,7 +129,7 @@ export function workspaceRoutes({ workspaces, simulation, journal, faults }: Con
       path: "/workspaces/{workspaceId}/snapshot",
       handle: ({ params, body }) => {
         const workspace = workspaceOf(workspaces, params.workspaceId);
-        importSnapshot(workspace, objectBody(body));
+        importSnapshot(workspace, objectBody(body), recordCheck(contract()));
         simulation.resume(workspace);
         return { status: 200, body: info(workspace) };
       },

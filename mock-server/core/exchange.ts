@@ -3,6 +3,7 @@
  * turns its transport's request into a RequestHead, reads the body only when the core asks for it
  * (after routing and the API key, so a refused upload is never read), and writes the CoreReply back.
  */
+import type { Contract } from "./contract.js";
 
 export interface RequestHead {
   /** As sent, upper case: GET, POST, ... */
@@ -62,8 +63,11 @@ export interface StaticFile {
   headers?: Record<string, string>;
 }
 
-/** The docs site: `file` is "" for /docs itself. Only the Node doors bring one (its assets live in node_modules). */
-export type DocsSite = (file: string) => StaticFile | undefined;
+/**
+ * The docs site: `file` is "" for /docs itself; `contract` is the spec the mock serves now, which the
+ * pages and specs show. Only the Node doors bring one (its assets live in node_modules).
+ */
+export type DocsSite = (file: string, contract: Contract) => StaticFile | undefined;
 
 /** One line of the request log (`--log-format`), told when a request is answered. */
 export interface RequestLogEntry {

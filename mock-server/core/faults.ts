@@ -84,13 +84,18 @@ export class FaultRules {
   onTouch: ((field: string) => void) | undefined;
 
   /**
-   * `operations`: the /v1 operations by id, for the documented statuses; `hasWorkspace`: whether a
-   * workspace exists (a rule for one that does not could never apply).
+   * `operations`: the /v1 operations by id, for the documented statuses, or where to find those of the
+   * spec in use (the mock's contract, which a reload replaces); `hasWorkspace`: whether a workspace
+   * exists (a rule for one that does not could never apply).
    */
   constructor(
-    private readonly operations: Map<string, Operation>,
+    private readonly operationsOf: ReadonlyMap<string, Operation> | (() => ReadonlyMap<string, Operation>),
     private readonly hasWorkspace: (workspaceId: string) => boolean,
   ) {}
+
+  private get operations(): ReadonlyMap<string, Operation> {
+    return typeof this.operationsOf === "function" ? this.operationsOf() : this.operationsOf;
+  }
 
   /** Checks a POST /__mock/faults body (400 naming every bad field) and adds the rule last. */
   add(body: Record<string, unknown>): FaultRule {

@@ -1,11 +1,11 @@
 /**
- * The operations of the spec, each with its validators (compiled at `npm run generate`). The core
+ * The operations of a spec, each with its validators (compiled at `npm run generate`). The core
  * routes from this table, so an operation added to spec/ is routed (and must get a handler) after
- * `npm run generate`. The table follows the spec in use: it is built again after an installSpec.
+ * `npm run generate`. A Contract (contract.ts) builds the table of its spec once.
  */
 import type { operations, webhooks } from "../../generated/schema.js";
-import { deref, loadSpec, specVersion } from "./spec.js";
-import { currentValidators, validateCached, type CompiledValidator } from "./validation.js";
+import { derefIn } from "./spec.js";
+import type { CompiledValidator, GeneratedValidators } from "./validation.js";
 
 type WebhookOperation = NonNullable<webhooks[keyof webhooks]["post"]>;
 /** Operations under paths; the top-level `webhooks` are deliveries the mock sends, not routes. */
@@ -49,8 +49,18 @@ export interface Operation {
 
 const METHODS: Method[] = ["get", "post", "put", "patch", "delete"];
 
+/** What the table is built from: one spec's document and validators, and where passed objects are kept. */
+export interface OperationSource {
+  document: unknown;
+  validators: GeneratedValidators;
+  /** `validate(value)`, remembering the objects that passed (validation.ts PassedObjects). */
+  validateCached(validate: CompiledValidator, value: unknown): boolean;
+}
+
+type Deref = <T = Record<string, unknown>>(node: unknown) => T;
+
 /** `#/components/schemas/CallPage` -> "Call" when the page's `data` items are one component schema. */
-function pageItemSchema(schema: unknown): string | undefined {
+function pageItemSchema(deref: Deref, schema: unknown): string | undefined {
   const page = deref<Record<string, any>>(schema);
   for (const part of [page, ...(page?.allOf ?? []).map((p: unknown) => deref<Record<string, any>>(p))]) {
     const ref = part?.properties?.data?.items?.$ref;
@@ -63,30 +73,42 @@ function pageItemSchema(schema: unknown): string | undefined {
  * A response check. Records are validated once per object (validateCached); a page's records one by
  * one that way, then its envelope with no records in it, so a page read costs the envelope only.
  */
-function responseCheck(validate: CompiledValidator, schema: unknown): Pick<ResponseInfo, "check" | "errors"> {
-  const item = pageItemSchema(schema);
-  const validateItem = item ? currentValidators().schemaValidators[item] : undefined;
+function responseCheck(
+  source: OperationSource,
+  deref: Deref,
+  validate: CompiledValidator,
+  schema: unknown,
+): Pick<ResponseInfo, "check" | "errors"> {
+  const item = pageItemSchema(deref, schema);
+  const validateItem = item ? source.validators.schemaValidators[item] : undefined;
   let lastErrors: { instancePath: string; message?: string }[] = [];
   const check = (body: unknown): boolean => {
     lastErrors = [];
     const data = (body as { data?: unknown })?.data;
     if (validateItem && Array.isArray(data)) {
       for (const [i, record] of data.entries()) {
-        if (!validateCached(validateItem, record)) {
+        if (!source.validateCached(validateItem, record)) {
           lastErrors = (validateItem.errors ?? []).map((e) => ({ ...e, instancePath: `/data/${i}${e.instancePath}` }));
           return false;
         }
       }
       if (validate({ ...(body as object), data: [] })) return true;
-    } else if (validateCached(validate, body)) return true;
+    } else if (source.validateCached(validate, body)) return true;
     lastErrors = validate.errors ?? [];
     return false;
   };
   return { check, errors: () => lastErrors };
 }
 
-function buildOperation(path: string, method: Method, item: Record<string, any>, op: Record<string, any>): Operation {
-  const validators = currentValidators().operationValidators[op.operationId];
+function buildOperation(
+  source: OperationSource,
+  deref: Deref,
+  path: string,
+  method: Method,
+  item: Record<string, any>,
+  op: Record<string, any>,
+): Operation {
+  const validators = source.validators.operationValidators[op.operationId];
   if (!validators) throw new Error(`no generated validators for ${op.operationId}: run npm run generate`);
   const params: ParameterObject[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) =>
     deref<ParameterObject>(p),
@@ -104,7 +126,7 @@ function buildOperation(path: string, method: Method, item: Record<string, any>,
       ]),
     );
     const validate = validators.responses[code];
-    const check = validate ? responseCheck(validate, media?.schema) : { check: null, errors: () => [] };
+    const check = validate ? responseCheck(source, deref, validate, media?.schema) : { check: null, errors: () => [] };
     responses.set(Number(code), { status: Number(code), schema: media?.schema, examples, ...check });
   }
   return {
@@ -124,22 +146,15 @@ function buildOperation(path: string, method: Method, item: Record<string, any>,
   };
 }
 
-let cached: { version: number; operations: Operation[] } | undefined;
-
-export function loadOperations(): Operation[] {
-  if (cached?.version === specVersion()) return cached.operations;
-  const spec = loadSpec();
+/** Every operation under the spec's paths; throws when one has no generated validators. */
+export function buildOperations(source: OperationSource): Operation[] {
+  const deref: Deref = (node) => derefIn(source.document, node);
+  const paths = (source.document as { paths: Record<string, unknown> }).paths;
   const operations: Operation[] = [];
-  for (const [path, rawItem] of Object.entries(spec.paths)) {
+  for (const [path, rawItem] of Object.entries(paths)) {
     const item = deref<Record<string, any>>(rawItem);
-    for (const method of METHODS) if (item[method]) operations.push(buildOperation(path, method, item, item[method]));
+    for (const method of METHODS)
+      if (item[method]) operations.push(buildOperation(source, deref, path, method, item, item[method]));
   }
-  cached = { version: specVersion(), operations };
   return operations;
-}
-
-export function findOperation(operationId: string): Operation {
-  const op = loadOperations().find((o) => o.operationId === operationId);
-  if (!op) throw new Error(`no operation ${operationId} in the spec`);
-  return op;
 }

@@ -7,9 +7,9 @@
  * A preferred reply changes no state: it is served instead of the handler.
  */
 import { ApiError, STATUS_TEXT } from "./errors.js";
+import type { Contract } from "./contract.js";
 import type { Operation } from "./operations.js";
 import type { Reply } from "./exchange.js";
-import { sampleSchema } from "./schema-sampler.js";
 import type { Clock } from "./clock.js";
 import { MAX_DELAY_MS } from "./faults.js";
 
@@ -22,8 +22,9 @@ export function parsePrefer(header: string | undefined): Record<string, string> 
   return out;
 }
 
-/** `path`: the request path as sent, for a forced error's body. */
+/** `op`: an operation of `contract`, the spec in use; `path`: the request path as sent, for a forced error's body. */
 export async function preferredReply(
+  contract: Contract,
   op: Operation,
   header: string,
   clock: Clock,
@@ -61,7 +62,7 @@ export async function preferredReply(
     }
     return { status, body: response.examples[prefer.example] };
   }
-  if (prefer.dynamic === "true") return { status, body: sampleSchema(response.schema) };
+  if (prefer.dynamic === "true") return { status, body: contract.sample(response.schema) };
   if (status >= 400) {
     return {
       status,
@@ -75,5 +76,5 @@ export async function preferredReply(
     };
   }
   const first = Object.values(response.examples)[0];
-  return { status, body: first ?? sampleSchema(response.schema) };
+  return { status, body: first ?? contract.sample(response.schema) };
 }

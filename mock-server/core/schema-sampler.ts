@@ -3,26 +3,27 @@
  * enum, const, format, pattern-bearing formats we know (date-time, uri, E.164), bounds and required.
  */
 import { randomUUID } from "./portable-crypto.js";
-import { deref } from "./spec.js";
 
 /** An integer in [min, max): random, not seeded (dynamic examples are meant to vary). */
 const randomInt = (min: number, max?: number) =>
   max === undefined ? Math.floor(Math.random() * min) : min + Math.floor(Math.random() * (max - min));
 
 type Schema = Record<string, any>;
+/** Resolves a `$ref` in the document the schema belongs to (Contract.deref). */
+type Deref = (node: unknown) => unknown;
 
 const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
 
-export function sampleSchema(input: unknown, depth = 0): unknown {
-  const schema = deref<Schema>(input);
+export function sampleSchema(input: unknown, deref: Deref, depth = 0): unknown {
+  const schema = deref(input) as Schema;
   if (!schema || typeof schema !== "object") return null;
   if ("const" in schema) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[randomInt(schema.enum.length)];
-  if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s: unknown) => sampleSchema(s, depth)));
+  if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s: unknown) => sampleSchema(s, deref, depth)));
   const choices = schema.oneOf ?? schema.anyOf;
   if (choices) {
-    const nonNull = choices.filter((c: Schema) => deref<Schema>(c).type !== "null");
-    return sampleSchema(nonNull[randomInt(nonNull.length)] ?? choices[0], depth);
+    const nonNull = choices.filter((c: Schema) => (deref(c) as Schema).type !== "null");
+    return sampleSchema(nonNull[randomInt(nonNull.length)] ?? choices[0], deref, depth);
   }
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== "null") : schema.type;
   switch (type) {
@@ -32,11 +33,11 @@ export function sampleSchema(input: unknown, depth = 0): unknown {
       return Object.fromEntries(
         Object.entries<Schema>(schema.properties)
           .filter(([name]) => depth < 4 || (schema.required ?? []).includes(name))
-          .map(([name, sub]) => [name, sampleSchema(sub, depth + 1)]),
+          .map(([name, sub]) => [name, sampleSchema(sub, deref, depth + 1)]),
       );
     case "array": {
       const count = depth > 3 ? (schema.minItems ?? 0) : Math.max(schema.minItems ?? 0, 1 + randomInt(2));
-      return Array.from({ length: count }, () => sampleSchema(schema.items, depth + 1));
+      return Array.from({ length: count }, () => sampleSchema(schema.items, deref, depth + 1));
     }
     case "integer":
       return randomInt(schema.minimum ?? 0, Math.min(schema.maximum ?? 1000, 2 ** 31 - 1) + 1);

@@ -2,14 +2,15 @@
  * The bundled spec as a module (generated/openapi-document.js): no file is read at run time, so the
  * same code serves in Node and in a browser.
  *
- * The spec in use, with its validators, is held here and only here: `npm start -- --watch` installs a
- * regenerated pair (installSpec), and every cache derived from them (the operation table, the
- * routes, /openapi.json, the docs) compares specVersion() with the version it was built from.
+ * Nothing here is state. A mock holds the spec it serves, with its validators and everything derived
+ * from them, in a Contract of its own (contract.ts): two mocks in one process may serve two specs, and
+ * `npm start -- --watch` swaps the running mock's contract, not a module's.
  */
-import initialDocument from "../../generated/openapi-document.js";
-import { currentValidators, installValidators, type GeneratedValidators } from "./validation.js";
+import bundledDocument from "../../generated/openapi-document.js";
+import { operationValidators, schemaValidators } from "../../generated/validators.js";
+import type { GeneratedValidators } from "./validation.js";
 
-export type OpenApiDocument = typeof initialDocument;
+export type OpenApiDocument = typeof bundledDocument;
 
 /** What `npm run generate` produced: the document and the validators compiled from it. */
 export interface GeneratedSpec {
@@ -17,31 +18,13 @@ export interface GeneratedSpec {
   validators: GeneratedValidators;
 }
 
-let document: OpenApiDocument = initialDocument;
-let version = 0;
-
-export function loadSpec(): OpenApiDocument {
-  return document;
+/** The spec bundled into generated/ at `npm run generate`: what a mock serves unless given another. */
+export function generatedSpec(): GeneratedSpec {
+  return { document: bundledDocument, validators: { operationValidators, schemaValidators } };
 }
 
-/** Bumped by every install: a cache built at another version is stale. */
-export function specVersion(): number {
-  return version;
-}
-
-export function currentSpec(): GeneratedSpec {
-  return { document, validators: currentValidators() };
-}
-
-/** Swaps in a document and its validators together; they must come from the same generation. */
-export function installSpec(next: GeneratedSpec): void {
-  document = next.document;
-  installValidators(next.validators);
-  version++;
-}
-
-/** Resolves a `$ref` to a component of the spec (parameters, responses, schemas, examples). */
-export function deref<T = Record<string, unknown>>(node: unknown): T {
+/** Resolves a `$ref` to a component of `document` (parameters, responses, schemas, examples). */
+export function derefIn<T = Record<string, unknown>>(document: unknown, node: unknown): T {
   let current = node as { $ref?: string };
   for (let hops = 0; current && typeof current.$ref === "string" && hops < 10; hops++) {
     const parts = current.$ref

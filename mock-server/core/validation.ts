@@ -1,28 +1,18 @@
 /**
  * Validators compiled at `npm run generate` (generated/validators.js: ajv standalone code), so none is
  * compiled at start and nothing is evaluated from strings, which a browser with a strict CSP forbids.
- * Here: their errors turned into the reference's validationErrors, and response checks cached by
- * object identity.
+ * Here: their errors turned into the reference's validationErrors, and a cache of the objects a
+ * validator passed (each Contract keeps its own).
  */
-import { operationValidators, schemaValidators, type CompiledValidator } from "../../generated/validators.js";
+import type { CompiledValidator, operationValidators, schemaValidators } from "../../generated/validators.js";
 import type { ValidationErrors } from "./errors.js";
 
 export type { CompiledValidator };
 
+/** The validators of one spec; a Contract holds them with the document they were compiled from. */
 export interface GeneratedValidators {
   operationValidators: typeof operationValidators;
   schemaValidators: typeof schemaValidators;
-}
-
-/** Replaced only through spec.ts installSpec, together with the document they were compiled from. */
-let current: GeneratedValidators = { operationValidators, schemaValidators };
-
-export function currentValidators(): GeneratedValidators {
-  return current;
-}
-
-export function installValidators(next: GeneratedValidators): void {
-  current = next;
 }
 
 interface ValidatorError {
@@ -69,14 +59,17 @@ function fieldName(segments: string[], root?: string): string {
  * object that passed a validator once passes it for as long as it is served: validating it again on
  * every read was most of the cost of response validation. Each validator keeps the objects it passed.
  */
-const passed = new WeakMap<CompiledValidator, WeakSet<object>>();
+export class PassedObjects {
+  private readonly passed = new WeakMap<CompiledValidator, WeakSet<object>>();
 
-export function validateCached(validate: CompiledValidator, value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return validate(value);
-  let seen = passed.get(validate);
-  if (seen?.has(value)) return true;
-  if (!validate(value)) return false;
-  if (!seen) passed.set(validate, (seen = new WeakSet()));
-  seen.add(value);
-  return true;
+  /** `validate(value)`, answered from memory for an object this validator passed before. */
+  validate(validate: CompiledValidator, value: unknown): boolean {
+    if (typeof value !== "object" || value === null) return validate(value);
+    let seen = this.passed.get(validate);
+    if (seen?.has(value)) return true;
+    if (!validate(value)) return false;
+    if (!seen) this.passed.set(validate, (seen = new WeakSet()));
+    seen.add(value);
+    return true;
+  }
 }

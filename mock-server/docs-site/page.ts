@@ -5,8 +5,8 @@
  * The core serves it only to a door that brings no docs site (MSW); the Node doors bring Swagger UI
  * (site.ts).
  */
-import { loadOperations } from "../core/operations.js";
-import { deref, loadSpec, specVersion } from "../core/spec.js";
+import type { Contract } from "../core/contract.js";
+import type { Operation } from "../core/operations.js";
 
 const escape = (text: unknown) =>
   String(text ?? "").replace(
@@ -19,13 +19,15 @@ function schemaName(schema: unknown): string {
   return ref ? ref.split("/").pop()! : "object";
 }
 
-function firstJsonExample(op: Record<string, any>): unknown {
+type Deref = <T = Record<string, any>>(node: unknown) => T;
+
+function firstJsonExample(deref: Deref, op: Record<string, any>): unknown {
   const body = op.requestBody ? deref<Record<string, any>>(op.requestBody) : undefined;
   const first = Object.values<unknown>(body?.content?.["application/json"]?.examples ?? {})[0];
   return first ? deref<{ value: unknown }>(first).value : {};
 }
 
-function operationSection(op: ReturnType<typeof loadOperations>[number], raw: Record<string, any>): string {
+function operationSection(deref: Deref, op: Operation, raw: Record<string, any>): string {
   const params = [...(raw.item.parameters ?? []), ...(raw.op.parameters ?? [])].map((p: unknown) =>
     deref<Record<string, any>>(p),
   );
@@ -50,7 +52,8 @@ function operationSection(op: ReturnType<typeof loadOperations>[number], raw: Re
   const body = op.bodyType
     ? `<p>Body <code>${escape(op.bodyType)}</code>: <code>${escape(schemaName(op.bodySchema))}</code></p>`
     : "";
-  const sample = op.bodyType === "application/json" ? escape(JSON.stringify(firstJsonExample(raw.op), null, 2)) : "";
+  const sample =
+    op.bodyType === "application/json" ? escape(JSON.stringify(firstJsonExample(deref, raw.op), null, 2)) : "";
   return `<section class="operation" id="${op.operationId}" data-operation-id="${op.operationId}">
   <h3><span class="method ${op.method}">${op.method.toUpperCase()}</span> <code>${escape(op.path)}</code> <small>${escape(op.operationId)}</small></h3>
   <p><strong>${escape(raw.op.summary)}</strong>. ${escape(raw.op.description)}</p>${assumption}
@@ -93,18 +96,17 @@ table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ddd;paddin
 .status{border-radius:3px;padding:0 5px;background:#eee}.s2{background:#d6f0dc}.s4{background:#f7e3c8}.s5{background:#f4cccc}
 .assumption{background:#fff8d6;border-left:3px solid #e0c341;padding:2px 8px}textarea{width:100%;font-family:monospace}pre{background:#f6f6f6;padding:.5rem;overflow:auto}`;
 
-let cached: { version: number; html: string } | undefined;
-
-export function docsPage(): string {
-  if (cached?.version === specVersion()) return cached.html;
-  const spec = loadSpec() as Record<string, any>;
-  const operations = loadOperations();
+/** The page of a contract's spec; the core keeps it as long as it serves that contract. */
+export function docsPage(contract: Contract): string {
+  const spec = contract.document as Record<string, any>;
+  const operations = contract.operations;
+  const deref: Deref = (node) => contract.deref(node);
   const sections = (spec.tags as { name: string; description: string }[])
     .map((tag) => {
       const ops = operations.filter((op) => op.tags.includes(tag.name));
       const html = ops.map((op) => {
         const item = deref<Record<string, any>>(spec.paths[op.path]);
-        return operationSection(op, { item, op: item[op.method] });
+        return operationSection(deref, op, { item, op: item[op.method] });
       });
       return `<h2 id="tag-${escape(tag.name)}">${escape(tag.name)}</h2><p>${escape(tag.description)}</p>${html.join("\n")}`;
     })
@@ -115,6 +117,5 @@ export function docsPage(): string {
 <p>${escape(spec.info.summary)} ${operations.length} operations. The bundled document: <a href="/openapi.json">/openapi.json</a>.</p>
 <p><label>API key <input id="api-key" size="40" value=""></label> (printed by <code>npm start</code>)</p>
 ${sections}<script>${SCRIPT}</script></body></html>`;
-  cached = { version: specVersion(), html };
   return html;
 }

@@ -11,9 +11,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Contract } from "../core/contract.js";
 import type { DocsSite, StaticFile } from "../core/exchange.js";
-import { loadOperations } from "../core/operations.js";
-import { loadSpec, specVersion } from "../core/spec.js";
 import { docsPageHtml, type PageOptions } from "./html.js";
 import { apiDocsSpec, controlDocsSpec } from "./specs.js";
 
@@ -67,9 +66,11 @@ const ASSETS: Record<string, { dir: () => string; contentType: string }> = {
 
 export function nodeDocsSite({ apiKey }: DocsSiteOptions): DocsSite {
   const cache = new Map<string, StaticFile>();
+  /** The spec the pages and specs in the cache were built from: the mock's contract when last asked. */
+  let builtFor: Contract | undefined;
 
   const specs: Record<string, () => Record<string, any>> = {
-    "openapi.json": () => apiDocsSpec(loadSpec(), loadOperations()),
+    "openapi.json": () => apiDocsSpec(builtFor!),
     "mock-control.json": () => controlDocsSpec(JSON.parse(readFileSync(CONTROL_SPEC, "utf8"))),
   };
   const spec = (name: string) => JSON.parse(file(name)!.body as string);
@@ -106,20 +107,22 @@ export function nodeDocsSite({ apiKey }: DocsSiteOptions): DocsSite {
     return undefined;
   }
 
-  let builtFor = specVersion();
   function file(name: string): StaticFile | undefined {
     // Own properties only: `constructor` or `__proto__` are no file.
     if (!Object.hasOwn(pages, name) && !Object.hasOwn(specs, name) && !Object.hasOwn(ASSETS, name)) return undefined;
-    // A reloaded spec (--watch) makes the pages and both specs stale; spec/mock-control.yaml may have changed too.
-    if (builtFor !== specVersion()) {
-      for (const key of cache.keys()) if (!Object.hasOwn(ASSETS, key)) cache.delete(key);
-      builtFor = specVersion();
-    }
     let found = cache.get(name);
     if (!found) cache.set(name, (found = build(name)!));
     return found;
   }
-  return file;
+  return (name, contract) => {
+    // Another contract (a reload by --watch, or another mock given this site) makes the pages and both
+    // specs stale; spec/mock-control.yaml may have changed too.
+    if (builtFor !== contract) {
+      for (const key of cache.keys()) if (!Object.hasOwn(ASSETS, key)) cache.delete(key);
+      builtFor = contract;
+    }
+    return file(name);
+  };
 }
 
 /** The first API-key-in-header scheme of the spec: the one the key is prefilled for. */

@@ -4,8 +4,8 @@
  * whose choices are the mock's controls for that operation (core/prefer.ts). Prefer is a feature of
  * the mock, not of the platform, so only this copy documents it.
  */
+import type { Contract } from "../core/contract.js";
 import type { Operation } from "../core/operations.js";
-import { deref } from "../core/spec.js";
 
 type Json = Record<string, any>;
 
@@ -49,13 +49,14 @@ function preferParameter(op: Operation): Json {
 }
 
 /**
- * The API spec for /docs: a copy (the bundled document is shared by the whole mock), with Prefer on
- * every operation. The parameters a path item shares (`callId`) move into its operations: Swagger UI
+ * The API spec for /docs: a copy of the contract's document (the mock serves that one as it is), with
+ * Prefer on every operation. The parameters a path item shares (`callId`) move into its operations: Swagger UI
  * resolves an operation's `$ref`s when it opens, but an operation opened by a deep link as the page
  * loads keeps its path item's `$ref` unresolved (shown as a nameless "any" field).
  */
-export function apiDocsSpec(spec: unknown, operations: Operation[]): Json {
-  const copy = structuredClone(spec) as Json;
+export function apiDocsSpec(contract: Contract): Json {
+  const copy = structuredClone(contract.document) as Json;
+  const deref = (node: unknown) => contract.deref<Json>(node);
   for (const item of Object.values<Json>(copy.paths)) {
     const shared: Json[] = item.parameters ?? [];
     delete item.parameters;
@@ -68,7 +69,7 @@ export function apiDocsSpec(spec: unknown, operations: Operation[]): Json {
       item[method].parameters = [...shared.filter((p) => !owned.has(key(p))), ...own];
     }
   }
-  for (const op of operations) copy.paths[op.path][op.method].parameters.push(preferParameter(op));
+  for (const op of contract.operations) copy.paths[op.path][op.method].parameters.push(preferParameter(op));
   copy.servers = THIS_MOCK;
   return copy;
 }

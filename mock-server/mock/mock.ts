@@ -3,6 +3,12 @@
  * serves it, with nothing that listens. The doors (node/, app.ts, msw/) each wrap one of these.
  */
 import { Clock, type ClockOptions } from "../core/clock.js";
+import { Contract } from "../core/contract.js";
+import { FaultRules } from "../core/faults.js";
+import { generatedSpec, type GeneratedSpec } from "../core/spec.js";
+import { controlRoutes } from "../control/router.js";
+import { handlers } from "../routes/index.js";
+import { recordCheck } from "../store/record-checks.js";
 import { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID } from "../core/defaults.js";
 import { seedWorkspace } from "../seed/index.js";
 import { Simulation } from "../sim/simulation.js";
@@ -38,6 +44,11 @@ export interface MockOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** Keep all state in Redis, shared with every process given the same store (store/shared/). */
   shared?: RedisLink;
+  /**
+   * The spec to serve, with the validators compiled from it; the one bundled into generated/ by
+   * default. Each mock serves its own: mocks in one process may serve different specs.
+   */
+  spec?: GeneratedSpec;
 }
 
 export const DEFAULT_MOCK_OPTIONS: MockOptions = {
@@ -57,6 +68,14 @@ export interface Mock {
   options: MockOptions;
   /** On a shared store: settles once this process has seeded the store, or joined the one there. */
   joined?: Promise<"seeded" | "joined">;
+  /** The spec this mock serves now. */
+  contract(): Contract;
+  /**
+   * Serves another spec from the next request on (npm start -- --watch): its operation table is built
+   * first, so a spec the mock cannot use throws and the one in use stays. Records are not refitted
+   * here (control/spec-fit.ts). Returns the new contract.
+   */
+  installSpec(spec: GeneratedSpec): Contract;
   /** Stops timers and waits for webhook attempts under way. */
   close(): Promise<void>;
 }
@@ -66,6 +85,8 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
   const clock = new Clock(options.clock);
   clock.onTaskError = (error) => options.log(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
   const { shared } = options;
+  // The spec this mock serves; only installSpec replaces it.
+  let contract = new Contract(options.spec ?? generatedSpec());
   // On a shared store, an attempt whose process died is made again once its lease (clock time) runs out.
   const leaseMs = shared
     ? (options.webhooks.timeoutMs ?? DEFAULT_DISPATCHER_OPTIONS.timeoutMs) * 2 + 10_000
@@ -89,7 +110,7 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
   webhooks.transact = transact;
   const scheduler = new Scheduler(simulation, transact);
   workspaces.onAdd = (workspace) => scheduler.wakeClockOf(workspace);
-  const services: Services = { clock, workspaces, simulation, webhooks, scheduler };
+  const services: Services = { clock, workspaces, simulation, webhooks, scheduler, contract: () => contract };
   const addDefault = () =>
     workspaces.add({
       workspaceId: DEFAULT_WORKSPACE_ID,
@@ -100,13 +121,21 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
     });
   if (!shared) addDefault();
   if (options.restore) {
-    restoreState(options.restore, workspaces);
+    restoreState(options.restore, workspaces, recordCheck(contract));
     for (const workspace of workspaces.list()) simulation.resume(workspace);
   }
   const journal = shared ? new SharedJournal(shared, options.journalCapacity) : new Journal(options.journalCapacity);
+  const faults = new FaultRules(
+    () => contract.operationsById,
+    (id) => workspaces.get(id) !== undefined,
+  );
   const core = createCore(services, journal, {
     validateResponses: options.validateResponses,
     log: options.log,
+    contract: services.contract,
+    handlers,
+    control: controlRoutes({ ...services, journal, faults }),
+    faults,
     docs: options.docs,
     onRequest: options.onRequest,
   });
@@ -125,6 +154,13 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
     journal,
     options,
     joined,
+    contract: services.contract,
+    installSpec(spec) {
+      const next = new Contract(spec);
+      void next.operations;
+      contract = next;
+      return next;
+    },
     async close() {
       workspaces.stopClocks();
       await webhooks.idle();

@@ -11,16 +11,16 @@
  *   -> any failure: the reference's error body (2.2) -> journal
  */
 import { randomUUID } from "../core/portable-crypto.js";
-import { controlRoutes, type ControlRoute } from "../control/router.js";
+import type { ControlRoute } from "../control/router.js";
 import { docsPage } from "../docs-site/page.js";
-import { handlers } from "../routes/index.js";
 import type { Workspace } from "../store/workspace.js";
 import { authenticate } from "./auth.js";
 import { checkJsonCharset, isJsonType, mediaType, parseJsonText } from "../core/body.js";
 import type { Handler, Reply, Services } from "../routes/context.js";
 import { CORS_HEADERS, preflightHeaders } from "../core/cors.js";
 import { ApiError, errorBody, invalid, STATUS_TEXT, toApiError } from "../core/errors.js";
-import { faultError, FaultRules, type Fault } from "../core/faults.js";
+import type { Contract } from "../core/contract.js";
+import { faultError, type FaultRules, type Fault } from "../core/faults.js";
 import type {
   BodyReader,
   CoreReply,
@@ -31,20 +31,33 @@ import type {
   StaticFile,
 } from "../core/exchange.js";
 import type { RequestJournal } from "../store/journal.js";
-import { loadOperations, type Operation } from "../core/operations.js";
+import type { Operation } from "../core/operations.js";
 import { preferredReply } from "../core/prefer.js";
-import { readReplyJson } from "../core/reply-json.js";
+import { ReplyJson } from "../core/reply-json.js";
 import { RouteTable } from "../core/routes.js";
-import { loadSpec, specVersion } from "../core/spec.js";
 import { toValidationErrors } from "../core/validation.js";
 
 export const JSON_LIMIT_BYTES = 1024 * 1024;
 /** Snapshots and fixtures sent to the control plane can be large. */
 export const CONTROL_JSON_LIMIT_BYTES = 50 * 1024 * 1024;
 
+/** The handler of each operation, by operationId (routes/index.ts). */
+export type OperationHandlers = Readonly<Partial<Record<string, Handler<never>>>>;
+
 export interface CoreOptions {
   validateResponses: boolean;
   log: (line: string) => void;
+  /**
+   * The spec the mock serves now, asked on every request: the core routes, validates, answers
+   * /openapi.json and shows the docs by it, and follows it when another is installed (--watch).
+   */
+  contract: () => Contract;
+  /** What serves each operation of the contract; one without a handler is answered 501 after a reload. */
+  handlers: OperationHandlers;
+  /** The /__mock control plane (control/router.ts), served under /__mock. */
+  control: ControlRoute[];
+  /** The fault rules the control plane keeps (POST /__mock/faults). */
+  faults: FaultRules;
   /** Serves /docs and /docs/{file}; without one, /docs is the built-in page. */
   docs?: DocsSite;
   /** Told of every answered request (the console's request log). */
@@ -82,60 +95,56 @@ const VALID_REQUEST_ID = /^[\w.-]{1,100}$/;
 
 export function createCore(services: Services, journal: RequestJournal, options: CoreOptions): Core {
   const { clock, workspaces } = services;
-  // Refilled in place when the spec is reloaded: the fault rules check new rules against it.
-  const operationsById = new Map<string, Operation>();
-  const faults = new FaultRules(operationsById, (id) => workspaces.get(id) !== undefined);
-  const controlTargets = controlRoutes({ ...services, journal, faults }).map((route) => ({
-    route,
-    target: { kind: "control", route } as const,
-  }));
-  const docs = options.docs;
+  const { faults, handlers, docs } = options;
+  const controlTargets = options.control.map((route) => ({ route, target: { kind: "control", route } as const }));
+  // Record JSON by object identity: this core's own, as its records are.
+  const replyJson = new ReplyJson();
 
   /**
-   * Everything derived from the spec in use. At start an operation without a handler is a bug of the
+   * Everything derived from one contract. At start an operation without a handler is a bug of the
    * mock; after a reload (--watch) it is a spec author's new operation, answered 501 until it has one.
    */
-  function buildRouting(strict: boolean): { version: number; routes: RouteTable<Target> } {
-    const version = specVersion();
+  function buildRouting(contract: Contract, strict: boolean): { contract: Contract; routes: RouteTable<Target> } {
     const routes = new RouteTable<Target>();
-    const operations = loadOperations();
-    operationsById.clear();
-    for (const op of operations) operationsById.set(op.operationId, op);
     // The operations first: they are the traffic, and routes are tried in order.
-    for (const op of operations) {
-      const handler = handlers[op.operationId as keyof typeof handlers] ?? (strict ? undefined : notImplemented(op));
+    for (const op of contract.operations) {
+      const handler = handlers[op.operationId] ?? (strict ? undefined : notImplemented(op));
       if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
-      routes.add(op.method, op.path, { kind: "operation", op, handler: handler as Handler<never> });
+      routes.add(op.method, op.path, { kind: "operation", op, handler });
     }
     for (const { route, target } of controlTargets) routes.add(route.method, `/__mock${route.path}`, target);
-    let specJson: string | undefined;
     routes.add("GET", "/openapi.json", {
       kind: "static",
-      file: () => ({ contentType: "application/json", body: (specJson ??= JSON.stringify(loadSpec())) }),
+      file: () => ({ contentType: "application/json", body: contract.json() }),
     });
     if (docs) {
-      routes.add("GET", "/docs", { kind: "static", file: () => docs("") });
-      routes.add("GET", "/docs/{file}", { kind: "static", file: (params) => docs(params.file) });
+      routes.add("GET", "/docs", { kind: "static", file: () => docs("", contract) });
+      routes.add("GET", "/docs/{file}", { kind: "static", file: (params) => docs(params.file, contract) });
     } else {
       let page: string | undefined;
       routes.add("GET", "/docs", {
         kind: "static",
-        file: () => ({ contentType: "text/html; charset=utf-8", body: (page ??= docsPage()) }),
+        file: () => ({ contentType: "text/html; charset=utf-8", body: (page ??= docsPage(contract)) }),
       });
     }
-    return { version, routes };
+    return { contract, routes };
   }
 
-  let routing = buildRouting(true);
-  /** The routes of the spec in use; a request already routed finishes on the ones it got. */
-  const currentRoutes = () => (routing.version === specVersion() ? routing : (routing = buildRouting(false))).routes;
+  let routing = buildRouting(options.contract(), true);
+  /** The routes of the contract in use; a request already routed finishes on the ones it got. */
+  const currentRoutes = () => {
+    const contract = options.contract();
+    if (routing.contract !== contract) routing = buildRouting(contract, false);
+    return routing;
+  };
 
   async function serve(exchange: Exchange, readBody: BodyReader): Promise<CoreReply> {
     const { head } = exchange;
     if (head.method === "OPTIONS" && head.headers["access-control-request-method"]) {
       return { status: 204, headers: preflightHeaders(header(head, "access-control-request-headers")) };
     }
-    const match = currentRoutes().match(head.method, exchange.urlPath);
+    const { contract, routes } = currentRoutes();
+    const match = routes.match(head.method, exchange.urlPath);
     if (!match.found) {
       if (!match.allow) throw new ApiError(404, `No operation at ${head.method} ${exchange.path}`);
       // A plain OPTIONS (not a CORS preflight) asks what is allowed.
@@ -161,11 +170,12 @@ export function createCore(services: Services, journal: RequestJournal, options:
         ),
       );
     }
-    return serveOperation(exchange, target.op, target.handler, params, readBody);
+    return serveOperation(exchange, contract, target.op, target.handler, params, readBody);
   }
 
   async function serveOperation(
     exchange: Exchange,
+    contract: Contract,
     op: Operation,
     handler: Handler<never>,
     path: Record<string, string>,
@@ -199,14 +209,14 @@ export function createCore(services: Services, journal: RequestJournal, options:
       throw invalid(toValidationErrors(op.validateBody!.errors));
     // Most requests carry no Prefer header and most handlers are synchronous: no await for them.
     const prefer = header(head, "prefer");
-    const preferred = prefer ? await preferredReply(op, prefer, workspace.clock, exchange.path) : undefined;
+    const preferred = prefer ? await preferredReply(contract, op, prefer, workspace.clock, exchange.path) : undefined;
     const ctx = { workspace, params: target.path, query: target.query, body, parts, services };
     const result = preferred ?? workspaces.transact(workspace, () => (handler as Handler<any>)(ctx));
     const reply: Reply = result instanceof Promise ? await result : result;
     if (options.validateResponses) checkReply(op, reply);
     let out: CoreReply;
     if (reply.body !== undefined && op.method === "get") {
-      const { json, bytes } = readReplyJson(reply.body);
+      const { json, bytes } = replyJson.read(reply.body);
       out = { ...jsonText(reply.status, json), bytes };
     } else out = jsonReply(reply);
     if (preferred) out.headers["Preference-Applied"] = prefer!;

@@ -18,6 +18,7 @@ import {
   type ContentCoding,
 } from "../core/body.js";
 import { ApiError } from "../core/errors.js";
+import type { GeneratedSpec } from "../core/spec.js";
 import {
   trickledPieces,
   type BodyRequest,
@@ -44,6 +45,8 @@ export interface MockHandlersOptions {
   log?: (line: string) => void;
   /** Told of every answered request (method, path, status, ms, operationId, workspaceId, faultId): a request log. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** The spec to serve, with its validators (as `npm run generate` writes them). Default: the bundled one. */
+  spec?: GeneratedSpec;
 }
 
 export interface MockHandlers {
@@ -65,6 +68,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     validateResponses: options.validateResponses ?? true,
     ...(options.log && { log: options.log }),
     ...(options.onRequest && { onRequest: options.onRequest }),
+    ...(options.spec && { spec: options.spec }),
   });
 
   const serve = async ({ request }: { request: Request }): Promise<Response> => {

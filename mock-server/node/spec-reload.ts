@@ -1,8 +1,9 @@
 /**
  * Reloads the mock's spec in place (npm start -- --watch) from what `npm run generate` just wrote:
- * the document and the validators are imported again, installed together (core/spec.ts), and the
- * stored records made to fit them (control/spec-fit.ts). Everything runs synchronously from the
- * install on, so no request is served between the new spec and the state that fits it.
+ * the document and the validators are imported again, installed together as the mock's new contract
+ * (Mock.installSpec), and the stored records made to fit them (control/spec-fit.ts). Everything runs
+ * synchronously from the install on, so no request is served between the new spec and the state that
+ * fits it.
  *
  * The modules are imported relative to this file, so the sources (mock-server/node -> generated/)
  * and the compiled tree (dist/mock-server/node -> dist/generated/) each load their own copy. A query
@@ -12,10 +13,10 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { fitWorkspaces, type WorkspaceFit } from "../control/spec-fit.js";
-import { loadOperations } from "../core/operations.js";
-import { currentSpec, installSpec, type GeneratedSpec } from "../core/spec.js";
+import type { GeneratedSpec } from "../core/spec.js";
+import type { Mock } from "../mock/mock.js";
 import { handlers } from "../routes/index.js";
-import type { Workspaces } from "../store/workspace.js";
+import { recordCheck } from "../store/record-checks.js";
 
 const MODULES = ["openapi-document.js", "validators.js"] as const;
 const generatedUrl = (name: string) => new URL(`../../generated/${name}`, import.meta.url);
@@ -49,25 +50,18 @@ async function importGenerated(): Promise<GeneratedSpec> {
   };
 }
 
-/** Installs the generated spec and fits the state to it; throws (the previous spec back in place) if the mock cannot use it. */
-export async function reloadSpec(workspaces: Workspaces): Promise<ReloadReport> {
+/** Installs the generated spec in `mock` and fits its state to it; throws (the previous spec still in use) if the mock cannot use it. */
+export async function reloadSpec(mock: Pick<Mock, "contract" | "installSpec" | "services">): Promise<ReloadReport> {
   const next = await importGenerated();
-  const previous = currentSpec();
-  const before = new Set<string>(loadOperations().map((op) => op.operationId));
-  installSpec(next);
-  let after: Set<string>;
-  try {
-    after = new Set<string>(loadOperations().map((op) => op.operationId));
-  } catch (error) {
-    installSpec(previous);
-    throw error;
-  }
+  const before = new Set<string>(mock.contract().operations.map((op) => op.operationId));
+  const contract = mock.installSpec(next);
+  const after = new Set<string>(contract.operations.map((op) => op.operationId));
   const added = [...after].filter((id) => !before.has(id));
   return {
     operations: after.size,
     added,
     removed: [...before].filter((id) => !after.has(id)),
     unhandled: added.filter((id) => !Object.hasOwn(handlers, id)),
-    fits: fitWorkspaces(workspaces),
+    fits: fitWorkspaces(mock.services.workspaces, recordCheck(contract)),
   };
 }

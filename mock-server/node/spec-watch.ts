@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KIT_NAME } from "../core/defaults.js";
-import type { Workspaces } from "../store/workspace.js";
+import type { Mock } from "../mock/mock.js";
 import { watchDirectoryTree } from "./directory-watch.js";
 import { generatedFingerprint, reloadSpec } from "./spec-reload.js";
 import { changedFiles, generatorReason, notLoadedBlock, reloadedBlock, unchangedBlock } from "./spec-watch-report.js";
@@ -45,7 +45,8 @@ function isKitPackage(file: string): boolean {
 export interface SpecWatchOptions {
   /** The kit's repository (findKitRoot). */
   root: string;
-  workspaces: Workspaces;
+  /** The mock that serves the spec: it gets each regenerated one (Mock.installSpec). */
+  mock: Pick<Mock, "contract" | "installSpec" | "services">;
   /** One block per change, several lines. */
   log: (block: string) => void;
   /** Whether the running code is the compiled tree (dist/), which reads its own copy of generated/. */
@@ -77,7 +78,7 @@ function runIn(root: string, command: string, args: string[], running: Set<Child
   });
 }
 
-export function watchSpec({ root, workspaces, log, compiled = isCompiled(root) }: SpecWatchOptions): SpecWatch {
+export function watchSpec({ root, mock, log, compiled = isCompiled(root) }: SpecWatchOptions): SpecWatch {
   const specDir = join(root, "spec");
   const children = new Set<ChildProcess>();
   let changed = new Set<string>();
@@ -104,7 +105,7 @@ export function watchSpec({ root, workspaces, log, compiled = isCompiled(root) }
     if (now === (await fingerprint)) return log(unchangedBlock(files, generateMs));
     const reloadStarted = performance.now();
     try {
-      const report = await reloadSpec(workspaces);
+      const report = await reloadSpec(mock);
       fingerprint = Promise.resolve(now);
       log(reloadedBlock(files, generateMs, performance.now() - reloadStarted, report));
     } catch (error) {

@@ -5,6 +5,7 @@
 import type { operations } from "../../generated/schema.js";
 import type { Workspace, Workspaces } from "../store/workspace.js";
 import type { Clock } from "../core/clock.js";
+import type { Contract } from "../core/contract.js";
 import type { OperationId } from "../core/operations.js";
 import type { FormPart, Reply } from "../core/exchange.js";
 
@@ -19,6 +20,8 @@ export interface Services {
   simulation: Simulation;
   webhooks: WebhookDispatcher;
   scheduler: Scheduler;
+  /** The spec the mock serves now: its own, replaced by a reload (--watch). Ask it each time. */
+  contract(): Contract;
 }
 
 type Op<K extends OperationId> = operations[K];
@@ -39,7 +42,6 @@ export interface RequestContext<K extends OperationId = OperationId> {
   parts: FormPart[];
   services: Services;
 }
-
 
 export type Handler<K extends OperationId> = (ctx: RequestContext<K>) => Reply | Promise<Reply>;
 

@@ -4,8 +4,8 @@
  * (core/uploads.ts) and its fields' schema are applied here.
  */
 import type { HandlerTable } from "./context.js";
+import type { Contract } from "../core/contract.js";
 import { invalid } from "../core/errors.js";
-import { findOperation } from "../core/operations.js";
 import { readForm, type UploadedFile } from "../core/uploads.js";
 import { toValidationErrors } from "../core/validation.js";
 import type { KnowledgeBase } from "../store/records.js";
@@ -13,8 +13,8 @@ import type { KnowledgeBase } from "../store/records.js";
 type Source = KnowledgeBase["files"][number];
 
 /** The form's text fields are validated against the spec's KnowledgeBaseCreate schema. */
-function checkFields(fields: Record<string, string>, files: UploadedFile[]): void {
-  const validateFields = findOperation("createKnowledgeBase").validateBody!;
+function checkFields(contract: Contract, fields: Record<string, string>, files: UploadedFile[]): void {
+  const validateFields = contract.operation("createKnowledgeBase").validateBody!;
   const candidate = { ...fields, knowledge_base_files: files.map((f) => f.filename) };
   if (!validateFields(candidate)) throw invalid(toValidationErrors(validateFields.errors));
 }
@@ -55,9 +55,9 @@ function urlSources(raw: string | undefined): string[] {
 }
 
 export const knowledgeBaseHandlers: HandlerTable<"createKnowledgeBase"> = {
-  createKnowledgeBase: ({ parts, workspace }) => {
+  createKnowledgeBase: ({ parts, workspace, services }) => {
     const { fields, files } = readForm(parts);
-    checkFields(fields, files);
+    checkFields(services.contract(), fields, files);
     const documentId = () => workspace.random.uuid();
     const sources: Source[] = [
       ...textSources(fields.knowledge_base_texts).map((content) => ({

@@ -4,7 +4,7 @@
  */
 import { ApiError, invalid } from "../core/errors.js";
 import { collectionNames, type CollectionName } from "./records.js";
-import { recordErrors } from "./record-checks.js";
+import { recordErrors, type RecordCheck } from "./record-checks.js";
 import type { Workspace } from "./workspace.js";
 
 export type Snapshot = Record<string, unknown[]>;
@@ -13,15 +13,22 @@ export function exportSnapshot(workspace: Workspace): Snapshot {
   return Object.fromEntries(collectionNames.map((name) => [name, workspace.collections[name].all()]));
 }
 
-/** Replaces every collection; all or nothing: a bad snapshot leaves the workspace as it was. */
-export function importSnapshot(workspace: Workspace, snapshot: Record<string, unknown>): void {
+/**
+ * Replaces every collection; all or nothing: a bad snapshot leaves the workspace as it was. Records are
+ * checked by `check`: the mock's spec (recordCheck), the bundled one by default.
+ */
+export function importSnapshot(
+  workspace: Workspace,
+  snapshot: Record<string, unknown>,
+  check: RecordCheck = recordErrors,
+): void {
   for (const [name, records] of Object.entries(snapshot)) {
     if (!(collectionNames as string[]).includes(name)) throw invalid({ [name]: "is not a collection" });
     if (!Array.isArray(records) || records.some((r) => !r || typeof r !== "object" || Array.isArray(r))) {
       throw invalid({ [name]: "must be an array of records" });
     }
     for (const [i, record] of records.entries()) {
-      const errors = recordErrors(name as CollectionName, record);
+      const errors = check(name as CollectionName, record);
       if (errors)
         throw invalid(
           Object.fromEntries(Object.entries(errors).map(([field, message]) => [`${name}[${i}].${field}`, message])),

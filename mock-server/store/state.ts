@@ -2,6 +2,7 @@
  * The mock's whole state as data: what --state-file saves and restores (persistence.ts does the file
  * work, in Node only), and what a fresh mock restores from.
  */
+import type { RecordCheck } from "./record-checks.js";
 import { exportSnapshot, importSnapshot, type Snapshot } from "./snapshot.js";
 import type {
   CallPlan,
@@ -59,9 +60,10 @@ export function serializeState(workspaces: Workspaces, savedAt: string): string 
 
 /**
  * Puts every persisted workspace back, records and secrets, without seeding. A workspace clock keeps
- * its lead over the root clock (whose own time the caller restores from savedAt, or not).
+ * its lead over the root clock (whose own time the caller restores from savedAt, or not). Records are
+ * checked by `check` (the mock's spec; the bundled one by default).
  */
-export function restoreState(state: PersistedState, workspaces: Workspaces): void {
+export function restoreState(state: PersistedState, workspaces: Workspaces, check?: RecordCheck): void {
   for (const [i, saved] of state.workspaces.entries()) {
     // Messages name the workspace by position or id only: the file also holds keys and credentials.
     if (typeof saved?.workspaceId !== "string" || typeof saved.apiKey !== "string" || !Number.isInteger(saved.seed)) {
@@ -80,7 +82,7 @@ export function restoreState(state: PersistedState, workspaces: Workspaces): voi
     if (existing) existing.clear();
     const lead = Date.parse(saved.clock ?? "") - Date.parse(state.savedAt);
     if (Number.isFinite(lead)) workspace.clock.set(workspaces.clock.nowMs() + lead);
-    importSnapshot(workspace, saved.collections);
+    importSnapshot(workspace, saved.collections, check);
     for (const [id, credentials] of saved.credentials) workspace.credentials.set(id, credentials);
     for (const [number, trunk] of saved.trunks) workspace.trunks.set(number, trunk);
     for (const [callId, plan] of Array.isArray(saved.callPlans) ? saved.callPlans : [])

@@ -8,8 +8,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadOperations } from "../core/operations.js";
-import { deref, loadSpec } from "../core/spec.js";
+import { defaultContract } from "../core/contract.js";
 import { preferChoices } from "../docs-site/specs.js";
 import { CHROMIUM, launchChromium, skipBrowser } from "./chromium.js";
 import { useMock } from "./harness.js";
@@ -22,7 +21,8 @@ const controlIds: string[] = Object.values<Record<string, any>>(controlSpec.path
     .map((op) => op?.operationId)
     .filter(Boolean),
 );
-const apiIds = loadOperations().map((op) => op.operationId);
+const contract = defaultContract();
+const apiIds = contract.operations.map((op) => op.operationId);
 
 describe("docs site over HTTP", () => {
   it("serves the page under a CSP without inline script, and assets with a cache lifetime", async () => {
@@ -50,13 +50,13 @@ describe("docs site over HTTP", () => {
   it("gives every operation of the docs spec a Prefer picker, and points try-it at the mock", async () => {
     const spec = await (await t.raw("/docs/openapi.json")).json();
     expect(spec.servers).toEqual([expect.objectContaining({ url: ".." })]);
-    for (const op of loadOperations()) {
+    for (const op of contract.operations) {
       const prefer = spec.paths[op.path][op.method].parameters.find((p: any) => p.name === "Prefer");
       expect(prefer, op.operationId).toMatchObject({ in: "header", schema: { enum: preferChoices(op) } });
       for (const status of op.responses.keys()) expect(prefer.schema.enum).toContain(`code=${status}`);
     }
     // The spec the mock itself serves does not document Prefer: it is not the platform's.
-    expect(JSON.stringify(loadSpec().paths)).not.toContain('"name":"Prefer"');
+    expect(JSON.stringify(contract.document.paths)).not.toContain('"name":"Prefer"');
     const control = await (await t.raw("/docs/mock-control.json")).json();
     expect(control.servers).toEqual([expect.objectContaining({ url: ".." })]);
   });
@@ -147,9 +147,9 @@ describe.skipIf(skipBrowser)(`docs in headless Chromium (${CHROMIUM})`, () => {
       const op = page.locator("#operations-Calls-listCalls");
       const status = op.locator('tr[data-param-name="status"] select');
       await status.waitFor();
-      const listCalls = (loadSpec().paths as Record<string, any>)["/v1/calls"].get;
-      const params = (listCalls.parameters as unknown[]).map((p) => deref<Record<string, any>>(p));
-      const schema = deref<{ enum: string[] }>(params.find((p) => p.name === "status")!.schema);
+      const listCalls = (contract.document.paths as Record<string, any>)["/v1/calls"].get;
+      const params = (listCalls.parameters as unknown[]).map((p) => contract.deref<Record<string, any>>(p));
+      const schema = contract.deref<{ enum: string[] }>(params.find((p) => p.name === "status")!.schema);
       expect(
         await status.locator("option").evaluateAll((nodes) => nodes.map((n) => (n as HTMLOptionElement).value)),
       ).toEqual(["", ...schema.enum]);

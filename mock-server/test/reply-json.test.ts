@@ -1,7 +1,10 @@
-/** readReplyJson: byte for byte JSON.stringify, with its exact UTF-8 length, and record JSON reused by identity. */
+/** ReplyJson: byte for byte JSON.stringify, with its exact UTF-8 length, and record JSON reused by identity. */
 import { describe, expect, it } from "vitest";
 import { wrapPage } from "../core/pagination.js";
-import { readReplyJson } from "../core/reply-json.js";
+import { ReplyJson } from "../core/reply-json.js";
+
+const replyJson = new ReplyJson();
+const readReplyJson = (body: unknown) => replyJson.read(body);
 
 const call = (id: string, extra: object = {}) => ({
   callId: id,
@@ -11,7 +14,7 @@ const call = (id: string, extra: object = {}) => ({
   ...extra,
 });
 
-describe("readReplyJson", () => {
+describe("ReplyJson", () => {
   it.each([
     ["a page", wrapPage([call("1"), call("2", { note: 'é \u2028 "q" 😀 \ud800' })], 12, { page: 1, size: 2 })],
     ["an empty page", wrapPage([], 0, { page: 0, size: 10 })],

@@ -13,7 +13,6 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fitWorkspace } from "../control/spec-fit.js";
 import { createMock } from "../mock/mock.js";
-import { currentSpec, installSpec } from "../core/spec.js";
 import type { Workspace } from "../store/workspace.js";
 import { useMock } from "./harness.js";
 
@@ -120,19 +119,20 @@ describe("a spec installed while the mock runs", () => {
   const t = useMock();
 
   it("routes new requests by it, and /openapi.json and the docs follow", async () => {
-    const original = currentSpec();
+    const mock = t.mock.mock;
+    const original = mock.contract().spec;
     const document = structuredClone(original.document);
     delete document.paths["/v1/chat"];
     (document.info as { description: string }).description = "Installed while running";
     try {
       expect((await t.raw("/v1/chat", { method: "POST" })).status).toBe(400);
       await t.raw("/docs/openapi.json");
-      installSpec({ document, validators: original.validators });
+      mock.installSpec({ document, validators: original.validators });
       expect((await t.raw("/v1/chat", { method: "POST" })).status).toBe(404);
       expect(((await (await t.raw("/openapi.json")).json()) as any).info.description).toBe("Installed while running");
       expect(((await (await t.raw("/docs/openapi.json")).json()) as any).paths["/v1/chat"]).toBeUndefined();
     } finally {
-      installSpec(original);
+      mock.installSpec(original);
     }
     expect((await t.raw("/v1/chat", { method: "POST" })).status).toBe(400);
   });

@@ -1,0 +1,81 @@
+/**
+ * One spec as a mock serves it: the document, the validators compiled from it, and what is derived
+ * from them (the operation table, the document as JSON, the objects its validators passed). Each mock
+ * owns its Contract, so two mocks in one process may serve two specs; `npm start -- --watch` gives
+ * the running mock a new Contract and drops the old one with everything derived from it.
+ *
+ *   const contract = new Contract(generatedSpec());   // or a spec of your own, with its validators
+ *   contract.operation("listCalls").responses.get(200)
+ */
+import { buildOperations, type Operation, type OperationSource } from "./operations.js";
+import { sampleSchema } from "./schema-sampler.js";
+import { derefIn, generatedSpec, type GeneratedSpec, type OpenApiDocument } from "./spec.js";
+import { PassedObjects, type CompiledValidator, type GeneratedValidators } from "./validation.js";
+
+export class Contract implements OperationSource {
+  readonly document: OpenApiDocument;
+  readonly validators: GeneratedValidators;
+  private readonly passed = new PassedObjects();
+  private table: { list: Operation[]; byId: Map<string, Operation> } | undefined;
+  private text: string | undefined;
+
+  constructor(spec: GeneratedSpec) {
+    this.document = spec.document;
+    this.validators = spec.validators;
+  }
+
+  /** The document and validators this contract was made from. */
+  get spec(): GeneratedSpec {
+    return { document: this.document, validators: this.validators };
+  }
+
+  /** The operations under the document's paths, built on first use; throws when one has no validators. */
+  get operations(): Operation[] {
+    return this.built().list;
+  }
+
+  get operationsById(): ReadonlyMap<string, Operation> {
+    return this.built().byId;
+  }
+
+  /** The operation of that id; throws when the spec has none. */
+  operation(operationId: string): Operation {
+    const op = this.built().byId.get(operationId);
+    if (!op) throw new Error(`no operation ${operationId} in the spec`);
+    return op;
+  }
+
+  /** Resolves a `$ref` to a component of this document (parameters, responses, schemas, examples). */
+  deref<T = Record<string, unknown>>(node: unknown): T {
+    return derefIn<T>(this.document, node);
+  }
+
+  /** `validate(value)`, answered from memory for an object the validator passed before (validation.ts). */
+  validateCached(validate: CompiledValidator, value: unknown): boolean {
+    return this.passed.validate(validate, value);
+  }
+
+  /** A random value valid against a schema of this document (Prefer: dynamic=true). */
+  sample(schema: unknown): unknown {
+    return sampleSchema(schema, (node) => this.deref(node));
+  }
+
+  /** The document as JSON text (/openapi.json), written once. */
+  json(): string {
+    this.text ??= JSON.stringify(this.document);
+    return this.text;
+  }
+
+  private built(): { list: Operation[]; byId: Map<string, Operation> } {
+    if (!this.table) {
+      const list = buildOperations(this);
+      this.table = { list, byId: new Map(list.map((op) => [op.operationId, op])) };
+    }
+    return this.table;
+  }
+}
+
+/** A new Contract of the spec bundled into generated/: what a mock serves unless given another. */
+export function defaultContract(): Contract {
+  return new Contract(generatedSpec());
+}
