@@ -199,6 +199,8 @@ export interface paths {
          *     once the call is final. An outcome the lifecycle does not allow (a status the call cannot reach, a reason
          *     of another status, a call already final, a timing for a step the call does not take) answers 400, with
          *     `validationErrors` naming the field (`outcome.terminationReason`), and stores nothing.
+         *
+         *     Without a body (or with `{}`) faker fills the whole record.
          */
         post: operations["createRecord"];
         delete?: never;
@@ -868,7 +870,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["Record"] & {
                     outcome?: components["schemas"]["CallOutcome"];
@@ -956,7 +958,10 @@ export interface operations {
                 method?: components["parameters"]["MethodFilter"];
                 /** @description Only requests answered with this status. */
                 status?: components["parameters"]["StatusFilter"];
-                /** @description At most this many entries, the newest. */
+                /**
+                 * @description At most this many entries, the newest. More than the journal keeps (`--journal-size`) is refused
+                 *     with 400.
+                 */
                 limit?: number;
             };
             header?: never;

@@ -12,7 +12,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
 import { clientSource } from "./lib/client-template.js";
-import { documentDts, documentModule, validatorsDts, validatorsModule } from "./lib/standalone-validators.js";
+import {
+  controlValidatorsDts,
+  controlValidatorsModule,
+  documentDts,
+  documentModule,
+  validatorsDts,
+  validatorsModule,
+} from "./lib/standalone-validators.js";
 
 const run = promisify(execFile);
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -40,10 +47,12 @@ export async function generate(outDir = path.join(root, "generated")): Promise<s
   const written: string[] = [];
   try {
     let spec: Record<string, unknown> | undefined;
+    let control: Record<string, unknown> | undefined;
     for (const doc of documents) {
       const bundled = await bundle(doc.source, work);
       // A copy: openapiTS below rewrites discriminator branches of the object it is given.
       if (doc.json === "openapi.json") spec = structuredClone(bundled);
+      if (doc.json === "mock-control.json") control = structuredClone(bundled);
       await writeFile(path.join(outDir, doc.json), `${JSON.stringify(bundled, null, 2)}\n`);
       const ast = await openapiTS(bundled as never, { alphabetize: false, exportType: false });
       await writeFile(path.join(outDir, doc.types), TS_BANNER + astToString(ast));
@@ -57,6 +66,9 @@ export async function generate(outDir = path.join(root, "generated")): Promise<s
       "openapi-document.d.ts": TS_BANNER + documentDts,
       "validators.js": await validatorsModule(spec as never, root, TS_BANNER),
       "validators.d.ts": TS_BANNER + validatorsDts,
+      // The control plane's routes and validators (mock-server/core/control-operations.ts).
+      "mock-control-validators.js": await controlValidatorsModule(control as never, root, TS_BANNER),
+      "mock-control-validators.d.ts": TS_BANNER + controlValidatorsDts,
     };
     for (const [file, text] of Object.entries(modules))
       await writeFile(path.join(outDir, file), text), written.push(file);

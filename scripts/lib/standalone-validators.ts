@@ -2,6 +2,8 @@
  * generated/validators.js: every validator the mock compiled at run time (mock-server/http/operations.ts),
  * compiled here instead with ajv's standalone code and bundled by esbuild into one ESM file with no
  * import, require or eval, so a browser under a strict CSP can validate without compiling a schema.
+ * generated/mock-control-validators.js: the same for the /__mock control plane (spec/mock-control.yaml),
+ * with each operation's method and path, which the mock routes from.
  * The ajv setup is the kit's one (createOpenApiAjv and anchored in openapi-ajv.ts), which the
  * conformance suite and the tests compile with at run time, so both judge alike.
  */
@@ -81,16 +83,21 @@ function deref(spec: Spec, node: any): any {
   return node;
 }
 
-/** paramsSchema() of mock-server/http/operations.ts: path parameters are always required. */
+/**
+ * paramsSchema() of mock-server/http/operations.ts: path parameters are always required. `closed`: no
+ * other name is accepted (the control plane's query filters; the API's queries stay open).
+ */
 function paramsSchema(
   params: Array<{ name: string; in: string; required?: boolean; schema: unknown }>,
   location: "path" | "query",
+  closed = false,
 ) {
   const own = params.filter((p) => p.in === location);
   return {
     type: "object",
     properties: Object.fromEntries(own.map((p) => [p.name, p.schema])),
     required: own.filter((p) => p.required || location === "path").map((p) => p.name),
+    ...(closed ? { additionalProperties: false } : {}),
   };
 }
 
@@ -155,7 +162,108 @@ export async function validatorsModule(spec: Spec, root: string, banner: string)
   const exact = new Registry("exact", spec);
   const params = new Registry("params", spec);
   const entry = entrySource(spec, exact, params); // registers every schema before the code is made
-  const sources: Record<string, string> = { exact: exact.code(), params: params.code() };
+  return bundleValidators("validators.js", entry, { exact: exact.code(), params: params.code() }, root, banner);
+}
+
+/**
+ * The control plane (spec/mock-control.yaml) as a table the mock routes and validates from: each
+ * operation's method, path and parameter names, its params validator (query and path strings coerced,
+ * a repeated name refused as it is no array, filters closed to other names), its JSON body
+ * validator and whether the body is required, and a validator per documented response.
+ */
+function controlEntrySource(spec: Spec, exact: Registry, params: Registry): string {
+  const ops: string[] = [];
+  for (const [path, rawItem] of Object.entries(spec.paths)) {
+    const item = deref(spec, rawItem);
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const list = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(spec, p));
+      const names = (location: string) => JSON.stringify(list.filter((p) => p.in === location).map((p) => p.name));
+      // An operation with query filters refuses a name it does not have: a misspelt filter would
+      // otherwise match everything. One with none ignores the query, as the mock always has.
+      const filters = list.some((p) => p.in === "query");
+      const schema = {
+        type: "object",
+        properties: { path: paramsSchema(list, "path", true), query: paramsSchema(list, "query", filters) },
+      };
+      const fields = [
+        `operationId: ${key(op.operationId)}`,
+        `method: ${key(method.toUpperCase())}`,
+        `path: ${key(path)}`,
+        `pathParams: ${names("path")}`,
+        `queryParams: ${names("query")}`,
+        `params: params.${params.add(schema)}`,
+      ];
+      const body = op.requestBody ? deref(spec, op.requestBody) : undefined;
+      const json = body?.content?.["application/json"];
+      if (body && !json) throw new Error(`${op.operationId}: the control plane takes JSON bodies only`);
+      if (json) fields.push(`body: { required: ${Boolean(body.required)}, validate: exact.${exact.add(json.schema)} }`);
+      const responses = Object.entries<unknown>(op.responses).map(([code, ref]) => {
+        const schema = deref(spec, ref).content?.["application/json"]?.schema;
+        return `${key(code)}: ${schema ? `exact.${exact.add(schema)}` : "null"}`;
+      });
+      fields.push(`responses: { ${responses.join(", ")} }`);
+      ops.push(`  { ${fields.join(", ")} },`);
+    }
+  }
+  return [
+    `import * as exact from "virtual:exact";`,
+    `import * as params from "virtual:params";`,
+    `export const controlOperations = [\n${ops.join("\n")}\n];`,
+  ].join("\n");
+}
+
+export const controlValidatorsDts = `import type { ErrorObject } from "ajv";
+import type { operations } from "./mock-control.js";
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+/** One operation of spec/mock-control.yaml, with its validators. */
+export interface ControlOperationValidators {
+  operationId: keyof operations;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The path template, /__mock included: \`/__mock/workspaces/{workspaceId}\`. */
+  path: string;
+  pathParams: string[];
+  queryParams: string[];
+  /**
+   * Validates { path: {...}, query: {...} } IN PLACE, coercing strings and filling documented defaults;
+   * refuses a name given twice (an array) and, where the operation has query parameters, any other name.
+   */
+  params: CompiledValidator;
+  /** The JSON requestBody; absent when the operation documents none. */
+  body?: { required: boolean; validate: CompiledValidator };
+  /** By status code ("200", "404"); null when that status is documented without a body schema. */
+  responses: Record<string, CompiledValidator | null>;
+}
+/** Every operation under the control spec's paths, in the spec's order. */
+export declare const controlOperations: readonly ControlOperationValidators[];
+`;
+
+/** generated/mock-control-validators.js, starting with `banner`. Deterministic: same spec, same bytes. */
+export async function controlValidatorsModule(spec: Spec, root: string, banner: string): Promise<string> {
+  const exact = new Registry("exact", spec);
+  const params = new Registry("params", spec);
+  const entry = controlEntrySource(spec, exact, params);
+  return bundleValidators(
+    "mock-control-validators.js",
+    entry,
+    { exact: exact.code(), params: params.code() },
+    root,
+    banner,
+  );
+}
+
+/** One ESM file of the entry and its standalone modules (`virtual:<name>`), with nothing to load or evaluate at run time. */
+async function bundleValidators(
+  file: string,
+  entry: string,
+  sources: Record<string, string>,
+  root: string,
+  banner: string,
+): Promise<string> {
   const virtual: Plugin = {
     name: "virtual",
     setup(b) {
@@ -177,7 +285,7 @@ export async function validatorsModule(spec: Spec, root: string, banner: string)
     },
   };
   const result = await build({
-    stdin: { contents: entry, loader: "js", resolveDir: root, sourcefile: "validators-entry.js" },
+    stdin: { contents: entry, loader: "js", resolveDir: root, sourcefile: file.replace(/\.js$/, "-entry.js") },
     absWorkingDir: root,
     bundle: true,
     write: false,
@@ -203,7 +311,7 @@ export async function validatorsModule(spec: Spec, root: string, banner: string)
   );
   // The CSP promise: nothing loaded or evaluated at run time.
   const forbidden = [/require\(/, /^\s*import[\s{*]/m, /new Function/, /\beval\(/, /node:/].find((re) => re.test(js));
-  if (forbidden) throw new Error(`generated/validators.js contains ${forbidden}: the bundle is not self-contained`);
+  if (forbidden) throw new Error(`generated/${file} contains ${forbidden}: the bundle is not self-contained`);
   return js;
 }
 
