@@ -16,7 +16,10 @@ import {
   type Mock,
   type MockOptions,
 } from "./mock/mock.js";
-import { RedisLink } from "./store/shared/redis.js";
+import { RedisJournal } from "./store/redis/journal.js";
+import { RedisLink } from "./store/redis/redis.js";
+import { redisStore } from "./store/redis/redis-store.js";
+import { sharedLeaseMs } from "./webhooks/dispatcher.js";
 import { nodeDocsSite } from "./docs-site/site.js";
 import { answerClientError, answerExpectation } from "./node/connection-errors.js";
 import { nodeSha256 } from "./node/platform.js";
@@ -32,7 +35,7 @@ export interface StartOptions extends Partial<Omit<MockOptions, "clock">> {
   headersTimeoutMs?: number;
   /** close(): how long requests in flight may take before their connections are cut. */
   shutdownGraceMs?: number;
-  /** `redis://HOST:PORT[/DB]`: keep all state there, shared with every mock started with it (store/shared/). */
+  /** `redis://HOST:PORT[/DB]`: keep all state there, shared with every mock started with it (store/redis/). */
   store?: string;
 }
 
@@ -64,13 +67,20 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   const log = appOptions.log ?? DEFAULT_MOCK_OPTIONS.log;
   // Unreachable at start: the caller gets one line (npm start exits 2 with it), not a mock that answers 500.
   const shared = store ? await RedisLink.open(store, log) : undefined;
-  const mock = createMock({
-    sha256: nodeSha256,
-    docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }),
-    ...appOptions,
-    shared,
-    clock: typeof clock === "string" ? { mode: clock } : clock,
-  });
+  const mock = createMock(
+    {
+      sha256: nodeSha256,
+      docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }),
+      ...appOptions,
+      // On a shared store, an attempt whose process died is made again once its lease (clock time) runs out.
+      ...(shared && { webhooks: { leaseMs: sharedLeaseMs(appOptions.webhooks?.timeoutMs), ...appOptions.webhooks } }),
+      clock: typeof clock === "string" ? { mode: clock } : clock,
+    },
+    shared && {
+      store: redisStore(shared),
+      journal: (capacity) => new RedisJournal(shared, capacity),
+    },
+  );
   try {
     await mock.joined;
   } catch (error) {

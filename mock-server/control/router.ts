@@ -12,13 +12,22 @@ import { workspaceRoutes } from "./workspaces.js";
 
 export type { ControlRequest, ControlRoute, ControlServices } from "./types.js";
 
-/** In match order: a fixed segment (`/workspaces/{id}/reset`) before the `{collection}` it would also fit. */
+/**
+ * In match order: a fixed segment (`/workspaces/{id}/reset`) before the `{collection}` it would also fit.
+ * Each route's synchronous part is one control-plane transaction of the store, but the clock's: an
+ * advance runs each task that falls due as a transaction of its own (clock.ts).
+ */
 export function controlRoutes(services: ControlServices): ControlRoute[] {
+  const store = services.workspaces;
+  const oneTransaction = (routes: ControlRoute[]) =>
+    routes.map(
+      (route): ControlRoute => ({ ...route, handle: (request) => store.control(() => route.handle(request)) }),
+    );
   return [
-    ...workspaceRoutes(services),
-    ...recordRoutes(services),
+    ...oneTransaction(workspaceRoutes(services)),
+    ...oneTransaction(recordRoutes(services)),
     ...clockRoutes(services),
-    ...faultRoutes(services),
-    ...journalRoutes(services),
+    ...oneTransaction(faultRoutes(services)),
+    ...oneTransaction(journalRoutes(services)),
   ];
 }

@@ -16,9 +16,8 @@ export interface ControlRoute {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** Under /__mock: `/workspaces/{workspaceId}`. */
   path: string;
+  /** Runs the route, as transactions of the store (router.ts makes most routes one: Store.control). */
   handle(request: ControlRequest): Reply | Promise<Reply>;
-  /** The handler runs its own transactions (Workspaces.control); otherwise its synchronous part is one. */
-  ownTransactions?: boolean;
 }
 
 /** What the control plane works on: the mock's services, and the core's journal and fault rules. */

@@ -5,13 +5,14 @@
  */
 import { DEFAULT_WORKSPACE_ID, KIT_NAME, KIT_VERSION } from "../core/defaults.js";
 import { ApiError, invalid } from "../core/errors.js";
-import type { Workspace, Workspaces } from "../store/workspace.js";
+import type { Store } from "../store/store.js";
+import type { Workspace } from "../store/workspace.js";
 import { objectBody, onlyKeys, optionalInteger } from "./body.js";
 import type { ControlRoute, ControlServices } from "./types.js";
 import { recordCheck } from "../store/record-checks.js";
 import { exportSnapshot, importSnapshot } from "../store/snapshot.js";
 
-export function workspaceOf(workspaces: Workspaces, id: string): Workspace {
+export function workspaceOf(workspaces: Pick<Store, "get">, id: string): Workspace {
   const workspace = workspaces.get(id);
   if (!workspace) throw new ApiError(404, `Workspace not found: ${id}`);
   return workspace;
@@ -48,7 +49,7 @@ export function workspaceRoutes({
         workspaces.reset(DEFAULT_WORKSPACE_ID, seedBody(body));
         faults.clear();
         const seed = workspaceOf(workspaces, DEFAULT_WORKSPACE_ID).seed;
-        // Last: on a shared store, what comes after an await is not part of the control plane's transaction.
+        // Last: what comes after an await is not part of the control plane's transaction (Store.control).
         await journal.clear();
         return { status: 200, body: { status: "ok", seed } };
       },

@@ -74,14 +74,16 @@ export interface StoredFaultRule {
   state: number;
 }
 
+/** A part of the rules about to change: a rule (its counters and Random move on each match), or the count of rules created. */
+export type FaultChange = { kind: "fault"; faultId: string } | { kind: "faultCount" };
+
+const FAULT_COUNT_CHANGE: FaultChange = Object.freeze({ kind: "faultCount" });
+
 export class FaultRules {
   private rules: { rule: FaultRule; random: Random }[] = [];
   private created = 0;
-  /**
-   * Told of each part about to change: `f:<faultId>` for a rule (its counters and Random move on each
-   * match), `faults` for the count of rules created (store/shared/ shares them through it).
-   */
-  onTouch: ((field: string) => void) | undefined;
+  /** Told of each part about to change (a store that shares the rules between processes notes it: store/redis/). */
+  onTouch: ((change: FaultChange) => void) | undefined;
 
   /**
    * `operations`: the /v1 operations by id, for the documented statuses, or where to find those of the
@@ -103,10 +105,10 @@ export class FaultRules {
     for (const key of Object.keys(body)) if (!FIELDS.includes(key)) errors[key] = "is not allowed";
     const rule = this.parse(body, errors);
     if (Object.keys(errors).length > 0) throw invalid(errors, "Fault rule refused");
-    this.onTouch?.("faults");
+    this.onTouch?.(FAULT_COUNT_CHANGE);
     this.created++;
     rule.faultId = `fault-${this.created}`;
-    this.onTouch?.(`f:${rule.faultId}`);
+    this.onTouch?.({ kind: "fault", faultId: rule.faultId });
     this.rules.push({ rule, random: new Random(rule.seed) });
     return { ...rule };
   }
@@ -117,7 +119,7 @@ export class FaultRules {
 
   remove(faultId: string): boolean {
     const before = this.rules.length;
-    this.onTouch?.(`f:${faultId}`);
+    this.onTouch?.({ kind: "fault", faultId });
     this.rules = this.rules.filter(({ rule }) => rule.faultId !== faultId);
     return this.rules.length < before;
   }
@@ -125,7 +127,8 @@ export class FaultRules {
   /** Drops every rule, or those scoped to one workspace (it was reset or deleted). */
   clear(workspaceId?: string): void {
     for (const { rule } of this.rules)
-      if (workspaceId === undefined || rule.workspaceId === workspaceId) this.onTouch?.(`f:${rule.faultId}`);
+      if (workspaceId === undefined || rule.workspaceId === workspaceId)
+        this.onTouch?.({ kind: "fault", faultId: rule.faultId });
     this.rules = workspaceId === undefined ? [] : this.rules.filter(({ rule }) => rule.workspaceId !== workspaceId);
   }
 
@@ -148,7 +151,7 @@ export class FaultRules {
     return found && { rule: structuredClone(found.rule), state: found.random.state };
   }
 
-  /** Sets or removes a rule without telling onTouch (a shared store applying a write); rules stay in creation order. */
+  /** Sets or removes a rule without telling onTouch (a store applying another process's write); rules stay in creation order. */
   put(faultId: string, stored: StoredFaultRule | undefined): void {
     this.rules = this.rules.filter(({ rule }) => rule.faultId !== faultId);
     if (!stored) return;
@@ -166,7 +169,7 @@ export class FaultRules {
       if (rule.operationId !== undefined && rule.operationId !== operationId) continue;
       if (rule.workspaceId !== undefined && rule.workspaceId !== workspaceId) continue;
       if (rule.times !== undefined && rule.applied >= rule.times) continue;
-      this.onTouch?.(`f:${rule.faultId}`);
+      this.onTouch?.({ kind: "fault", faultId: rule.faultId });
       rule.matched++;
       if (rule.matched <= rule.after) continue;
       if (rule.probability < 1 && random.next() >= rule.probability) continue;

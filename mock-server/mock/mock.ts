@@ -1,6 +1,8 @@
 /**
  * createMock: the mock's world (clock, workspaces, simulation, webhooks, journal) and the core that
- * serves it, with nothing that listens. The doors (node/, app.ts, msw/) each wrap one of these.
+ * serves it, with nothing that listens. The doors (node/, app.ts, msw/) each wrap one of these. It
+ * assembles the mock from the components it is given: where the state lives (a Store: in memory by
+ * default; the Node door brings one in Redis) and the request journal.
  */
 import { Clock, type ClockOptions } from "../core/clock.js";
 import { Contract } from "../core/contract.js";
@@ -13,15 +15,13 @@ import { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID } from "../core/defaults.js";
 import { seedWorkspace } from "../seed/index.js";
 import { Simulation } from "../sim/simulation.js";
 import { restoreState, type PersistedState } from "../store/state.js";
-import { Workspaces, type Sha256, type Workspace } from "../store/workspace.js";
+import { memoryStore } from "../store/memory/memory-store.js";
+import type { Sha256, Store, StoreFactory } from "../store/store.js";
 import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher, type DispatcherOptions } from "../webhooks/dispatcher.js";
 import { Scheduler } from "../sim/scheduler.js";
 import type { Services } from "../routes/context.js";
 import type { DocsSite, RequestLogEntry } from "../core/exchange.js";
 import { Journal, type RequestJournal } from "../store/journal.js";
-import { SharedJournal } from "../store/shared/journal.js";
-import type { RedisLink } from "../store/shared/redis.js";
-import { SharedWorkspaces } from "../store/shared/shared-workspaces.js";
 import { createCore, type Core } from "./pipeline.js";
 
 export { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID };
@@ -42,8 +42,6 @@ export interface MockOptions {
   docs?: DocsSite;
   /** Told of every answered request: the console's request log. */
   onRequest?: (entry: RequestLogEntry) => void;
-  /** Keep all state in Redis, shared with every process given the same store (store/shared/). */
-  shared?: RedisLink;
   /**
    * The spec to serve, with the validators compiled from it; the one bundled into generated/ by
    * default. Each mock serves its own: mocks in one process may serve different specs.
@@ -66,8 +64,8 @@ export interface Mock {
   services: Services;
   journal: RequestJournal;
   options: MockOptions;
-  /** On a shared store: settles once this process has seeded the store, or joined the one there. */
-  joined?: Promise<"seeded" | "joined">;
+  /** Settles once this process has seeded the store, or joined the one there (a store shared by processes). */
+  joined: Promise<"seeded" | "joined">;
   /** The spec this mock serves now. */
   contract(): Contract;
   /**
@@ -80,36 +78,42 @@ export interface Mock {
   close(): Promise<void>;
 }
 
-export function createMock(overrides: Partial<MockOptions> = {}): Mock {
+/** What a mock is assembled from besides its options; each has a default that keeps everything in this process. */
+export interface MockComponents {
+  /** Where the state lives: memoryStore by default; the Node door brings redisStore for --store. */
+  store?: StoreFactory;
+  /** The request journal, made with its capacity: one in this process by default. */
+  journal?: (capacity: number) => RequestJournal;
+}
+
+export function createMock(overrides: Partial<MockOptions> = {}, components: MockComponents = {}): Mock {
   const options: MockOptions = { ...DEFAULT_MOCK_OPTIONS, ...overrides };
   const clock = new Clock(options.clock);
   clock.onTaskError = (error) => options.log(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
-  const { shared } = options;
   // The spec this mock serves; only installSpec replaces it.
   let contract = new Contract(options.spec ?? generatedSpec());
-  // On a shared store, an attempt whose process died is made again once its lease (clock time) runs out.
-  const leaseMs = shared
-    ? (options.webhooks.timeoutMs ?? DEFAULT_DISPATCHER_OPTIONS.timeoutMs) * 2 + 10_000
-    : undefined;
-  const webhooks = new WebhookDispatcher({
-    ...DEFAULT_DISPATCHER_OPTIONS,
-    leaseMs,
-    ...options.webhooks,
-    log: options.log,
+  const faults = new FaultRules(
+    () => contract.operationsById,
+    (id) => workspaces.get(id) !== undefined,
+  );
+  // The store calls back into the seed, the simulation and the scheduler, made next: only once the mock is assembled.
+  const workspaces: Store = (components.store ?? memoryStore)({
+    clock,
+    faults,
+    sha256: options.sha256,
+    seed: (workspace) => {
+      seedWorkspace(workspace, workspace.clock.now());
+      simulation.resume(workspace);
+    },
+    added: (workspace) => scheduler.wakeClockOf(workspace),
+    runDue: (workspace) => scheduler.runDue(workspace),
   });
-  const simulation = new Simulation(webhooks);
-  const seeder = (workspace: Workspace) => {
-    seedWorkspace(workspace, workspace.clock.now());
-    simulation.resume(workspace);
-  };
-  const workspaces = shared
-    ? new SharedWorkspaces(shared, seeder, clock, options.sha256)
-    : new Workspaces(seeder, clock, options.sha256);
-  const transact = <T>(workspace: Workspace, work: () => T, refresh?: boolean) =>
-    workspaces.transact(workspace, work, refresh);
-  webhooks.transact = transact;
-  const scheduler = new Scheduler(simulation, transact);
-  workspaces.onAdd = (workspace) => scheduler.wakeClockOf(workspace);
+  const webhooks = new WebhookDispatcher(
+    { ...DEFAULT_DISPATCHER_OPTIONS, ...options.webhooks, log: options.log },
+    workspaces,
+  );
+  const simulation = new Simulation(webhooks, workspaces);
+  const scheduler = new Scheduler(simulation, workspaces);
   const services: Services = { clock, workspaces, simulation, webhooks, scheduler, contract: () => contract };
   const addDefault = () =>
     workspaces.add({
@@ -119,16 +123,13 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
       empty: false,
       readOnly: false,
     });
-  if (!shared) addDefault();
+  // In memory the default workspace is there at once; a store shared by processes is seeded by the first.
+  const joined = workspaces.open(addDefault);
   if (options.restore) {
     restoreState(options.restore, workspaces, recordCheck(contract));
     for (const workspace of workspaces.list()) simulation.resume(workspace);
   }
-  const journal = shared ? new SharedJournal(shared, options.journalCapacity) : new Journal(options.journalCapacity);
-  const faults = new FaultRules(
-    () => contract.operationsById,
-    (id) => workspaces.get(id) !== undefined,
-  );
+  const journal = (components.journal ?? ((capacity) => new Journal(capacity)))(options.journalCapacity);
   const core = createCore(services, journal, {
     validateResponses: options.validateResponses,
     log: options.log,
@@ -139,15 +140,6 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
     docs: options.docs,
     onRequest: options.onRequest,
   });
-  let joined: Promise<"seeded" | "joined"> | undefined;
-  if (workspaces instanceof SharedWorkspaces) {
-    workspaces.attachFaults(core.faults);
-    workspaces.runDue = (workspace) => scheduler.runDue(workspace);
-    joined = workspaces.join(addDefault).then((how) => {
-      workspaces.startPolling();
-      return how;
-    });
-  }
   return {
     core,
     services,
@@ -162,7 +154,7 @@ export function createMock(overrides: Partial<MockOptions> = {}): Mock {
       return next;
     },
     async close() {
-      workspaces.stopClocks();
+      await workspaces.close();
       await webhooks.idle();
     },
   };

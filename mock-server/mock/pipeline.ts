@@ -162,13 +162,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
     exchange.operationId = target.kind === "operation" ? target.op.operationId : target.route.operationId;
     if (target.kind === "control") {
       const body = await readControlBody(head, readBody);
-      const { route } = target;
-      return jsonReply(
-        await workspaces.control(
-          () => route.handle({ params, query: new URLSearchParams(exchange.query), body }),
-          route.ownTransactions,
-        ),
-      );
+      // Each route runs its work as the store's transactions (control/router.ts).
+      return jsonReply(await target.route.handle({ params, query: new URLSearchParams(exchange.query), body }));
     }
     return serveOperation(exchange, contract, target.op, target.handler, params, readBody);
   }
@@ -182,12 +177,12 @@ export function createCore(services: Services, journal: RequestJournal, options:
     readBody: BodyReader,
   ): Promise<CoreReply> {
     const { head } = exchange;
-    const admitted = authenticate(workspaces, head.headers["x-api-key"], head.method);
-    const workspace = (exchange.workspace = admitted instanceof Promise ? await admitted : admitted);
-    // Rules count their matches: a shared store writes that like any change (in memory, no await for it).
-    const matched =
-      faults.size > 0 ? workspaces.transactMock(() => faults.match(op.operationId, workspace.workspaceId)) : undefined;
-    const fault = (exchange.fault = matched instanceof Promise ? await matched : matched);
+    const workspace = (exchange.workspace = await authenticate(workspaces, head.headers["x-api-key"], head.method));
+    // Rules count their matches: the store writes that like any change (no transaction without rules).
+    const fault = (exchange.fault =
+      faults.size > 0
+        ? await workspaces.transactMock(() => faults.match(op.operationId, workspace.workspaceId))
+        : undefined);
     if (fault) {
       if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
       // These three answer in place of the service: the handler does not run, the store is untouched.
@@ -207,12 +202,11 @@ export function createCore(services: Services, journal: RequestJournal, options:
     }
     if (op.bodyType === "application/json" && body !== undefined && !op.validateBody!(body))
       throw invalid(toValidationErrors(op.validateBody!.errors));
-    // Most requests carry no Prefer header and most handlers are synchronous: no await for them.
+    // Most requests carry no Prefer header: no await for it.
     const prefer = header(head, "prefer");
     const preferred = prefer ? await preferredReply(contract, op, prefer, workspace.clock, exchange.path) : undefined;
     const ctx = { workspace, params: target.path, query: target.query, body, parts, services };
-    const result = preferred ?? workspaces.transact(workspace, () => (handler as Handler<any>)(ctx));
-    const reply: Reply = result instanceof Promise ? await result : result;
+    const reply: Reply = preferred ?? (await workspaces.transact(workspace, () => (handler as Handler<any>)(ctx)));
     if (options.validateResponses) checkReply(op, reply);
     let out: CoreReply;
     if (reply.body !== undefined && op.method === "get") {

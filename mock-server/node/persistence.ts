@@ -5,8 +5,10 @@
  */
 import { open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
+import { Clock } from "../core/clock.js";
+import { Registry } from "../store/registry.js";
 import { restoreState, serializeState, STATE_VERSION, StateFileError, type PersistedState } from "../store/state.js";
-import { Workspaces } from "../store/workspace.js";
+import type { Store } from "../store/store.js";
 
 /**
  * Write to `<path>.tmp` in the same directory, fsync, rename over `path`, fsync the directory. A
@@ -44,7 +46,7 @@ async function syncDirectory(directory: string): Promise<void> {
   }
 }
 
-export async function saveState(path: string, workspaces: Workspaces, savedAt: string): Promise<void> {
+export async function saveState(path: string, workspaces: Pick<Store, "list">, savedAt: string): Promise<void> {
   await writeStateFile(path, serializeState(workspaces, savedAt));
 }
 
@@ -58,7 +60,7 @@ export class StateSaver {
 
   constructor(
     private readonly path: string,
-    private readonly workspaces: Workspaces,
+    private readonly workspaces: Pick<Store, "list">,
     private readonly now: () => string,
   ) {}
 
@@ -100,8 +102,8 @@ export async function loadState(path: string): Promise<PersistedState | undefine
     );
   }
   try {
-    // A dry run into a throwaway store: a state that cannot be restored is refused before anything starts.
-    restoreState(state, new Workspaces(() => undefined));
+    // A dry run into a throwaway registry: a state that cannot be restored is refused before anything starts.
+    restoreState(state, new Registry({ seed: () => undefined, clock: new Clock({ mode: "virtual" }) }));
   } catch (error) {
     throw new StateFileError(
       `State file ${path} holds a mock state that cannot be restored (${(error as Error).message}). It was left as it is; move it away to start fresh.`,

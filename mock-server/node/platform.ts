@@ -3,7 +3,7 @@
  * API key synchronously, with no Hash object and no promise per request.
  */
 import crypto, { createHash } from "node:crypto";
-import type { Sha256 } from "../store/workspace.js";
+import type { Sha256 } from "../store/store.js";
 
 export const nodeSha256: Sha256 =
   typeof crypto.hash === "function"

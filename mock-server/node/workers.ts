@@ -5,7 +5,7 @@
  * starts a new one when one dies, and stops them all on SIGTERM/SIGINT.
  */
 import cluster, { type Worker } from "node:cluster";
-import { RedisLink } from "../store/shared/redis.js";
+import { RedisLink } from "../store/redis/redis.js";
 
 const RESTART_DELAY_MS = 500;
 

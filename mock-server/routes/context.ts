@@ -3,7 +3,8 @@
  * the spec, so no handler writes HTTP by hand, and none sees a transport.
  */
 import type { operations } from "../../generated/schema.js";
-import type { Workspace, Workspaces } from "../store/workspace.js";
+import type { Store } from "../store/store.js";
+import type { Workspace } from "../store/workspace.js";
 import type { Clock } from "../core/clock.js";
 import type { Contract } from "../core/contract.js";
 import type { OperationId } from "../core/operations.js";
@@ -16,7 +17,8 @@ import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 
 export interface Services {
   clock: Clock;
-  workspaces: Workspaces;
+  /** Where the workspaces live (store/store.ts): in memory, or in Redis. */
+  workspaces: Store;
   simulation: Simulation;
   webhooks: WebhookDispatcher;
   scheduler: Scheduler;
@@ -42,6 +44,7 @@ export interface RequestContext<K extends OperationId = OperationId> {
   parts: FormPart[];
   services: Services;
 }
+
 
 export type Handler<K extends OperationId> = (ctx: RequestContext<K>) => Reply | Promise<Reply>;
 

@@ -9,6 +9,7 @@
  */
 import type { Workspace } from "../store/workspace.js";
 import type { Agent, Call, StoredChat } from "../store/records.js";
+import type { Store } from "../store/store.js";
 import { Random, hash32 } from "../core/random.js";
 import type { Task } from "../store/tasks.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
@@ -32,7 +33,10 @@ export class ChatConversations {
    */
   private readonly open = new WeakMap<Workspace, { generation: number; byKey: Map<string, string[]> }>();
 
-  constructor(private readonly webhooks: WebhookDispatcher) {}
+  constructor(
+    private readonly webhooks: WebhookDispatcher,
+    private readonly store: Pick<Store, "generationOf">,
+  ) {}
 
   /** One turn: continues the open conversation it belongs to, or starts one. */
   turn(workspace: Workspace, agent: Agent, conversation: string | undefined, variables: Variables): StoredChat {
@@ -92,9 +96,10 @@ export class ChatConversations {
   /** The open conversations of a workspace by agent and variables (see `open`). */
   private candidates(workspace: Workspace): Map<string, string[]> {
     const cached = this.open.get(workspace);
-    if (cached?.generation === workspace.generation) return cached.byKey;
+    const generation = this.store.generationOf(workspace);
+    if (cached?.generation === generation) return cached.byKey;
     const byKey = new Map<string, string[]>();
-    this.open.set(workspace, { generation: workspace.generation, byKey });
+    this.open.set(workspace, { generation, byKey });
     const live = workspace.collections.calls.page({
       where: { status: "in_progress" },
       order: "oldest",

@@ -1,18 +1,19 @@
 /**
  * Runs the scheduled tasks of store/tasks.ts, each as one transaction of the workspace's store, so a
- * task's run is written whole or not at all, like a request's. In memory, each task scheduled wakes the
- * real-time clock at its time; a virtual clock runs them in order on advance; a shared store polls for
- * due tasks itself (store/shared/) and runs them through `runDue`.
+ * task's run is written whole or not at all, like a request's. Each task scheduled wakes the real-time
+ * clock at its time; a virtual clock runs them in order on advance; the Redis store also polls for due
+ * tasks itself (store/redis/) and runs them through `runDue`.
  */
+import type { Store } from "../store/store.js";
 import type { Task } from "../store/tasks.js";
 import type { Workspace } from "../store/workspace.js";
-import type { Transact } from "../webhooks/dispatcher.js";
 import type { Simulation } from "./simulation.js";
 
 export class Scheduler {
   constructor(
     private readonly simulation: Simulation,
-    private readonly transact: Transact,
+    /** Where each task runs as a transaction. */
+    private readonly store: Pick<Store, "transactBackground">,
   ) {}
 
   /** In memory: every task scheduled on this workspace wakes its clock at the task's time. */
@@ -50,32 +51,31 @@ export class Scheduler {
 
   /** Moves a workspace's clock on by `ms`, running every task that falls due, in time order, at its own time. */
   async advance(workspace: Workspace, ms: number): Promise<void> {
-    const target = (await this.transact(workspace, () => workspace.clock.nowMs(), true)) + ms;
+    const target = (await this.store.transactBackground(workspace, () => workspace.clock.nowMs())) + ms;
     while (await this.runNext(workspace, target));
-    await this.transact(workspace, () => target > workspace.clock.nowMs() && workspace.clock.set(target), true);
+    await this.store.transactBackground(
+      workspace,
+      () => target > workspace.clock.nowMs() && workspace.clock.set(target),
+    );
   }
 
-  /** Runs every task due now (a shared store's poll found the workspace due). */
+  /** Runs every task due now (the Redis store's poll found the workspace due). */
   async runDue(workspace: Workspace): Promise<void> {
     while (await this.runNext(workspace, workspace.clock.nowMs()));
   }
 
-  /** One task, chosen and run in one transaction (a shared store reads the workspace first). */
+  /** One task, chosen and run in one transaction (a store shared by processes reads the workspace first). */
   private async runOne(workspace: Workspace, choose: () => Task | undefined): Promise<boolean> {
     let started: Promise<void> | undefined;
     let ran = false;
-    await this.transact(
-      workspace,
-      () => {
-        started = undefined;
-        const task = choose();
-        ran = task !== undefined;
-        if (!task) return;
-        workspace.tasks.cancel(task.id);
-        started = this.run(workspace, task);
-      },
-      true,
-    );
+    await this.store.transactBackground(workspace, () => {
+      started = undefined;
+      const task = choose();
+      ran = task !== undefined;
+      if (!task) return;
+      workspace.tasks.cancel(task.id);
+      started = this.run(workspace, task);
+    });
     await started;
     return ran;
   }

@@ -4,6 +4,7 @@
  */
 import type { Workspace } from "../store/workspace.js";
 import type { Agent, StoredChat, TestCase } from "../store/records.js";
+import type { Store } from "../store/store.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { BatchRuns } from "./batch-runs.js";
 import { CallProgression } from "./calls.js";
@@ -15,8 +16,12 @@ export class Simulation {
   readonly batches: BatchRuns;
   readonly chats: ChatConversations;
 
-  constructor(readonly webhooks: WebhookDispatcher) {
-    this.chats = new ChatConversations(webhooks);
+  constructor(
+    readonly webhooks: WebhookDispatcher,
+    /** What the chats' cache asks: whether a workspace's state moved under it. */
+    store: Pick<Store, "generationOf">,
+  ) {
+    this.chats = new ChatConversations(webhooks, store);
     this.calls = new CallProgression(webhooks, (workspace, call) => this.chats.owns(workspace, call));
     this.batches = new BatchRuns();
   }

@@ -15,7 +15,6 @@ interface Entry<T> {
   value: T;
 }
 
-
 /** How to read a filterable value off a record (a filter may look inside, e.g. `agent.agentId`). */
 export type KeyReaders<T> = Record<string, (value: T) => string | boolean | null | undefined>;
 
@@ -32,11 +31,6 @@ interface Index<T> {
 }
 
 export class Collection<T extends object> {
-  /**
-   * Told of each record about to change (create, replace, delete, clear), before it changes: a shared
-   * store (store/shared/) notes what a request wrote, and what it was, from here.
-   */
-  onTouch: ((id: string) => void) | undefined;
   private readonly byId = new Map<string, Entry<T>>();
   private entries: Entry<T>[] = [];
   private readonly indexes = new Map<string, Index<T>>();
@@ -46,6 +40,11 @@ export class Collection<T extends object> {
   constructor(
     readonly name: string,
     options: CollectionOptions<T>,
+    /**
+     * Told of each record about to change (create, replace, delete, clear), before it changes: the
+     * workspace's change tracker (store/changes.ts) gets it from here. None in memory.
+     */
+    private readonly changed?: (id: string) => void,
   ) {
     this.idOf = options.idOf;
     for (const fields of options.indexes ?? []) {
@@ -81,7 +80,7 @@ export class Collection<T extends object> {
   create(value: T): T {
     const id = this.idOf(value);
     if (this.byId.has(id)) throw new StoreError("CONFLICT", `${this.name} already holds a record with id ${id}`);
-    this.onTouch?.(id);
+    this.changed?.(id);
     const entry = { seq: this.nextSeq++, value };
     this.byId.set(id, entry);
     this.entries.push(entry);
@@ -93,7 +92,7 @@ export class Collection<T extends object> {
   replace(id: string, next: T): T {
     const entry = this.byId.get(id);
     if (!entry) throw new StoreError("NOT_FOUND", `${this.name} has no record with id ${id}`);
-    this.onTouch?.(id);
+    this.changed?.(id);
     for (const index of this.indexes.values()) {
       const before = keyOf(index, entry.value);
       const after = keyOf(index, next);
@@ -115,7 +114,7 @@ export class Collection<T extends object> {
   delete(id: string): boolean {
     const entry = this.byId.get(id);
     if (!entry) return false;
-    this.onTouch?.(id);
+    this.changed?.(id);
     this.byId.delete(id);
     removeEntry(this.entries, entry);
     for (const index of this.indexes.values()) removeEntry(index.buckets.get(keyOf(index, entry.value)), entry);
@@ -123,13 +122,13 @@ export class Collection<T extends object> {
   }
 
   clear(): void {
-    if (this.onTouch) for (const id of this.byId.keys()) this.onTouch(id);
+    if (this.changed) for (const id of this.byId.keys()) this.changed(id);
     this.byId.clear();
     this.entries = [];
     for (const index of this.indexes.values()) index.buckets.clear();
   }
 
-  /** A record with its place in insertion order (for a shared store: what is written and read back). */
+  /** A record with its place in insertion order (what a store writes and reads back). */
   entryOf(id: string): { seq: number; value: T } | undefined {
     const entry = this.byId.get(id);
     return entry && { seq: entry.seq, value: entry.value };
@@ -137,7 +136,7 @@ export class Collection<T extends object> {
 
   /**
    * Puts a record at its place `seq` in insertion order, or removes it (`value` undefined), without
-   * telling onTouch: a shared store applies what another process wrote, or undoes a write, this way.
+   * telling `changed`: a store applies what another process wrote, or undoes a write, this way.
    */
   put(id: string, entry: { seq: number; value: T } | undefined): void {
     const current = this.byId.get(id);

@@ -44,7 +44,7 @@ export interface JournalFilter {
   limit?: number;
 }
 
-/** The journal as the core and the control plane use it: in this process (Journal), or shared (store/shared/journal.ts). */
+/** The journal as the core and the control plane use it: in this process (Journal), or in Redis (store/redis/journal.ts). */
 export interface RequestJournal {
   readonly capacity: number;
   add(entry: Omit<Recorded, "seq">): void | Promise<void>;

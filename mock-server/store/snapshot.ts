@@ -1,17 +1,17 @@
 /**
  * Snapshots of a workspace: every record of every collection (newest last, so an import replays the
- * creation order). Used by the control plane's export/import and by --state-file persistence.
+ * creation order): the records part of a workspace's state (workspace-state.ts). Used by the control
+ * plane's export/import and by --state-file persistence.
  */
 import { ApiError, invalid } from "../core/errors.js";
 import { collectionNames, type CollectionName } from "./records.js";
 import { recordErrors, type RecordCheck } from "./record-checks.js";
 import type { Workspace } from "./workspace.js";
+import { exportRecords, type Records } from "./workspace-state.js";
 
-export type Snapshot = Record<string, unknown[]>;
+export type Snapshot = Records;
 
-export function exportSnapshot(workspace: Workspace): Snapshot {
-  return Object.fromEntries(collectionNames.map((name) => [name, workspace.collections[name].all()]));
-}
+export const exportSnapshot: (workspace: Workspace) => Snapshot = exportRecords;
 
 /**
  * Replaces every collection; all or nothing: a bad snapshot leaves the workspace as it was. Records are

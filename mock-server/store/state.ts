@@ -1,17 +1,14 @@
 /**
  * The mock's whole state as data: what --state-file saves and restores (persistence.ts does the file
- * work, in Node only), and what a fresh mock restores from.
+ * work, in Node only), and what a fresh mock restores from. Each workspace as workspace-state.ts
+ * describes it: its options, its clock, its records by collection, its secrets and call plans (tasks,
+ * outbox and Random are not kept: the simulation resumes from the records).
  */
 import type { RecordCheck } from "./record-checks.js";
-import { exportSnapshot, importSnapshot, type Snapshot } from "./snapshot.js";
-import type {
-  CallPlan,
-  IntegrationCredentials,
-  TrunkSecrets,
-  Workspace,
-  WorkspaceOptions,
-  Workspaces,
-} from "./workspace.js";
+import { importSnapshot, type Snapshot } from "./snapshot.js";
+import type { Store } from "./store.js";
+import type { CallPlan, IntegrationCredentials, TrunkSecrets, Workspace, WorkspaceOptions } from "./workspace.js";
+import { exportRecords, exportSecrets, importSecrets, optionsOf } from "./workspace-state.js";
 
 export class StateFileError extends Error {}
 
@@ -34,22 +31,11 @@ export interface PersistedState {
 }
 
 function persistWorkspace(w: Workspace): PersistedWorkspace {
-  return {
-    workspaceId: w.workspaceId,
-    apiKey: w.apiKey,
-    seed: w.seed,
-    empty: w.empty,
-    readOnly: w.readOnly,
-    clock: w.clock.iso(),
-    collections: exportSnapshot(w),
-    credentials: [...w.credentials],
-    trunks: [...w.trunks],
-    callPlans: [...w.callPlans],
-  };
+  return { ...optionsOf(w), clock: w.clock.iso(), collections: exportRecords(w), ...exportSecrets(w) };
 }
 
 /** The state as it is now, as text: taken in one synchronous step, so a save is one point in time. */
-export function serializeState(workspaces: Workspaces, savedAt: string): string {
+export function serializeState(workspaces: Pick<Store, "list">, savedAt: string): string {
   const state: PersistedState = {
     version: STATE_VERSION,
     savedAt,
@@ -63,7 +49,11 @@ export function serializeState(workspaces: Workspaces, savedAt: string): string 
  * its lead over the root clock (whose own time the caller restores from savedAt, or not). Records are
  * checked by `check` (the mock's spec; the bundled one by default).
  */
-export function restoreState(state: PersistedState, workspaces: Workspaces, check?: RecordCheck): void {
+export function restoreState(
+  state: PersistedState,
+  workspaces: Pick<Store, "get" | "add" | "clock">,
+  check?: RecordCheck,
+): void {
   for (const [i, saved] of state.workspaces.entries()) {
     // Messages name the workspace by position or id only: the file also holds keys and credentials.
     if (typeof saved?.workspaceId !== "string" || typeof saved.apiKey !== "string" || !Number.isInteger(saved.seed)) {
@@ -83,9 +73,10 @@ export function restoreState(state: PersistedState, workspaces: Workspaces, chec
     const lead = Date.parse(saved.clock ?? "") - Date.parse(state.savedAt);
     if (Number.isFinite(lead)) workspace.clock.set(workspaces.clock.nowMs() + lead);
     importSnapshot(workspace, saved.collections, check);
-    for (const [id, credentials] of saved.credentials) workspace.credentials.set(id, credentials);
-    for (const [number, trunk] of saved.trunks) workspace.trunks.set(number, trunk);
-    for (const [callId, plan] of Array.isArray(saved.callPlans) ? saved.callPlans : [])
-      workspace.callPlans.set(callId, plan);
+    importSecrets(workspace, {
+      credentials: saved.credentials,
+      trunks: saved.trunks,
+      callPlans: Array.isArray(saved.callPlans) ? saved.callPlans : [],
+    });
   }
 }

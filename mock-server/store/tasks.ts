@@ -1,7 +1,7 @@
 /**
  * Scheduled work of a workspace, as data: a call's next transition, a test run's completion, the end
  * of a silent chat, a webhook delivery's next attempt. Data rather than closures, so that a store
- * shared by several processes (store/shared/) holds it like any record, and whichever process finds
+ * shared by several processes (store/redis/) holds it like any record, and whichever process finds
  * a task due runs it, once. One task per subject: scheduling it again replaces it.
  */
 import { heapPop, heapPush } from "../core/heap.js";
@@ -29,14 +29,15 @@ export type TaskRequest = Omit<Task, "id" | "seq">;
 export const taskId = (kind: TaskKind, ref: string) => `${kind}:${ref}`;
 
 export class Tasks {
-  /** Told of each task about to change (see Collection.onTouch). */
-  onTouch: ((id: string) => void) | undefined;
   /** Told of each task scheduled here (the in-memory mock wakes its clock for it). */
   onScheduled: ((task: Task) => void) | undefined;
   private readonly byId = new Map<string, Task>();
   /** Earliest first; entries whose task was replaced or cancelled are dropped when met. */
   private heap: Task[] = [];
   private nextSeq = 0;
+
+  /** `changed`: told of each task about to change (see Collection). */
+  constructor(private readonly changed?: (id: string) => void) {}
 
   get size(): number {
     return this.byId.size;
@@ -52,7 +53,7 @@ export class Tasks {
 
   schedule(request: TaskRequest): Task {
     const task: Task = { ...request, id: taskId(request.kind, request.ref), seq: this.nextSeq++ };
-    this.onTouch?.(task.id);
+    this.changed?.(task.id);
     this.put(task.id, task);
     this.onScheduled?.(task);
     return task;
@@ -60,12 +61,12 @@ export class Tasks {
 
   cancel(id: string): void {
     if (!this.byId.has(id)) return;
-    this.onTouch?.(id);
+    this.changed?.(id);
     this.byId.delete(id);
   }
 
   clear(): void {
-    if (this.onTouch) for (const id of this.byId.keys()) this.onTouch(id);
+    if (this.changed) for (const id of this.byId.keys()) this.changed(id);
     this.byId.clear();
     this.heap = [];
   }
@@ -76,7 +77,7 @@ export class Tasks {
     return this.heap[0];
   }
 
-  /** Sets or removes a task without telling onTouch or onScheduled (a shared store applying a write). */
+  /** Sets or removes a task without telling `changed` or onScheduled (a store applying a write, or an undo). */
   put(id: string, task: Task | undefined): void {
     if (!task) {
       this.byId.delete(id);

@@ -10,6 +10,7 @@
  */
 import type { Delivery, Workspace } from "../store/workspace.js";
 import type { WebhookEvent } from "../store/records.js";
+import type { Store } from "../store/store.js";
 import type { Task } from "../store/tasks.js";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./sign.js";
 
@@ -24,12 +25,16 @@ export interface DispatcherOptions {
   backoffSeconds: number;
   log: (line: string) => void;
   /**
-   * A shared store only: how long an attempt under way holds its delivery, in clock time and in wall
-   * time both (a clock advanced past it must not cut an attempt short). A process that dies while
-   * sending leaves the delivery's task due after it, and another process attempts again.
+   * A store shared by processes only (sharedLeaseMs): how long an attempt under way holds its delivery,
+   * in clock time and in wall time both (a clock advanced past it must not cut an attempt short). A
+   * process that dies while sending leaves the delivery's task due after it, and another process
+   * attempts again.
    */
   leaseMs?: number;
 }
+
+/** The lease of an attempt on a store shared by processes: made again once it runs out (clock time). */
+export const sharedLeaseMs = (timeoutMs: number = DEFAULT_DISPATCHER_OPTIONS.timeoutMs) => timeoutMs * 2 + 10_000;
 
 export const DEFAULT_DISPATCHER_OPTIONS: Omit<DispatcherOptions, "log"> = {
   outboxCapacity: 1000,
@@ -49,9 +54,6 @@ interface Claim {
   attemptsBefore: number;
 }
 
-/** Runs a piece of work on a workspace as one transaction of its store (Workspaces.transact). */
-export type Transact = <T>(workspace: Workspace, work: () => T, refresh?: boolean) => T | Promise<T>;
-
 let lastOrder = 0;
 /** Increasing within a process, and close to wall-clock time across processes: how outboxes merge. */
 function nextOrder(): number {
@@ -61,10 +63,12 @@ function nextOrder(): number {
 
 export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
-  /** Set by createMock once the workspaces exist: outcomes are written through their store. */
-  transact: Transact = (_workspace, work) => work();
 
-  constructor(private readonly options: DispatcherOptions) {}
+  constructor(
+    private readonly options: DispatcherOptions,
+    /** Where attempts start once their event is written, and where their outcomes are written. */
+    private readonly store: Pick<Store, "transactBackground" | "afterCommit">,
+  ) {}
 
   emit(workspace: Workspace, agentId: string, event: WebhookEvent["event"], data: WebhookEvent["data"]): Delivery[] {
     const hooks = workspace.collections.webhooks.page({
@@ -108,7 +112,7 @@ export class WebhookDispatcher {
       // Written with the event, the lease makes this process the one that sends the first attempt.
       this.lease(workspace, delivery.deliveryId, hook.secret);
       const claim = { deliveryId: delivery.deliveryId, secret: hook.secret, attemptsBefore: 0 };
-      workspace.afterWork((undone) => undone || this.track(this.send(workspace, claim)));
+      this.store.afterCommit(workspace, (undone) => undone || this.track(this.send(workspace, claim)));
     }
     return created;
   }
@@ -133,7 +137,7 @@ export class WebhookDispatcher {
       attemptsBefore: delivery.attempts.length,
     };
     return new Promise<void>((resolve) =>
-      workspace.afterWork((undone) => {
+      this.store.afterCommit(workspace, (undone) => {
         if (undone) return resolve();
         const sent = this.send(workspace, claim);
         this.track(sent);
@@ -240,27 +244,23 @@ export class WebhookDispatcher {
     outcome?: "delivered" | "skipped",
   ): Promise<void> {
     let failure: string | undefined;
-    await this.transact(
-      workspace,
-      () => {
-        const current = workspace.outbox.get(claim.deliveryId);
-        if (current?.status !== "pending" || current.attempts.length !== claim.attemptsBefore) return;
-        const attempts = [...current.attempts, attempt];
-        const next: Delivery = { ...current, signature, attempts, status: outcome ?? "pending", nextAttemptAt: null };
-        const taskId = `delivery:${claim.deliveryId}`;
-        if (!outcome && attempts.length >= this.options.maxAttempts) {
-          next.status = "failed";
-          failure = `webhook delivery ${current.deliveryId} to ${withoutUserInfo(current.url)} failed after ${attempts.length} attempts: ${attempt.error}`;
-        }
-        if (next.status === "pending") {
-          const retryAt = workspace.clock.nowMs() + this.options.backoffSeconds * 2 ** (attempts.length - 1) * 1000;
-          next.nextAttemptAt = new Date(retryAt).toISOString();
-          workspace.tasks.schedule({ kind: "delivery", ref: claim.deliveryId, at: retryAt, secret: claim.secret });
-        } else workspace.tasks.cancel(taskId);
-        workspace.outbox.replace(claim.deliveryId, next);
-      },
-      true,
-    );
+    await this.store.transactBackground(workspace, () => {
+      const current = workspace.outbox.get(claim.deliveryId);
+      if (current?.status !== "pending" || current.attempts.length !== claim.attemptsBefore) return;
+      const attempts = [...current.attempts, attempt];
+      const next: Delivery = { ...current, signature, attempts, status: outcome ?? "pending", nextAttemptAt: null };
+      const taskId = `delivery:${claim.deliveryId}`;
+      if (!outcome && attempts.length >= this.options.maxAttempts) {
+        next.status = "failed";
+        failure = `webhook delivery ${current.deliveryId} to ${withoutUserInfo(current.url)} failed after ${attempts.length} attempts: ${attempt.error}`;
+      }
+      if (next.status === "pending") {
+        const retryAt = workspace.clock.nowMs() + this.options.backoffSeconds * 2 ** (attempts.length - 1) * 1000;
+        next.nextAttemptAt = new Date(retryAt).toISOString();
+        workspace.tasks.schedule({ kind: "delivery", ref: claim.deliveryId, at: retryAt, secret: claim.secret });
+      } else workspace.tasks.cancel(taskId);
+      workspace.outbox.replace(claim.deliveryId, next);
+    });
     if (failure) this.options.log(failure);
   }
 }

@@ -13,7 +13,7 @@ import {
 } from "../journal.js";
 import type { RedisLink } from "./redis.js";
 
-export class SharedJournal implements RequestJournal {
+export class RedisJournal implements RequestJournal {
   constructor(
     private readonly link: RedisLink,
     readonly capacity: number,
