@@ -4,45 +4,31 @@
  * clock (where new workspaces start) and every workspace's.
  */
 import type { Clock } from "../core/clock.js";
-import { invalid } from "../core/errors.js";
-import { objectBody, onlyKeys, optionalString, queryOf } from "./body.js";
-import type { ControlRoute, ControlServices } from "./types.js";
+import type { ControlHandlers, ControlServices } from "./types.js";
 import { workspaceOf } from "./workspaces.js";
-
-export const MAX_ADVANCE_SECONDS = 31_536_000;
 
 function clockState(clock: Clock, workspaceId: string | null) {
   return { now: clock.iso(), mode: clock.mode, speed: clock.speed, workspaceId };
 }
 
-export function clockRoutes({ workspaces, webhooks, scheduler }: ControlServices): ControlRoute[] {
-  return [
-    {
-      operationId: "getClock",
-      method: "GET",
-      path: "/clock",
-      handle: ({ query }) =>
+export function clockHandlers({
+  workspaces,
+  webhooks,
+  scheduler,
+}: ControlServices): ControlHandlers<"getClock" | "advanceClock"> {
+  return {
+    getClock: {
+      handle: ({ query: { workspaceId } }) =>
         workspaces.control(() => {
-          const { workspaceId } = queryOf(query, ["workspaceId"]);
           const clock = workspaceId === undefined ? workspaces.clock : workspaceOf(workspaces, workspaceId).clock;
           return { status: 200, body: clockState(clock, workspaceId ?? null) };
         }),
     },
 
-    {
-      operationId: "advanceClock",
-      method: "POST",
-      path: "/clock/advance",
-      handle: async ({ body: raw }) => {
+    advanceClock: {
+      handle: async ({ body: { seconds, workspaceId } }) => {
         // Each task that falls due runs as a transaction of its own, at its own time: only the reading is done here.
         await workspaces.catchUp();
-        const body = objectBody(raw);
-        onlyKeys(body, ["seconds", "workspaceId"]);
-        const seconds = body.seconds;
-        if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
-          throw invalid({ seconds: `must be a number from 0 to ${MAX_ADVANCE_SECONDS}` });
-        }
-        const workspaceId = optionalString(body.workspaceId, "workspaceId");
         const one = workspaceId === undefined ? undefined : workspaceOf(workspaces, workspaceId);
         const ms = Math.round(seconds * 1000);
         if (one) await scheduler.advance(one, ms);
@@ -55,5 +41,5 @@ export function clockRoutes({ workspaces, webhooks, scheduler }: ControlServices
         return { status: 200, body: clockState(one?.clock ?? workspaces.clock, workspaceId ?? null) };
       },
     },
-  ];
+  };
 }

@@ -1,52 +1,40 @@
 /** Control plane, journals: recent requests (filtered, counted, cleared) and the webhook outbox. */
+import { invalid } from "../core/errors.js";
+import type { ControlQuery } from "../core/control-operations.js";
 import type { JournalFilter } from "../store/journal.js";
-import { queryInteger, queryOf } from "./body.js";
-import type { ControlRoute, ControlServices } from "./types.js";
+import type { ControlHandlers, ControlServices } from "./types.js";
 
-const FILTERS = ["operationId", "workspaceId", "method", "status", "limit"];
-
-function filterOf(query: URLSearchParams, capacity: number): JournalFilter {
-  const q = queryOf(query, FILTERS);
-  return {
-    operationId: q.operationId,
-    workspaceId: q.workspaceId,
-    method: q.method?.toUpperCase(),
-    status: queryInteger(q.status, "status", 100, 599),
-    limit: queryInteger(q.limit, "limit", 1, Math.max(1, capacity)),
-  };
+function filterOf(query: ControlQuery<"listRequests">, capacity: number): JournalFilter {
+  // The journal's size is a setting of the run (--journal-size), which the spec cannot know.
+  const most = Math.max(1, capacity);
+  if (query.limit !== undefined && query.limit > most)
+    throw invalid({ limit: `must be at most ${most}, the requests the journal keeps` });
+  return { ...query, method: query.method?.toUpperCase() };
 }
 
-export function journalRoutes({ journal, webhooks, workspaces }: ControlServices): ControlRoute[] {
-  return [
-    {
-      operationId: "listRequests",
-      method: "GET",
-      path: "/requests",
+export function journalHandlers({
+  journal,
+  webhooks,
+  workspaces,
+}: ControlServices): ControlHandlers<"listRequests" | "countRequests" | "clearRequests" | "listWebhookDeliveries"> {
+  return {
+    listRequests: {
       handle: async ({ query }) => ({ status: 200, body: await journal.list(filterOf(query, journal.capacity)) }),
     },
-    {
-      operationId: "countRequests",
-      method: "GET",
-      path: "/requests/count",
+    countRequests: {
       handle: async ({ query }) => ({
         status: 200,
         body: { count: await journal.count(filterOf(query, journal.capacity)) },
       }),
     },
-    {
-      operationId: "clearRequests",
-      method: "DELETE",
-      path: "/requests",
+    clearRequests: {
       handle: async () => {
         await journal.clear();
         return { status: 204 };
       },
     },
-    {
-      operationId: "listWebhookDeliveries",
-      method: "GET",
-      path: "/webhook-deliveries",
+    listWebhookDeliveries: {
       handle: () => ({ status: 200, body: webhooks.list(workspaces.list()) }),
     },
-  ];
+  };
 }

@@ -4,45 +4,36 @@
  * workspace's clock.
  */
 import { ApiError, invalid } from "../core/errors.js";
-import { collectionNames, type CollectionName } from "../store/records.js";
+import type { CollectionName } from "../store/records.js";
 import type { Workspace } from "../store/workspace.js";
 import { buildRecord, createBuildContext, recountBatch, webhooksOfAgent, type CreatedRecord } from "../seed/index.js";
 import type { Call, Webhook } from "../store/records.js";
-import { takeOutcome } from "./call-outcome.js";
-import { objectBody } from "./body.js";
+import { outcomeErrors, takeOutcome } from "./call-outcome.js";
 import { recordCheck, type RecordCheck } from "../store/record-checks.js";
-import type { ControlRoute, ControlServices } from "./types.js";
+import type { ControlHandlers, ControlServices } from "./types.js";
 import { workspaceOf } from "./workspaces.js";
 
-function collectionOf(name: string): CollectionName {
-  if (!(collectionNames as string[]).includes(name))
-    throw new ApiError(404, `Unknown collection ${name}; one of: ${collectionNames.join(", ")}`);
-  return name as CollectionName;
-}
-
-export function recordRoutes({ workspaces, simulation, contract }: ControlServices): ControlRoute[] {
-  return [
-    {
-      operationId: "listRecords",
-      method: "GET",
-      path: "/workspaces/{workspaceId}/{collection}",
+export function recordHandlers({
+  workspaces,
+  simulation,
+  contract,
+}: ControlServices): ControlHandlers<"listRecords" | "createRecord"> {
+  return {
+    listRecords: {
       handle: ({ params }) => ({
         status: 200,
-        body: workspaceOf(workspaces, params.workspaceId).collections[collectionOf(params.collection)].all().reverse(),
+        body: workspaceOf(workspaces, params.workspaceId).collections[params.collection].all().reverse(),
       }),
     },
 
-    {
-      operationId: "createRecord",
-      method: "POST",
-      path: "/workspaces/{workspaceId}/{collection}",
-      handle: ({ params, body }) => {
+    createRecord: {
+      // A call's scripted outcome against its lifecycle: refused (400) before anything is built or stored.
+      check: ({ params, body }) => (params.collection === "calls" ? outcomeErrors(body) : undefined),
+      handle: ({ params, body = {} }) => {
         const workspace = workspaceOf(workspaces, params.workspaceId);
-        const name = collectionOf(params.collection);
+        const name = params.collection;
         const now = workspace.clock.now();
-        // A call's scripted outcome is checked (400) before anything is built or stored.
-        const { partial, plan } =
-          name === "calls" ? takeOutcome(objectBody(body), now) : { partial: objectBody(body), plan: undefined };
+        const { partial, plan } = name === "calls" ? takeOutcome(body, now) : { partial: body, plan: undefined };
         const created: CreatedRecord[] = [];
         let record: unknown;
         try {
@@ -66,7 +57,7 @@ export function recordRoutes({ workspaces, simulation, contract }: ControlServic
         return { status: 201, body: record };
       },
     },
-  ];
+  };
 }
 
 /**

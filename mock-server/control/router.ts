@@ -1,33 +1,64 @@
 /**
  * The /__mock control plane (spec/mock-control.yaml): health, reset, workspaces, fixtures, clocks,
  * fault rules, the request journal and the webhook outbox. No API key: it exists only on the mock.
- * Routes of the core like the operations, so every door serves them alike; one file per group.
+ * Routes of the core like the operations, so every door serves them alike; one file of handlers per
+ * group. Methods, paths and validation come from the spec (core/control-operations.ts); an operation
+ * without a handler, or a handler without an operation, stops the mock at start.
  */
-import { clockRoutes } from "./clock.js";
-import { faultRoutes } from "./faults.js";
-import { journalRoutes } from "./journals.js";
-import { recordRoutes } from "./records.js";
-import type { ControlRoute, ControlServices } from "./types.js";
-import { workspaceRoutes } from "./workspaces.js";
+import { controlOperations, type ControlOperationId } from "../core/control-operations.js";
+import { clockHandlers } from "./clock.js";
+import { faultHandlers } from "./faults.js";
+import { journalHandlers } from "./journals.js";
+import { recordHandlers } from "./records.js";
+import type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
+import { workspaceHandlers } from "./workspaces.js";
 
-export type { ControlRequest, ControlRoute, ControlServices } from "./types.js";
+export type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
 
 /**
- * In match order: a fixed segment (`/workspaces/{id}/reset`) before the `{collection}` it would also fit.
- * Each route's synchronous part is one control-plane transaction of the store, but the clock's: an
- * advance runs each task that falls due as a transaction of its own (clock.ts).
+ * Every control operation with its handler, in match order (controlOperations). Each handler's
+ * synchronous part is one control-plane transaction of the store, but the clock's: an advance runs each
+ * task that falls due as a transaction of its own (clock.ts).
  */
 export function controlRoutes(services: ControlServices): ControlRoute[] {
   const store = services.workspaces;
-  const oneTransaction = (routes: ControlRoute[]) =>
-    routes.map(
-      (route): ControlRoute => ({ ...route, handle: (request) => store.control(() => route.handle(request)) }),
-    );
-  return [
-    ...oneTransaction(workspaceRoutes(services)),
-    ...oneTransaction(recordRoutes(services)),
-    ...clockRoutes(services),
-    ...oneTransaction(faultRoutes(services)),
-    ...oneTransaction(journalRoutes(services)),
-  ];
+  const oneTransaction = <K extends ControlOperationId>(handlers: ControlHandlers<K>): ControlHandlers<K> => {
+    const wrapped: Record<string, ControlHandler<never>> = {};
+    for (const [id, handler] of Object.entries<ControlHandler<never>>(handlers))
+      wrapped[id] = { ...handler, handle: (input) => store.control(() => handler.handle(input)) };
+    return wrapped as unknown as ControlHandlers<K>;
+  };
+  const handlers: Partial<ControlHandlers<ControlOperationId>> = {
+    ...oneTransaction(workspaceHandlers(services)),
+    ...oneTransaction(recordHandlers(services)),
+    ...clockHandlers(services),
+    ...oneTransaction(faultHandlers(services)),
+    ...oneTransaction(journalHandlers(services)),
+  };
+  return joinHandlers(handlers as Record<string, ControlHandler<never> | undefined>);
+}
+
+/** The spec's operations joined with their handlers; throws when one of either has no partner. */
+export function joinHandlers(
+  handlers: Record<string, ControlHandler<never> | undefined>,
+  operations = controlOperations,
+): ControlRoute[] {
+  const known = new Set<string>(operations.map((op) => op.operationId));
+  const unknown = Object.keys(handlers).filter((id) => !known.has(id));
+  if (unknown.length > 0)
+    throw new Error(`control handlers for operations spec/mock-control.yaml does not have: ${unknown.join(", ")}`);
+  const missing = operations.filter((op) => !handlers[op.operationId]).map((op) => op.operationId);
+  if (missing.length > 0)
+    throw new Error(`no control handler for operations of spec/mock-control.yaml: ${missing.join(", ")}`);
+  return operations.map((operation) => {
+    const handler = handlers[operation.operationId] as unknown as ControlRoute;
+    return {
+      operationId: operation.operationId,
+      method: operation.method,
+      path: operation.path,
+      operation,
+      handle: (input) => handler.handle(input),
+      check: handler.check && ((input) => handler.check!(input)),
+    };
+  });
 }

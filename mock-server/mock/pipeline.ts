@@ -12,6 +12,7 @@
  */
 import { randomUUID } from "../core/portable-crypto.js";
 import type { ControlRoute } from "../control/router.js";
+import { controlInput, controlReplyDrift } from "../core/control-operations.js";
 import { docsPage } from "../docs-site/page.js";
 import type { Workspace } from "../store/workspace.js";
 import { authenticate } from "./auth.js";
@@ -112,7 +113,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
       routes.add(op.method, op.path, { kind: "operation", op, handler });
     }
-    for (const { route, target } of controlTargets) routes.add(route.method, `/__mock${route.path}`, target);
+    for (const { route, target } of controlTargets) routes.add(route.method, route.path, target);
     routes.add("GET", "/openapi.json", {
       kind: "static",
       file: () => ({ contentType: "application/json", body: contract.json() }),
@@ -161,9 +162,22 @@ export function createCore(services: Services, journal: RequestJournal, options:
     }
     exchange.operationId = target.kind === "operation" ? target.op.operationId : target.route.operationId;
     if (target.kind === "control") {
+      const { route } = target;
       const body = await readControlBody(head, readBody);
+      // Checked against spec/mock-control.yaml (400; 404 for a path naming nothing) before the handler runs.
+      const input = controlInput(
+        route.operation,
+        { path: params, query: parseQuery(exchange.query), body },
+        route.check,
+      );
       // Each route runs its work as the store's transactions (control/router.ts).
-      return jsonReply(await target.route.handle({ params, query: new URLSearchParams(exchange.query), body }));
+      const reply = await route.handle(input);
+      const drift = options.validateResponses ? controlReplyDrift(route.operation, reply) : undefined;
+      if (drift) {
+        options.log(`response validation failed for ${route.operationId}: ${drift}`);
+        throw new ApiError(500, `Mock response failed validation against the spec (${route.operationId}): ${drift}`);
+      }
+      return jsonReply(reply);
     }
     return serveOperation(exchange, contract, target.op, target.handler, params, readBody);
   }
