@@ -10,7 +10,7 @@
  */
 import { existsSync } from "node:fs";
 import { LedgerFile, latestByItem, readLedger, type LedgerRecord } from "./fixtures/ledger-file.js";
-import { send, useTls, useTransport, type TlsOptions } from "./lib/http.js";
+import { send, type Connection, type TlsOptions } from "./lib/http.js";
 import { Inconclusive, Transport, type TransportOptions } from "./transport/transport.js";
 
 export interface CleanupOptions extends TransportOptions {
@@ -42,28 +42,23 @@ export async function cleanup(options: CleanupOptions, out: (line: string) => vo
   const pending = items.filter((r) => (r.state === "changing" || r.state === "not-restored") && r.replay);
   const left = items.filter((r) => r.state === "left" || r.state === "maybe-left" || r.state === "maybe-removed");
   const ledger = new LedgerFile(options.ledgerPath);
-  const transport = new Transport(options);
-  useTransport(baseUrl, transport);
-  useTls(baseUrl, options.tls);
+  // Every put-back goes through the cleanup's own transport and TLS options.
+  const connection: Connection = { baseUrl, tls: options.tls, transport: new Transport(options) };
   const result: CleanupResult = { code: 0, restored: [], failed: [], left };
-  try {
-    for (const record of pending) {
-      const why = await putBack(baseUrl, options.apiKey, record);
-      const settled: LedgerRecord = {
-        ...record,
-        at: new Date().toISOString(),
-        state: why ? "not-restored" : "restored",
-        note: why ?? `put back by cleanup (${Object.keys(record.replay!.expect).join(", ")})`,
-        by: "cleanup",
-        replay: undefined,
-      };
-      ledger.append(settled);
-      if (why) result.failed.push({ record, why });
-      else result.restored.push(record);
-      out(`${why ? "NOT RESTORED" : "restored"} ${record.kind} ${record.id}${why ? `: ${why}` : ""}`);
-    }
-  } finally {
-    useTransport(baseUrl, undefined);
+  for (const record of pending) {
+    const why = await putBack(connection, options.apiKey, record);
+    const settled: LedgerRecord = {
+      ...record,
+      at: new Date().toISOString(),
+      state: why ? "not-restored" : "restored",
+      note: why ?? `put back by cleanup (${Object.keys(record.replay!.expect).join(", ")})`,
+      by: "cleanup",
+      replay: undefined,
+    };
+    ledger.append(settled);
+    if (why) result.failed.push({ record, why });
+    else result.restored.push(record);
+    out(`${why ? "NOT RESTORED" : "restored"} ${record.kind} ${record.id}${why ? `: ${why}` : ""}`);
   }
   if (pending.length === 0) out("nothing to put back: every change in the ledger was put back");
   for (const record of left) out(`left on the target: ${record.kind} ${record.id} (${record.note})`);
@@ -75,10 +70,10 @@ export async function cleanup(options: CleanupOptions, out: (line: string) => vo
 }
 
 /** Sends the put-back and checks the answer holds the old values; the reason when it does not. */
-async function putBack(baseUrl: string, apiKey: string, record: LedgerRecord): Promise<string | undefined> {
+async function putBack(connection: Connection, apiKey: string, record: LedgerRecord): Promise<string | undefined> {
   const { method, path, body, expect } = record.replay!;
   try {
-    const exchange = await send({ baseUrl, apiKey }, { method, path, body }, { idempotent: true });
+    const exchange = await send({ ...connection, apiKey }, { method, path, body }, { idempotent: true });
     if (exchange.status !== 200) return `${method} ${path} answered ${exchange.status}`;
     const answer = (exchange.json ?? {}) as Record<string, unknown>;
     const differing = Object.entries(expect).filter(([field, value]) => answer[field] !== value);

@@ -20,9 +20,10 @@ function multipart(fields: Record<string, string>): { body: string; contentType:
 export async function buildDreddFixtures(baseUrl: string, apiKey: string) {
   const runId = `conformance-dredd-${randomBytes(3).toString("hex")}`;
   const notes: string[] = [];
-  const mock = (await detectTarget(baseUrl, undefined)).kind === "mock";
+  const connection = { baseUrl };
+  const mock = (await detectTarget(connection, undefined)).kind === "mock";
   const { fixtures: f, apiKey: key } = mock
-    ? await mockFixtures(baseUrl, runId)
+    ? await mockFixtures(connection, runId)
     : { fixtures: await discoverFixtures({ baseUrl, apiKey }, runId, {}, { isMock: false, readOnly: false }), apiKey };
   if (!mock) notes.push("foreign target: Dredd's write transactions (E2, E5, E6, E9, E15, E16, E13) act on real data");
   const created = await send(

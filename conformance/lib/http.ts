@@ -63,58 +63,40 @@ export interface TlsOptions {
   caFile?: string;
 }
 
-export interface Target {
+/**
+ * How a run reaches its target: the base URL with the run's certificate trust, pace and retries. Each
+ * run makes its own and hands it to whatever sends for it (fixtures, control-plane clients, rules), so
+ * runs in one process, against one base URL or several, never share a transport.
+ */
+export interface Connection {
   baseUrl: string;
+  tls?: TlsOptions;
+  /** Pacing and retries through the environment; without one, each request is sent once. */
+  transport?: Transport;
+}
+
+/** A connection and the key a request is sent with. */
+export interface Target extends Connection {
   apiKey: string;
   /** Called with every exchange, for journals and tests. */
   onExchange?: (exchange: Exchange) => void;
   timeoutMs?: number;
-  tls?: TlsOptions;
-  /** Pacing and retries through the environment; defaults to the one the run set for the base URL. */
-  transport?: Transport;
 }
 
 /**
- * The run's TLS options and transport per base URL: requests are sent from many places (fixtures,
- * control-plane clients) with the base URL alone, and each needs the run's certificate trust, pace
- * and retries.
- */
-const tlsByBaseUrl = new Map<string, TlsOptions>();
-const transportByBaseUrl = new Map<string, Transport>();
-const keyOf = (baseUrl: string) => baseUrl.replace(/\/+$/, "");
-
-export function useTls(baseUrl: string, tls: TlsOptions | undefined): void {
-  if (tls) tlsByBaseUrl.set(keyOf(baseUrl), tls);
-  else tlsByBaseUrl.delete(keyOf(baseUrl));
-}
-
-export function tlsOf(baseUrl: string): TlsOptions | undefined {
-  return tlsByBaseUrl.get(keyOf(baseUrl));
-}
-
-export function useTransport(baseUrl: string, transport: Transport | undefined): void {
-  if (transport) transportByBaseUrl.set(keyOf(baseUrl), transport);
-  else transportByBaseUrl.delete(keyOf(baseUrl));
-}
-
-export function transportOf(baseUrl: string): Transport | undefined {
-  return transportByBaseUrl.get(keyOf(baseUrl));
-}
-
-/**
- * One request and its whole answer (status, headers, text, JSON), through the base URL's transport
- * when the run set one (paced, retried through the environment), else sent once. Network failures
- * are TargetUnreachable.
+ * One request and its whole answer (status, headers, text, JSON), through the connection's transport
+ * when it has one (paced, retried through the environment), else sent once. Network failures are
+ * TargetUnreachable.
  */
 export async function fetchAnswer(
-  baseUrl: string,
+  connection: Connection,
   url: string,
   init: RequestInit,
   policy: Partial<SendPolicy> = {},
 ): Promise<Answer> {
-  const transport = transportOf(baseUrl);
+  const { transport, tls } = connection;
   const method = (init.method ?? "GET").toUpperCase();
-  const once = () => fetchOnce(url, init, tlsOf(baseUrl), transport?.timeoutMs ?? 30_000);
+  const once = () => fetchOnce(url, init, tls, transport?.timeoutMs ?? 30_000);
   return transport
     ? transport.send({ method, describe: `${method} ${new URL(url).pathname}`, ...policy }, once)
     : once();
@@ -148,6 +130,10 @@ export function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * Connection pools by TLS setting. A pool holds sockets, not anything of a run: runs with the same
+ * setting may share one, as every run without TLS options shares Node's default agent.
+ */
 const dispatchers = new Map<string, Dispatcher>();
 
 /** One connection pool per TLS setting; undefined (Node's default agent) when none is asked for. */
@@ -178,8 +164,7 @@ export function buildUrl(baseUrl: string, path: string, query?: RequestSpec["que
 
 export async function send(target: Target, spec: RequestSpec, policy: Partial<SendPolicy> = {}): Promise<Exchange> {
   const url = buildUrl(target.baseUrl, spec.path, spec.query);
-  const tls = target.tls ?? tlsOf(target.baseUrl);
-  const transport = target.transport ?? transportOf(target.baseUrl);
+  const { tls, transport } = target;
   const headers: Record<string, string> = { Accept: "application/json", ...spec.headers };
   const key = spec.key === undefined ? target.apiKey : spec.key;
   if (key !== null) headers["X-API-Key"] = key;

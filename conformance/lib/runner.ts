@@ -14,7 +14,7 @@ import type { Fixtures } from "../fixtures/types.js";
 import { allRules } from "../operations/index.js";
 import type { EnvironmentReport } from "../transport/environment.js";
 import { Inconclusive, Transport, type TransportOptions } from "../transport/transport.js";
-import { send, TargetUnreachable, useTls, useTransport, type Exchange, type Target, type TlsOptions } from "./http.js";
+import { send, TargetUnreachable, type Connection, type Exchange, type Target, type TlsOptions } from "./http.js";
 import { runRule, type RuleResult, type RunEnv } from "./run-rule.js";
 
 export type { RuleResult };
@@ -114,37 +114,33 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const problem = setupProblem(options);
   if (problem) throw new RunCannotStart(problem);
-  // Every request of the run to this base URL, fixtures and control plane included, goes through it.
+  // Every request of the run, fixtures and control plane included, goes through its connection: the
+  // run's own transport and TLS options, shared with no other run in the process.
   const transport = new Transport(options);
-  useTransport(baseUrl, transport);
-  try {
-    return await runWith(options, baseUrl, transport, started);
-  } finally {
-    useTransport(baseUrl, undefined);
-  }
+  return await runWith(options, { baseUrl, tls: options.tls, transport }, transport, started);
 }
 
 async function runWith(
   options: RunOptions,
-  baseUrl: string,
+  connection: Connection,
   transport: Transport,
   started: number,
 ): Promise<RunResult> {
+  const { baseUrl } = connection;
   const runId = `conformance-${new Date().toISOString().slice(0, 10)}-${randomBytes(3).toString("hex")}`;
   const readOnly = options.readOnly ?? false;
   const rules = selectRules(options);
-  const probe: Target = { baseUrl, apiKey: options.apiKey, tls: options.tls };
+  const probe: Target = { ...connection, apiKey: options.apiKey };
   let detection: Detection;
   let fixtures: Fixtures;
   let apiKey = options.apiKey;
-  useTls(baseUrl, options.tls);
   try {
-    detection = await detectTarget(baseUrl, options.target);
+    detection = await detectTarget(connection, options.target);
     const isMock = detection.kind === "mock";
     await checkKey(probe, "--api-key");
     if (options.secondApiKey) await checkKey({ ...probe, apiKey: options.secondApiKey }, "--second-api-key");
     if (isMock && !readOnly) {
-      const made = await mockFixtures(baseUrl, runId);
+      const made = await mockFixtures(connection, runId);
       fixtures = made.fixtures;
       apiKey = made.apiKey;
     } else {
@@ -185,7 +181,7 @@ async function runWith(
       : []),
   ]);
   fixtures.largeUploads = options.largeUploads;
-  const target: Target = { baseUrl, apiKey, onExchange: options.onExchange, tls: options.tls };
+  const target: Target = { ...connection, apiKey, onExchange: options.onExchange };
   const coverage: RunResult["coverage"] = {};
   const timings: RunResult["timings"] = {};
   for (const op of operations.values()) coverage[op.operationId] = {};

@@ -5,7 +5,7 @@
  */
 import { request as rawRequest } from "undici";
 import { operations } from "../lib/spec.js";
-import { buildUrl, dispatcherFor, parseJson, TargetUnreachable, transportOf, type RequestSpec } from "../lib/http.js";
+import { buildUrl, dispatcherFor, parseJson, TargetUnreachable, type RequestSpec } from "../lib/http.js";
 import type { Answer } from "../transport/answer-kind.js";
 import { defineRules, type RuleContext, type RuleSpec } from "../lib/rule.js";
 import { sampleRequest } from "./samples.js";
@@ -76,7 +76,7 @@ const SURROUNDED: [string, (key: string) => string][] = [
 async function statusWithRawKey(t: RuleContext, spec: RequestSpec, rawKey: string): Promise<number | undefined> {
   const dispatcher = dispatcherFor(t.target.tls);
   const url = buildUrl(t.target.baseUrl, spec.path, spec.query);
-  const transport = t.target.transport ?? transportOf(t.target.baseUrl);
+  const { transport } = t.target;
   const timeoutMs = t.target.timeoutMs ?? transport?.timeoutMs ?? 30_000;
   const once = async (): Promise<Answer> => {
     try {

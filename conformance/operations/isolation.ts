@@ -43,7 +43,7 @@ async function keys(t: RuleContext): Promise<Keys> {
     return {
       mine: t.target.apiKey,
       other: neighbour.apiKey,
-      otherRecords: (c) => mockControl(control.baseUrl, neighbour.workspaceId).listRecords(c),
+      otherRecords: (c) => mockControl(control.connection, neighbour.workspaceId).listRecords(c),
     };
   }
   const second = t.fixtures.secondKey;

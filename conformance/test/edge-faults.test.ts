@@ -230,7 +230,7 @@ describe.skipIf(!hasMock)(`edge situations${hasMock ? "" : ` (skipped: ${NO_MOCK
   afterAll(async () => mock?.close());
 
   it("the fixtures fill lists past 20 records, tie timestamps across page boundaries and fill multi-valued fields", async () => {
-    const { fixtures } = await mockFixtures(mock.url, "edge-fixtures");
+    const { fixtures } = await mockFixtures({ baseUrl: mock.url }, "edge-fixtures");
     const records = async (collection: string) => fixtures.control!.listRecords(collection);
     const counts = Object.fromEntries(
       await Promise.all(
