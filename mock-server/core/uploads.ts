@@ -6,6 +6,7 @@
  */
 import { ApiError, invalid } from "./errors.js";
 import type { FormPart } from "./exchange.js";
+import { type CompiledValidator, toValidationErrors } from "./validation.js";
 
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 export const MAX_FIELD_BYTES = 1024 * 1024;
@@ -136,4 +137,23 @@ export function readForm(parts: FormPart[]): { fields: Record<string, string>; f
     files.push({ filename, kind, bytes });
   }
   return { fields: { ...fields }, files };
+}
+
+/** A multipart form as handlers receive it: every rule applied, its fields valid against the spec. */
+export interface MultipartForm {
+  fields: Record<string, string>;
+  files: UploadedFile[];
+}
+
+export const EMPTY_FORM: MultipartForm = Object.freeze({ fields: Object.freeze({}), files: [] }) as MultipartForm;
+
+/**
+ * The pipeline's multipart step: the form's rules (readForm), then its text fields, with the files'
+ * names under FILE_FIELD, against the operation's body schema. A handler receives only what passed.
+ */
+export function validatedForm(parts: FormPart[], validateFields: CompiledValidator | undefined): MultipartForm {
+  const form = readForm(parts);
+  if (validateFields && !validateFields({ ...form.fields, [FILE_FIELD]: form.files.map((f) => f.filename) }))
+    throw invalid(toValidationErrors(validateFields.errors));
+  return form;
 }

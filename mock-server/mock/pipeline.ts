@@ -37,6 +37,7 @@ import { preferredReply } from "../core/prefer.js";
 import { ReplyJson } from "../core/reply-json.js";
 import { RouteTable } from "../core/routes.js";
 import { toValidationErrors } from "../core/validation.js";
+import { EMPTY_FORM, validatedForm } from "../core/uploads.js";
 
 export const JSON_LIMIT_BYTES = 1024 * 1024;
 /** Snapshots and fixtures sent to the control plane can be large. */
@@ -216,10 +217,11 @@ export function createCore(services: Services, journal: RequestJournal, options:
     }
     if (op.bodyType === "application/json" && body !== undefined && !op.validateBody!(body))
       throw invalid(toValidationErrors(op.validateBody!.errors));
+    const form = op.bodyType === "multipart/form-data" ? validatedForm(parts, op.validateBody) : EMPTY_FORM;
     // Most requests carry no Prefer header: no await for it.
     const prefer = header(head, "prefer");
     const preferred = prefer ? await preferredReply(contract, op, prefer, workspace.clock, exchange.path) : undefined;
-    const ctx = { workspace, params: target.path, query: target.query, body, parts, services };
+    const ctx = { workspace, params: target.path, query: target.query, body, form, services };
     const reply: Reply = preferred ?? (await workspaces.transact(workspace, () => (handler as Handler<any>)(ctx)));
     if (options.validateResponses) checkReply(op, reply);
     let out: CoreReply;

@@ -8,7 +8,8 @@ import type { Workspace } from "../store/workspace.js";
 import type { Clock } from "../core/clock.js";
 import type { Contract } from "../core/contract.js";
 import type { OperationId } from "../core/operations.js";
-import type { FormPart, Reply } from "../core/exchange.js";
+import type { Reply } from "../core/exchange.js";
+import type { MultipartForm } from "../core/uploads.js";
 
 export type { Reply };
 import type { Simulation } from "../sim/simulation.js";
@@ -40,11 +41,10 @@ export interface RequestContext<K extends OperationId = OperationId> {
   query: Query<K>;
   /** JSON body, validated against the spec (undefined for multipart operations). */
   body: JsonBody<K>;
-  /** The parts of a multipart/form-data body, in the order sent (multipart operations only). */
-  parts: FormPart[];
+  /** A multipart/form-data body: its rules applied and its fields validated (multipart operations only; empty otherwise). */
+  form: MultipartForm;
   services: Services;
 }
-
 
 export type Handler<K extends OperationId> = (ctx: RequestContext<K>) => Reply | Promise<Reply>;
 

@@ -1,23 +1,14 @@
 /**
  * E9: knowledge bases from multipart/form-data. The door parsed the form (the node:http door as a
- * stream: each file counted, sniffed and dropped chunk by chunk, 413 past 25 MB); the form's rules
- * (core/uploads.ts) and its fields' schema are applied here.
+ * stream: each file counted, sniffed and dropped chunk by chunk, 413 past 25 MB) and the pipeline
+ * applied its rules (core/uploads.ts) and its fields' schema; what is left here is reading the JSON
+ * arrays inside the text fields, which the schema sees only as strings.
  */
 import type { HandlerTable } from "./context.js";
-import type { Contract } from "../core/contract.js";
 import { invalid } from "../core/errors.js";
-import { readForm, type UploadedFile } from "../core/uploads.js";
-import { toValidationErrors } from "../core/validation.js";
 import type { KnowledgeBase } from "../store/records.js";
 
 type Source = KnowledgeBase["files"][number];
-
-/** The form's text fields are validated against the spec's KnowledgeBaseCreate schema. */
-function checkFields(contract: Contract, fields: Record<string, string>, files: UploadedFile[]): void {
-  const validateFields = contract.operation("createKnowledgeBase").validateBody!;
-  const candidate = { ...fields, knowledge_base_files: files.map((f) => f.filename) };
-  if (!validateFields(candidate)) throw invalid(toValidationErrors(validateFields.errors));
-}
 
 function parseJsonArray(field: string, raw: string | undefined): unknown[] {
   if (raw === undefined || raw.trim() === "") return [];
@@ -55,9 +46,8 @@ function urlSources(raw: string | undefined): string[] {
 }
 
 export const knowledgeBaseHandlers: HandlerTable<"createKnowledgeBase"> = {
-  createKnowledgeBase: ({ parts, workspace, services }) => {
-    const { fields, files } = readForm(parts);
-    checkFields(services.contract(), fields, files);
+  createKnowledgeBase: ({ form, workspace }) => {
+    const { fields, files } = form;
     const documentId = () => workspace.random.uuid();
     const sources: Source[] = [
       ...textSources(fields.knowledge_base_texts).map((content) => ({
