@@ -11,7 +11,15 @@ import { describe, expect, it } from "vitest";
 import document from "../../../generated/openapi-document.js";
 import { operationValidators, schemaValidators, type CompiledValidator } from "../../../generated/validators.js";
 import { anchored, createOpenApiAjv, SPEC_ID } from "../../../mock-server/core/openapi-ajv.js";
-import { type Json, type JsonObject, deref, derefObject, isObject, operationsOf, repoRoot } from "../lib/openapi-doc.js";
+import {
+  type Json,
+  type JsonObject,
+  deref,
+  derefObject,
+  isObject,
+  operationsOf,
+  repoRoot,
+} from "../lib/openapi-doc.js";
 
 const spec = JSON.parse(readFileSync(path.join(repoRoot, "generated", "openapi.json"), "utf8")) as JsonObject;
 const source = readFileSync(path.join(repoRoot, "generated", "validators.js"), "utf8");
