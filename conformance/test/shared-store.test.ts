@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli.js";
 import { spawnMock, type MockProcess } from "../../mock-server/test/process.js";
 import { startRedis, type RedisServer } from "../../mock-server/test/redis.js";
-import { startRoundRobinProxy, type RoundRobinProxy } from "../../mock-server/test/round-robin.js";
+import { startRoundRobinProxy, type RoundRobinProxy } from "../../mock-server/test/shared-store/round-robin.js";
 import { silentIo } from "./support.js";
 
 describe("suite against two mock processes sharing one Redis", () => {

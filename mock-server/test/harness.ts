@@ -8,7 +8,7 @@ import {
 } from "../../generated/client.js";
 import { startMock, type RunningMock, type StartOptions } from "../server.js";
 import { startRedis } from "./redis.js";
-import { startRoundRobinProxy } from "./round-robin.js";
+import { startRoundRobinProxy } from "./shared-store/round-robin.js";
 
 /**
  * MOCK_TEST_STORE=redis (shared-replicas.test.ts sets it): every file using useMock runs against two

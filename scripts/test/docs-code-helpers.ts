@@ -102,7 +102,7 @@ export function extractLinks(file: string, text: string): Link[] {
 }
 
 /**
- * Repository paths named in inline code outside fenced blocks (`mock-server/test/slow-clients.test.ts`):
+ * Repository paths named in inline code outside fenced blocks (`mock-server/test/doors/slow-clients.test.ts`):
  * words with a folder and an extension, no glob or placeholder, not a URL path or a package subpath.
  */
 export function extractCodePaths(file: string, text: string): Link[] {

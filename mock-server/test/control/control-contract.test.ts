@@ -1,0 +1,99 @@
+/** The control plane answers as spec/mock-control.yaml describes: every 2xx body validates. */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { createOpenApiAjv } from "../../core/openapi-ajv.js";
+import { useMock } from "../harness.js";
+
+const t = useMock();
+const doc = JSON.parse(readFileSync(new URL("../../../generated/mock-control.json", import.meta.url), "utf8"));
+const ajv = createOpenApiAjv();
+ajv.addSchema(doc, "mock-control.json");
+
+const escape = (path: string) => path.replace(/~/g, "~0").replace(/\//g, "~1");
+
+function check(path: string, method: string, status: number, body: unknown): void {
+  const pointer = `mock-control.json#/paths/${escape(path)}/${method}/responses/${status}/content/application~1json/schema`;
+  const validate = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
+  expect(validate(body), `${method.toUpperCase()} ${path} ${status}: ${JSON.stringify(validate.errors)}`).toBe(true);
+}
+
+describe("control plane contract", () => {
+  it("every documented control operation answers its documented shape", async () => {
+    const exercised = new Set<string>();
+    const call = async (method: string, template: string, concrete: string, body?: unknown) => {
+      exercised.add(`${method.toLowerCase()} ${template}`);
+      const res = await t.raw(concrete, {
+        method,
+        key: null,
+        headers: body ? { "Content-Type": "application/json" } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const json = res.status === 204 ? undefined : await res.json();
+      if (res.status < 300 && res.status !== 204) check(template, method.toLowerCase(), res.status, json);
+      return { status: res.status, json };
+    };
+    expect((await call("GET", "/__mock/health", "/__mock/health")).status).toBe(200);
+    const created = await call("POST", "/__mock/workspaces", "/__mock/workspaces", { seed: 9 });
+    expect(created.status).toBe(201);
+    const id = created.json.workspaceId;
+    await t.api.POST("/v1/chat", { body: { agentId: (await t.api.GET("/v1/agents")).data!.data[0].agentId } });
+    for (const [method, template, concrete, body, status] of [
+      ["GET", "/__mock/workspaces", "/__mock/workspaces", undefined, 200],
+      ["GET", "/__mock/workspaces/{workspaceId}/{collection}", `/__mock/workspaces/${id}/calls`, undefined, 200],
+      [
+        "POST",
+        "/__mock/workspaces/{workspaceId}/{collection}",
+        `/__mock/workspaces/${id}/webhooks`,
+        { active: false },
+        201,
+      ],
+      ["GET", "/__mock/workspaces/{workspaceId}/snapshot", `/__mock/workspaces/${id}/snapshot`, undefined, 200],
+      ["GET", "/__mock/clock", "/__mock/clock", undefined, 200],
+      ["GET", "/__mock/clock", `/__mock/clock?workspaceId=${id}`, undefined, 200],
+      ["POST", "/__mock/clock/advance", "/__mock/clock/advance", { seconds: 1 }, 200],
+      ["POST", "/__mock/clock/advance", "/__mock/clock/advance", { seconds: 1, workspaceId: id }, 200],
+      [
+        "POST",
+        "/__mock/faults",
+        "/__mock/faults",
+        { operationId: "getCall", workspaceId: id, status: 404, times: 1 },
+        201,
+      ],
+      [
+        "POST",
+        "/__mock/faults",
+        "/__mock/faults",
+        { latency: { distribution: "lognormal", medianMs: 5, sigma: 0.2 }, seed: 1 },
+        201,
+      ],
+      ["GET", "/__mock/faults", "/__mock/faults", undefined, 200],
+      ["DELETE", "/__mock/faults/{faultId}", "/__mock/faults/fault-1", undefined, 204],
+      ["DELETE", "/__mock/faults", "/__mock/faults", undefined, 204],
+      ["GET", "/__mock/requests", "/__mock/requests", undefined, 200],
+      ["GET", "/__mock/requests", `/__mock/requests?workspaceId=${id}&method=GET&status=200&limit=5`, undefined, 200],
+      ["GET", "/__mock/requests/count", "/__mock/requests/count?operationId=createChat", undefined, 200],
+      ["DELETE", "/__mock/requests", "/__mock/requests", undefined, 204],
+      ["POST", "/__mock/workspaces/{workspaceId}/reset", `/__mock/workspaces/${id}/reset`, { seed: 3 }, 200],
+      ["DELETE", "/__mock/workspaces/{workspaceId}", `/__mock/workspaces/${id}`, undefined, 204],
+      ["GET", "/__mock/webhook-deliveries", "/__mock/webhook-deliveries", undefined, 200],
+      ["POST", "/__mock/reset", "/__mock/reset", {}, 200],
+    ] as const) {
+      expect((await call(method, template, concrete, body)).status, `${method} ${concrete}`).toBe(status);
+    }
+    const snapshot = (
+      await call("GET", "/__mock/workspaces/{workspaceId}/snapshot", "/__mock/workspaces/default/snapshot")
+    ).json;
+    expect(
+      (await call("PUT", "/__mock/workspaces/{workspaceId}/snapshot", "/__mock/workspaces/default/snapshot", snapshot))
+        .status,
+    ).toBe(200);
+    const bad = await call("POST", "/__mock/clock/advance", "/__mock/clock/advance", { seconds: -1 });
+    expect(bad.status).toBe(400);
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((m) => ["get", "post", "put", "delete", "patch"].includes(m))
+        .map((m) => `${m} ${path}`),
+    );
+    expect(documented.filter((op) => !exercised.has(op))).toEqual([]);
+  });
+});
