@@ -44,13 +44,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /**
-                 * @description Identifier of the integration.
-                 * @example 3f1c2a9e-7b4d-4e61-9a0f-2d5c8e7b1a40
-                 */
-                integrationId: components["parameters"]["IntegrationId"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -74,13 +68,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /**
-                 * @description Identifier of the integration.
-                 * @example 3f1c2a9e-7b4d-4e61-9a0f-2d5c8e7b1a40
-                 */
-                integrationId: components["parameters"]["IntegrationId"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -1151,11 +1139,6 @@ export interface components {
          */
         Size: number;
         /**
-         * @description Identifier of the integration.
-         * @example 3f1c2a9e-7b4d-4e61-9a0f-2d5c8e7b1a40
-         */
-        IntegrationId: components["schemas"]["Identifier"];
-        /**
          * @description Identifier of the batch run.
          * @example 8d2e4f60-1a3b-4c5d-8e9f-0a1b2c3d4e5f
          */
@@ -1361,7 +1344,7 @@ export interface operations {
                  * @description Identifier of the integration.
                  * @example 3f1c2a9e-7b4d-4e61-9a0f-2d5c8e7b1a40
                  */
-                integrationId: components["parameters"]["IntegrationId"];
+                integrationId: components["schemas"]["Identifier"];
             };
             cookie?: never;
         };
@@ -1432,7 +1415,7 @@ export interface operations {
                  * @description Identifier of the integration.
                  * @example 3f1c2a9e-7b4d-4e61-9a0f-2d5c8e7b1a40
                  */
-                integrationId: components["parameters"]["IntegrationId"];
+                integrationId: components["schemas"]["Identifier"];
             };
             cookie?: never;
         };
@@ -1507,7 +1490,7 @@ export interface operations {
                  * @description Identifier of the integration.
                  * @example 3f1c2a9e-7b4d-4e61-9a0f-2d5c8e7b1a40
                  */
-                integrationId: components["parameters"]["IntegrationId"];
+                integrationId: components["schemas"]["Identifier"];
             };
             cookie?: never;
         };

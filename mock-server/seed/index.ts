@@ -20,8 +20,9 @@ import { buildBatchRun, buildTestRun } from "./batch-runs.js";
 import { buildMockToolData } from "./mock-tool-data.js";
 import { buildChat } from "./chats.js";
 import { buildApiKey } from "./api-keys.js";
+import { seedDocumented } from "./documented.js";
+import { seedWorkspace as seedWorld } from "./world.js";
 
-export { seedWorkspace } from "./world.js";
 export type { BuildContext } from "./context.js";
 export { settleCall, terminationReasonsFor, canTransition, isFinal, NEXT_STATUSES } from "./call-lifecycle.js";
 export { countAttempts, recountBatch } from "./batch-runs.js";
@@ -37,6 +38,15 @@ export {
   buildChat,
   buildApiKey,
 };
+
+/**
+ * The world a workspace starts with (and returns to on reset): the generated one (world.ts), and in
+ * the default workspace the records the spec's examples show (documented.ts), oldest of all.
+ */
+export function seedWorkspace(workspace: Workspace, now: Date): void {
+  seedWorld(workspace, now);
+  seedDocumented(workspace, now);
+}
 
 type Builders = { [K in CollectionName]: (ctx: BuildContext, partial: Partial<RecordTypes[K]>) => RecordTypes[K] };
 
