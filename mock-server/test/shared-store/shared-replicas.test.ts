@@ -15,20 +15,21 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+/** Under mock-server/test/, by concern. */
 const FILES = [
-  "auth",
-  "control-contract",
-  "control-plane-input",
-  "control-plane",
-  "docs",
-  "integrations",
-  "knowledge-bases",
-  "lists",
-  "resources",
-  "routing",
-  "secrets",
-  "webhook-failures",
-  "webhooks",
+  "api/auth",
+  "control/control-contract",
+  "control/control-plane-input",
+  "control/control-plane",
+  "doors/docs",
+  "api/integrations",
+  "api/knowledge-bases",
+  "api/lists",
+  "api/resources",
+  "api/routing",
+  "api/secrets",
+  "webhooks/webhook-failures",
+  "webhooks/webhooks",
 ];
 
 describe("the mock's tests against two replicas on one Redis", () => {
