@@ -54,15 +54,16 @@ interface Claim {
   attemptsBefore: number;
 }
 
-let lastOrder = 0;
-/** Increasing within a process, and close to wall-clock time across processes: how outboxes merge. */
-function nextOrder(): number {
-  lastOrder = Math.max(lastOrder + 1, Date.now() * 1000);
-  return lastOrder;
-}
-
 export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
+  /** The last delivery's place among all workspaces' deliveries: kept per mock, not per process. */
+  private lastOrder = 0;
+
+  /** Increasing within a mock, and close to wall-clock time across processes: how outboxes merge. */
+  private nextOrder(): number {
+    this.lastOrder = Math.max(this.lastOrder + 1, Date.now() * 1000);
+    return this.lastOrder;
+  }
 
   constructor(
     private readonly options: DispatcherOptions,
@@ -105,7 +106,7 @@ export class WebhookDispatcher {
         status: "pending",
         nextAttemptAt: workspace.clock.iso(),
         attempts: [],
-        order: nextOrder(),
+        order: this.nextOrder(),
       };
       this.push(workspace, delivery);
       created.push(delivery);
