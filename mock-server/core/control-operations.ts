@@ -13,7 +13,7 @@ import {
   controlOperations as generatedOperations,
 } from "../../generated/mock-control-validators.js";
 import { ApiError, invalid, type ValidationErrors } from "./errors.js";
-import { toValidationErrors } from "./validation.js";
+import { replyDrift, toValidationErrors } from "./validation.js";
 
 export type ControlOperationId = keyof operations;
 
@@ -110,14 +110,7 @@ export function controlInput<K extends ControlOperationId>(
 /** What is wrong with a handler's reply against the spec, or undefined when it fits. */
 export function controlReplyDrift(op: ControlOperation, reply: { status: number; body?: unknown }): string | undefined {
   const documented = op.responses[String(reply.status)];
-  if (documented === undefined) return `status ${reply.status} is not documented`;
-  if (documented === null) return reply.body === undefined ? undefined : `status ${reply.status} must have no body`;
-  if (documented(reply.body)) return undefined;
-  const detail = (documented.errors ?? [])
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || "/"} ${e.message}`)
-    .join("; ");
-  return `body of ${reply.status} does not match the spec: ${detail}`;
+  return replyDrift(reply, documented, () => documented?.errors ?? []);
 }
 
 /** The errors under `/path` or `/query`, named as the parameter (`status`, not `query.status`). */

@@ -73,3 +73,23 @@ export class PassedObjects {
     return true;
   }
 }
+
+/**
+ * What is wrong with a reply against what its operation documents for its status, or undefined when it
+ * fits: `check` is the status's body check, null for a status documented with no body, undefined for an
+ * undocumented status. API and control-plane replies are judged, and worded, alike.
+ */
+export function replyDrift(
+  reply: { status: number; body?: unknown },
+  check: ((body: unknown) => boolean) | null | undefined,
+  errors: () => readonly { instancePath: string; message?: string }[],
+): string | undefined {
+  if (check === undefined) return `status ${reply.status} is not documented`;
+  if (check === null) return reply.body === undefined ? undefined : `status ${reply.status} must have no body`;
+  if (check(reply.body)) return undefined;
+  const detail = errors()
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || "/"} ${e.message}`)
+    .join("; ");
+  return `body of ${reply.status} does not match the spec: ${detail}`;
+}

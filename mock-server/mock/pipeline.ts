@@ -36,7 +36,7 @@ import type { Operation } from "../core/operations.js";
 import { preferredReply } from "../core/prefer.js";
 import { ReplyJson } from "../core/reply-json.js";
 import { RouteTable } from "../core/routes.js";
-import { toValidationErrors } from "../core/validation.js";
+import { replyDrift, toValidationErrors } from "../core/validation.js";
 import { EMPTY_FORM, validatedForm } from "../core/uploads.js";
 
 export const JSON_LIMIT_BYTES = 1024 * 1024;
@@ -173,11 +173,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       );
       // Each route runs its work as the store's transactions (control/router.ts).
       const reply = await route.handle(input);
-      const drift = options.validateResponses ? controlReplyDrift(route.operation, reply) : undefined;
-      if (drift) {
-        options.log(`response validation failed for ${route.operationId}: ${drift}`);
-        throw new ApiError(500, `Mock response failed validation against the spec (${route.operationId}): ${drift}`);
-      }
+      if (options.validateResponses) refuseDrift(route.operationId, controlReplyDrift(route.operation, reply));
       return jsonReply(reply);
     }
     return serveOperation(exchange, contract, target.op, target.handler, params, readBody);
@@ -237,24 +233,16 @@ export function createCore(services: Services, journal: RequestJournal, options:
   /** The mock must not drift from the spec unnoticed: an off-spec reply becomes a loud 500. */
   function checkReply(op: Operation, reply: Reply): void {
     const documented = op.responses.get(reply.status);
-    if (!documented) throw driftError(op, `status ${reply.status} is not documented`);
-    if (documented.check === null) {
-      if (reply.body !== undefined) throw driftError(op, `status ${reply.status} must have no body`);
-      return;
-    }
-    if (!documented.check(reply.body)) {
-      const detail = documented
-        .errors()
-        .slice(0, 5)
-        .map((e) => `${e.instancePath || "/"} ${e.message}`)
-        .join("; ");
-      throw driftError(op, `body of ${reply.status} does not match the spec: ${detail}`);
-    }
+    refuseDrift(
+      op.operationId,
+      replyDrift(reply, documented?.check, () => documented?.errors() ?? []),
+    );
   }
 
-  function driftError(op: Operation, detail: string): ApiError {
-    options.log(`response validation failed for ${op.operationId}: ${detail}`);
-    return new ApiError(500, `Mock response failed validation against the spec (${op.operationId}): ${detail}`);
+  function refuseDrift(operationId: string, drift: string | undefined): void {
+    if (drift === undefined) return;
+    options.log(`response validation failed for ${operationId}: ${drift}`);
+    throw new ApiError(500, `Mock response failed validation against the spec (${operationId}): ${drift}`);
   }
 
   function errorReply(exchange: Exchange, err: unknown): CoreReply {
