@@ -6,12 +6,9 @@
  * ("blob") and the Blob's type. Such a part is the field when its type is text/plain or
  * application/json; the reference's validation messages still answer real mistakes.
  */
-import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_FIELD_BYTES, MAX_FILES } from "../../core/uploads.js";
-import { DEFAULT_API_KEY } from "../../mock/mock.js";
-import { createMockHandlers } from "../../msw/handlers.js";
-import { startMock } from "../../server.js";
+import { type UploadDoor, uploadDoors } from "./upload-doors.js";
 
 const TEXTS = JSON.stringify(["Öffnungszeiten: 9 bis 17 Uhr ✓", { title: "Returns", text: "30 days." }]);
 const URLS = JSON.stringify(["https://example.com/faq"]);
@@ -21,37 +18,7 @@ const STORED = [
   { type: "url", content: "https://example.com/faq" },
 ];
 
-interface Door {
-  base: string;
-  close(): Promise<void>;
-}
-
-const quiet = () => undefined;
-const doors: { name: string; open(): Promise<Door> }[] = [
-  {
-    name: "the standalone server (node:http, streaming reader)",
-    async open() {
-      const running = await startMock({ log: quiet });
-      return { base: running.url, close: () => running.close() };
-    },
-  },
-  {
-    name: "the MSW handlers (setupServer)",
-    async open() {
-      const base = "http://kb-text-parts.test";
-      const { handlers, mock } = createMockHandlers({ baseUrl: base, clock: "virtual", log: quiet });
-      const server = setupServer(...handlers);
-      server.listen({ onUnhandledRequest: "error" });
-      return {
-        base,
-        async close() {
-          server.close();
-          await mock.close();
-        },
-      };
-    },
-  },
-];
+const doors = uploadDoors("kb-text-parts.test");
 
 type Value = string | { blob: string | Uint8Array; type: string; filename?: string };
 
@@ -69,14 +36,14 @@ function form(fields: [string, Value][], files: [string, string][] = []): FormDa
 const blob = (text: string, type: string): Value => ({ blob: text, type });
 
 describe.each(doors)("E9 text fields through $name", ({ open }) => {
-  let door: Door;
+  let door: UploadDoor;
   beforeAll(async () => void (door = await open()));
   afterAll(async () => door?.close());
 
   async function create(body: FormData): Promise<{ status: number; json: any }> {
     const res = await fetch(`${door.base}/v1/knowledge-bases`, {
       method: "POST",
-      headers: { "X-API-Key": DEFAULT_API_KEY },
+      headers: { "X-API-Key": door.apiKey },
       body,
     });
     return { status: res.status, json: await res.json() };

@@ -18,13 +18,11 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_API_KEY } from "../../mock/mock.js";
 import { MAX_FIELD_BYTES, MAX_FILE_BYTES } from "../../core/uploads.js";
-import { createMockHandlers } from "../../msw/handlers.js";
 import { startMock } from "../../server.js";
 import { expectErrorBody } from "../harness.js";
+import { type UploadDoor, uploadDoors } from "./upload-doors.js";
 
 const KB = 1024;
 const MB = 1024 * 1024;
@@ -126,39 +124,8 @@ async function sendBuffer(base: string, apiKey: string, pieces: Buffer[]): Promi
   return { status: res.status, json: await res.json() };
 }
 
-interface Door {
-  base: string;
-  apiKey: string;
-  close(): Promise<void>;
-}
-
 const quiet = () => undefined;
-const doors: { name: string; open(): Promise<Door> }[] = [
-  {
-    name: "the standalone server (node:http, streaming reader)",
-    async open() {
-      const running = await startMock({ log: quiet });
-      return { base: running.url, apiKey: running.apiKey, close: () => running.close() };
-    },
-  },
-  {
-    name: "the MSW handlers (setupServer)",
-    async open() {
-      const base = "http://uploads.test";
-      const { handlers, mock } = createMockHandlers({ baseUrl: base, clock: "virtual", log: quiet });
-      const server = setupServer(...handlers);
-      server.listen({ onUnhandledRequest: "error" });
-      return {
-        base,
-        apiKey: DEFAULT_API_KEY,
-        async close() {
-          server.close();
-          await mock.close();
-        },
-      };
-    },
-  },
-];
+const doors = uploadDoors("uploads.test");
 
 interface Case {
   title: string;
@@ -237,7 +204,7 @@ const refused: Case[] = [
 const modes: Mode[] = ["content-length", "chunked"];
 
 describe.each(doors)("E9 with several files through $name", ({ open }) => {
-  let door: Door;
+  let door: UploadDoor;
   beforeAll(async () => void (door = await open()));
   afterAll(async () => door?.close());
 
