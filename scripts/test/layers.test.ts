@@ -26,6 +26,10 @@ export const LAYERS: { name: string; prefixes: string[] }[] = [
   { name: "webhooks: signing and delivery", prefixes: ["mock-server/webhooks/"] },
   { name: "seed: the faker world", prefixes: ["mock-server/seed/"] },
   { name: "sim: calls, chats, batch runs, the scheduler", prefixes: ["mock-server/sim/"] },
+  {
+    name: "upstream: route modes, drift findings and recording in front of a real deployment",
+    prefixes: ["mock-server/upstream/"],
+  },
   { name: "routes: the handlers of the spec's operations", prefixes: ["mock-server/routes/"] },
   { name: "control: the /__mock control plane", prefixes: ["mock-server/control/"] },
   { name: "docs-site: the /docs pages", prefixes: ["mock-server/docs-site/"] },
@@ -35,6 +39,10 @@ export const LAYERS: { name: string; prefixes: string[] }[] = [
     prefixes: ["mock-server/node/", "mock-server/msw/", "mock-server/"],
   },
   { name: "conformance: the suite", prefixes: ["conformance/"] },
+  {
+    name: "cli: agent-platform-mock's commands, the ones that write the suite's reports included",
+    prefixes: ["mock-server/cli/"],
+  },
   { name: "scripts: generator, build, bench, fuzz, soak", prefixes: ["scripts/"] },
 ];
 
