@@ -1766,7 +1766,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate39.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var exact15 = validate40;
-var schema62 = { "type": "object", "required": ["id", "at", "method", "path", "operationId", "workspaceId", "status", "durationMs", "faultId"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the request was answered, on its workspace's clock (the root clock without one)." }, "method": { "type": "string" }, "path": { "type": "string" }, "query": { "type": "string" }, "operationId": { "type": ["string", "null"], "description": "The operation the request was routed to, of the API or of this control plane; null when none." }, "workspaceId": { "type": ["string", "null"], "description": "The workspace of the request's API key; null when the key was missing or refused." }, "status": { "type": ["integer", "null"], "description": "null when a fault rule reset the connection instead of answering." }, "durationMs": { "type": "number" }, "faultId": { "type": ["string", "null"], "description": "The fault rule applied to the request." } } };
+var schema62 = { "type": "object", "required": ["id", "at", "method", "path", "operationId", "workspaceId", "status", "durationMs", "faultId"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the request was answered, on its workspace's clock (the root clock without one)." }, "method": { "type": "string" }, "path": { "type": "string" }, "query": { "type": "string" }, "operationId": { "type": ["string", "null"], "description": "The operation the request was routed to, of the API or of this control plane; null when none." }, "workspaceId": { "type": ["string", "null"], "description": "The workspace of the request's API key; null when the key was missing or refused." }, "status": { "type": ["integer", "null"], "description": "null when a fault rule reset the connection instead of answering." }, "durationMs": { "type": "number" }, "faultId": { "type": ["string", "null"], "description": "The fault rule applied to the request." }, "source": { "type": "string", "enum": ["upstream", "mock", "fallback"], "description": "In front of a real deployment (`--upstream`) only: the upstream answered, the mock did (an operation\nrouted to the mock), or the mock did because the upstream failed (`fallback`).\n" } } };
 function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1989,22 +1989,43 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.source !== void 0) {
+          let data11 = data0.source;
+          if (typeof data11 !== "string") {
+            const err20 = { instancePath: instancePath + "/" + i0 + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+          if (!(data11 === "upstream" || data11 === "mock" || data11 === "fallback")) {
+            const err21 = { instancePath: instancePath + "/" + i0 + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema62.properties.source.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err20 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/JournalEntry/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err22 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/JournalEntry/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err20];
+          vErrors = [err22];
         } else {
-          vErrors.push(err20);
+          vErrors.push(err22);
         }
         errors++;
       }
     }
   } else {
-    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    const err23 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
     if (vErrors === null) {
-      vErrors = [err21];
+      vErrors = [err23];
     } else {
-      vErrors.push(err21);
+      vErrors.push(err23);
     }
     errors++;
   }
@@ -2070,11 +2091,475 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate41.evaluated = { "props": { "count": true }, "dynamicProps": false, "dynamicItems": false };
 var exact17 = validate42;
-var schema66 = { "type": "object", "properties": { "operationId": { "type": "string", "description": "Only requests to this operation of the API; every operation when absent." }, "workspaceId": { "type": "string", "description": "Only requests of this (existing) workspace." }, "kind": { "type": "string", "enum": ["status", "reset", "empty", "slow"], "description": "What the fault does; `status` when only `status` is given. Required unless the rule only delays." }, "status": { "type": "integer", "description": "kind status: an error status (4xx, 5xx) the operation documents; without operationId, one every operation\ndocuments (400, 401, 403, 404, 500). Anything else is refused with 400.\n" }, "delayMs": { "type": "integer", "minimum": 0, "maximum": 6e4, "description": "Wait before the fault (or the real answer)." }, "latency": { "$ref": "openapi.json#/components/schemas/Latency" }, "trickleMs": { "type": "integer", "minimum": 1, "maximum": 6e4, "default": 2e3, "description": "kind slow only; the body arrives in up to ten pieces spread over this long." }, "times": { "type": "integer", "minimum": 1, "description": "The rule is used up after this many faults; unlimited when absent." }, "after": { "type": "integer", "minimum": 0, "default": 0, "description": "Matches to let through before the first fault." }, "probability": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 1 }, "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295, "description": "Seeds the rule's draws (probability, latency); drawn at random and shown when absent." } } };
-function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var schema65 = { "type": "object", "required": ["id", "at", "operationId", "workspaceId", "rule", "level", "where", "path", "message", "exchange"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the exchange was checked, on the door workspace's clock." }, "operationId": { "type": "string" }, "workspaceId": { "type": ["string", "null"], "description": "The door's workspace (the one the mock serves from in upstream mode)." }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"], "description": "`documented`: the reference states it; `assumed`: it rests on a decision of the kit (x-assumption)." }, "where": { "type": "string", "enum": ["request", "response"], "description": "`request`: the client sent what the contract forbids; `response`: the upstream answered it." }, "path": { "type": "string", "description": "Where in the message, a JSON pointer into the body (`/data/0/status`), `#status`, `#header/<name>`, or `/query/<name>` and `/path/<name>` for parameters." }, "message": { "type": "string" }, "exchange": { "type": "object", "required": ["request"], "properties": { "request": { "type": "object", "required": ["method", "url", "headers"], "properties": { "method": { "type": "string" }, "url": { "type": "string" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } }, "response": { "type": "object", "required": ["status", "headers"], "properties": { "status": { "type": "integer" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } } } } } };
+var schema66 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
+function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate44.evaluated;
+  const evaluated0 = validate43.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.at === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "at" }, message: "must have required property 'at'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.operationId === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "operationId" }, message: "must have required property 'operationId'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.workspaceId === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "workspaceId" }, message: "must have required property 'workspaceId'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.rule === void 0) {
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "rule" }, message: "must have required property 'rule'" };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.level === void 0) {
+      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "level" }, message: "must have required property 'level'" };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    if (data.where === void 0) {
+      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "where" }, message: "must have required property 'where'" };
+      if (vErrors === null) {
+        vErrors = [err6];
+      } else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
+    if (data.path === void 0) {
+      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
+      if (vErrors === null) {
+        vErrors = [err7];
+      } else {
+        vErrors.push(err7);
+      }
+      errors++;
+    }
+    if (data.message === void 0) {
+      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message" }, message: "must have required property 'message'" };
+      if (vErrors === null) {
+        vErrors = [err8];
+      } else {
+        vErrors.push(err8);
+      }
+      errors++;
+    }
+    if (data.exchange === void 0) {
+      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "exchange" }, message: "must have required property 'exchange'" };
+      if (vErrors === null) {
+        vErrors = [err9];
+      } else {
+        vErrors.push(err9);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      if (typeof data.id !== "string") {
+        const err10 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.at !== void 0) {
+      let data1 = data.at;
+      if (typeof data1 === "string") {
+        if (!formats0.validate(data1)) {
+          const err11 = { instancePath: instancePath + "/at", schemaPath: "#/properties/at/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/at", schemaPath: "#/properties/at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.operationId !== void 0) {
+      if (typeof data.operationId !== "string") {
+        const err13 = { instancePath: instancePath + "/operationId", schemaPath: "#/properties/operationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.workspaceId !== void 0) {
+      let data3 = data.workspaceId;
+      if (typeof data3 !== "string" && data3 !== null) {
+        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema65.properties.workspaceId.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.rule !== void 0) {
+      let data4 = data.rule;
+      if (typeof data4 !== "string") {
+        const err15 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+      if (!(data4 === "status" || data4 === "content-type" || data4 === "body" || data4 === "required" || data4 === "enum" || data4 === "format" || data4 === "e164" || data4 === "schema" || data4 === "error-body" || data4 === "pagination" || data4 === "order" || data4 === "timeline")) {
+        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema66.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.level !== void 0) {
+      let data5 = data.level;
+      if (typeof data5 !== "string") {
+        const err17 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+      if (!(data5 === "documented" || data5 === "assumed")) {
+        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema65.properties.level.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.where !== void 0) {
+      let data6 = data.where;
+      if (typeof data6 !== "string") {
+        const err19 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+      if (!(data6 === "request" || data6 === "response")) {
+        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema65.properties.where.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.path !== void 0) {
+      if (typeof data.path !== "string") {
+        const err21 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
+    if (data.message !== void 0) {
+      if (typeof data.message !== "string") {
+        const err22 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+    }
+    if (data.exchange !== void 0) {
+      let data9 = data.exchange;
+      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+        if (data9.request === void 0) {
+          const err23 = { instancePath: instancePath + "/exchange", schemaPath: "#/properties/exchange/required", keyword: "required", params: { missingProperty: "request" }, message: "must have required property 'request'" };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+        if (data9.request !== void 0) {
+          let data10 = data9.request;
+          if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+            if (data10.method === void 0) {
+              const err24 = { instancePath: instancePath + "/exchange/request", schemaPath: "#/properties/exchange/properties/request/required", keyword: "required", params: { missingProperty: "method" }, message: "must have required property 'method'" };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+            if (data10.url === void 0) {
+              const err25 = { instancePath: instancePath + "/exchange/request", schemaPath: "#/properties/exchange/properties/request/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+            if (data10.headers === void 0) {
+              const err26 = { instancePath: instancePath + "/exchange/request", schemaPath: "#/properties/exchange/properties/request/required", keyword: "required", params: { missingProperty: "headers" }, message: "must have required property 'headers'" };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+            if (data10.method !== void 0) {
+              if (typeof data10.method !== "string") {
+                const err27 = { instancePath: instancePath + "/exchange/request/method", schemaPath: "#/properties/exchange/properties/request/properties/method/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data10.url !== void 0) {
+              if (typeof data10.url !== "string") {
+                const err28 = { instancePath: instancePath + "/exchange/request/url", schemaPath: "#/properties/exchange/properties/request/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data10.headers !== void 0) {
+              let data13 = data10.headers;
+              if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+                for (const key0 in data13) {
+                  if (typeof data13[key0] !== "string") {
+                    const err29 = { instancePath: instancePath + "/exchange/request/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/exchange/properties/request/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err29];
+                    } else {
+                      vErrors.push(err29);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err30 = { instancePath: instancePath + "/exchange/request/headers", schemaPath: "#/properties/exchange/properties/request/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err31 = { instancePath: instancePath + "/exchange/request", schemaPath: "#/properties/exchange/properties/request/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+        }
+        if (data9.response !== void 0) {
+          let data15 = data9.response;
+          if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+            if (data15.status === void 0) {
+              const err32 = { instancePath: instancePath + "/exchange/response", schemaPath: "#/properties/exchange/properties/response/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+              if (vErrors === null) {
+                vErrors = [err32];
+              } else {
+                vErrors.push(err32);
+              }
+              errors++;
+            }
+            if (data15.headers === void 0) {
+              const err33 = { instancePath: instancePath + "/exchange/response", schemaPath: "#/properties/exchange/properties/response/required", keyword: "required", params: { missingProperty: "headers" }, message: "must have required property 'headers'" };
+              if (vErrors === null) {
+                vErrors = [err33];
+              } else {
+                vErrors.push(err33);
+              }
+              errors++;
+            }
+            if (data15.status !== void 0) {
+              let data16 = data15.status;
+              if (!(typeof data16 == "number" && (!(data16 % 1) && !isNaN(data16)) && isFinite(data16))) {
+                const err34 = { instancePath: instancePath + "/exchange/response/status", schemaPath: "#/properties/exchange/properties/response/properties/status/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data15.headers !== void 0) {
+              let data17 = data15.headers;
+              if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+                for (const key1 in data17) {
+                  if (typeof data17[key1] !== "string") {
+                    const err35 = { instancePath: instancePath + "/exchange/response/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/exchange/properties/response/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err35];
+                    } else {
+                      vErrors.push(err35);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err36 = { instancePath: instancePath + "/exchange/response/headers", schemaPath: "#/properties/exchange/properties/response/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err37 = { instancePath: instancePath + "/exchange/response", schemaPath: "#/properties/exchange/properties/response/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err38 = { instancePath: instancePath + "/exchange", schemaPath: "#/properties/exchange/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err39 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err39];
+    } else {
+      vErrors.push(err39);
+    }
+    errors++;
+  }
+  validate43.errors = vErrors;
+  return errors === 0;
+}
+validate43.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate42.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (Array.isArray(data)) {
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      if (!validate43(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  validate42.errors = vErrors;
+  return errors === 0;
+}
+validate42.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact18 = validate45;
+var schema69 = { "type": "object", "properties": { "operationId": { "type": "string", "description": "Only requests to this operation of the API; every operation when absent." }, "workspaceId": { "type": "string", "description": "Only requests of this (existing) workspace." }, "kind": { "type": "string", "enum": ["status", "reset", "empty", "slow"], "description": "What the fault does; `status` when only `status` is given. Required unless the rule only delays." }, "status": { "type": "integer", "description": "kind status: an error status (4xx, 5xx) the operation documents; without operationId, one every operation\ndocuments (400, 401, 403, 404, 500). Anything else is refused with 400.\n" }, "delayMs": { "type": "integer", "minimum": 0, "maximum": 6e4, "description": "Wait before the fault (or the real answer)." }, "latency": { "$ref": "openapi.json#/components/schemas/Latency" }, "trickleMs": { "type": "integer", "minimum": 1, "maximum": 6e4, "default": 2e3, "description": "kind slow only; the body arrives in up to ten pieces spread over this long." }, "times": { "type": "integer", "minimum": 1, "description": "The rule is used up after this many faults; unlimited when absent." }, "after": { "type": "integer", "minimum": 0, "default": 0, "description": "Matches to let through before the first fault." }, "probability": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 1 }, "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295, "description": "Seeds the rule's draws (probability, latency); drawn at random and shown when absent." } } };
+function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate47.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2116,7 +2601,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === "status" || data2 === "reset" || data2 === "empty" || data2 === "slow")) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema66.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema69.properties.kind.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2705,22 +3190,22 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate44.errors = vErrors;
+  validate47.errors = vErrors;
   return errors === 0;
 }
-validate44.evaluated = { "props": { "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate47.evaluated = { "props": { "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate43.evaluated;
+  const evaluated0 = validate46.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate44(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+  if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2822,14 +3307,14 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate43.errors = vErrors;
+  validate46.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate46.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate42.evaluated;
+  const evaluated0 = validate45.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2839,8 +3324,8 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate43(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+      if (!validate46(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
         errors = vErrors.length;
       }
     }
@@ -2853,23 +3338,23 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate42.errors = vErrors;
+  validate45.errors = vErrors;
   return errors === 0;
 }
-validate42.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact18 = validate47;
-function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate45.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact19 = validate50;
+function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate48.evaluated;
+  const evaluated0 = validate51.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate44(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+  if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2885,41 +3370,41 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate48.errors = vErrors;
+  validate51.errors = vErrors;
   return errors === 0;
 }
-validate48.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate51.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate47.evaluated;
+  const evaluated0 = validate50.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate48(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+  if (!validate51(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
     errors = vErrors.length;
   }
-  validate47.errors = vErrors;
+  validate50.errors = vErrors;
   return errors === 0;
 }
-validate47.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact19 = validate51;
-function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate50.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact20 = validate54;
+function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate52.evaluated;
+  const evaluated0 = validate55.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate44(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+  if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3021,34 +3506,34 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate52.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
-validate52.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate55.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate51.evaluated;
+  const evaluated0 = validate54.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate52(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+  if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
     errors = vErrors.length;
   }
-  validate51.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
-validate51.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-var exact20 = validate55;
-var schema73 = { "type": "object", "required": ["deliveryId", "webhookId", "workspaceId", "event", "url", "payload", "signature", "status", "attempts"], "properties": { "deliveryId": { "type": "string" }, "webhookId": { "type": "string" }, "workspaceId": { "type": "string" }, "event": { "type": "string" }, "url": { "type": "string" }, "payload": { "type": "string", "description": "The raw body, exactly as signed." }, "signature": { "type": "string", "description": "Value of the X-Webhook-Signature header." }, "status": { "type": "string", "enum": ["pending", "delivered", "failed", "skipped"], "description": "skipped when the url is on a reserved example domain (example.com, .test, .invalid), where nothing is sent." }, "nextAttemptAt": { "type": ["string", "null"], "format": "date-time" }, "attempts": { "type": "array", "items": { "type": "object", "required": ["at"], "properties": { "at": { "type": "string", "format": "date-time" }, "statusCode": { "type": ["integer", "null"] }, "error": { "type": ["string", "null"] }, "durationMs": { "type": "number" } } } } } };
-function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate54.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+var exact21 = validate58;
+var schema76 = { "type": "object", "required": ["deliveryId", "webhookId", "workspaceId", "event", "url", "payload", "signature", "status", "attempts"], "properties": { "deliveryId": { "type": "string" }, "webhookId": { "type": "string" }, "workspaceId": { "type": "string" }, "event": { "type": "string" }, "url": { "type": "string" }, "payload": { "type": "string", "description": "The raw body, exactly as signed." }, "signature": { "type": "string", "description": "Value of the X-Webhook-Signature header." }, "status": { "type": "string", "enum": ["pending", "delivered", "failed", "skipped"], "description": "skipped when the url is on a reserved example domain (example.com, .test, .invalid), where nothing is sent." }, "nextAttemptAt": { "type": ["string", "null"], "format": "date-time" }, "attempts": { "type": "array", "items": { "type": "object", "required": ["at"], "properties": { "at": { "type": "string", "format": "date-time" }, "statusCode": { "type": ["integer", "null"] }, "error": { "type": ["string", "null"] }, "durationMs": { "type": "number" } } } } } };
+function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate55.evaluated;
+  const evaluated0 = validate58.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3230,7 +3715,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data8 === "pending" || data8 === "delivered" || data8 === "failed" || data8 === "skipped")) {
-            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema73.properties.status.enum }, message: "must be equal to one of the allowed values" };
+            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema76.properties.status.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -3242,7 +3727,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.nextAttemptAt !== void 0) {
           let data9 = data0.nextAttemptAt;
           if (typeof data9 !== "string" && data9 !== null) {
-            const err18 = { instancePath: instancePath + "/" + i0 + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema73.properties.nextAttemptAt.type }, message: "must be string,null" };
+            const err18 = { instancePath: instancePath + "/" + i0 + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema76.properties.nextAttemptAt.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err18];
             } else {
@@ -3303,7 +3788,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data11.statusCode !== void 0) {
                   let data13 = data11.statusCode;
                   if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13)) && data13 !== null) {
-                    const err23 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema73.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
+                    const err23 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema76.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
                     if (vErrors === null) {
                       vErrors = [err23];
                     } else {
@@ -3315,7 +3800,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data11.error !== void 0) {
                   let data14 = data11.error;
                   if (typeof data14 !== "string" && data14 !== null) {
-                    const err24 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema73.properties.attempts.items.properties.error.type }, message: "must be string,null" };
+                    const err24 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema76.properties.attempts.items.properties.error.type }, message: "must be string,null" };
                     if (vErrors === null) {
                       vErrors = [err24];
                     } else {
@@ -3375,10 +3860,10 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate55.errors = vErrors;
+  validate58.errors = vErrors;
   return errors === 0;
 }
-validate55.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+validate58.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
 
 // virtual:params
 var params0 = validate202;
@@ -4222,10 +4707,370 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate26.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 var params6 = validate272;
+var schema39 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "operationId": { "type": "string" }, "workspaceId": { "type": "string" }, "method": { "type": "string" }, "status": { "type": "integer", "minimum": 100, "maximum": 599 }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"] }, "where": { "type": "string", "enum": ["request", "response"] }, "limit": { "type": "integer", "minimum": 1, "maximum": 1e3 } }, "required": [], "additionalProperties": false } } };
+var schema40 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
 function validate272(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate272.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        for (const key0 in data0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      } else {
+        const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data1 = data.query;
+      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+        for (const key1 in data1) {
+          if (!(key1 === "operationId" || key1 === "workspaceId" || key1 === "method" || key1 === "status" || key1 === "rule" || key1 === "level" || key1 === "where" || key1 === "limit")) {
+            const err2 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data1.operationId !== void 0) {
+          let data2 = data1.operationId;
+          if (typeof data2 !== "string") {
+            let dataType0 = typeof data2;
+            let coerced0 = void 0;
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data2;
+              } else if (data2 === null) {
+                coerced0 = "";
+              } else {
+                const err3 = { instancePath: instancePath + "/query/operationId", schemaPath: "#/properties/query/properties/operationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err3];
+                } else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data2 = coerced0;
+              if (data1 !== void 0) {
+                data1["operationId"] = coerced0;
+              }
+            }
+          }
+        }
+        if (data1.workspaceId !== void 0) {
+          let data3 = data1.workspaceId;
+          if (typeof data3 !== "string") {
+            let dataType1 = typeof data3;
+            let coerced1 = void 0;
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data3;
+              } else if (data3 === null) {
+                coerced1 = "";
+              } else {
+                const err4 = { instancePath: instancePath + "/query/workspaceId", schemaPath: "#/properties/query/properties/workspaceId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                } else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data3 = coerced1;
+              if (data1 !== void 0) {
+                data1["workspaceId"] = coerced1;
+              }
+            }
+          }
+        }
+        if (data1.method !== void 0) {
+          let data4 = data1.method;
+          if (typeof data4 !== "string") {
+            let dataType2 = typeof data4;
+            let coerced2 = void 0;
+            if (!(coerced2 !== void 0)) {
+              if (dataType2 == "number" || dataType2 == "boolean") {
+                coerced2 = "" + data4;
+              } else if (data4 === null) {
+                coerced2 = "";
+              } else {
+                const err5 = { instancePath: instancePath + "/query/method", schemaPath: "#/properties/query/properties/method/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+            if (coerced2 !== void 0) {
+              data4 = coerced2;
+              if (data1 !== void 0) {
+                data1["method"] = coerced2;
+              }
+            }
+          }
+        }
+        if (data1.status !== void 0) {
+          let data5 = data1.status;
+          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)))) {
+            let dataType3 = typeof data5;
+            let coerced3 = void 0;
+            if (!(coerced3 !== void 0)) {
+              if (dataType3 === "boolean" || data5 === null || dataType3 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
+                coerced3 = +data5;
+              } else {
+                const err6 = { instancePath: instancePath + "/query/status", schemaPath: "#/properties/query/properties/status/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            if (coerced3 !== void 0) {
+              data5 = coerced3;
+              if (data1 !== void 0) {
+                data1["status"] = coerced3;
+              }
+            }
+          }
+          if (typeof data5 == "number") {
+            if (data5 > 599 || isNaN(data5)) {
+              const err7 = { instancePath: instancePath + "/query/status", schemaPath: "#/properties/query/properties/status/maximum", keyword: "maximum", params: { comparison: "<=", limit: 599 }, message: "must be <= 599" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+            if (data5 < 100 || isNaN(data5)) {
+              const err8 = { instancePath: instancePath + "/query/status", schemaPath: "#/properties/query/properties/status/minimum", keyword: "minimum", params: { comparison: ">=", limit: 100 }, message: "must be >= 100" };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data1.rule !== void 0) {
+          let data6 = data1.rule;
+          if (typeof data6 !== "string") {
+            let dataType4 = typeof data6;
+            let coerced4 = void 0;
+            if (!(coerced4 !== void 0)) {
+              if (dataType4 == "number" || dataType4 == "boolean") {
+                coerced4 = "" + data6;
+              } else if (data6 === null) {
+                coerced4 = "";
+              } else {
+                const err9 = { instancePath: instancePath + "/query/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+            }
+            if (coerced4 !== void 0) {
+              data6 = coerced4;
+              if (data1 !== void 0) {
+                data1["rule"] = coerced4;
+              }
+            }
+          }
+          if (!(data6 === "status" || data6 === "content-type" || data6 === "body" || data6 === "required" || data6 === "enum" || data6 === "format" || data6 === "e164" || data6 === "schema" || data6 === "error-body" || data6 === "pagination" || data6 === "order" || data6 === "timeline")) {
+            const err10 = { instancePath: instancePath + "/query/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema40.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        if (data1.level !== void 0) {
+          let data7 = data1.level;
+          if (typeof data7 !== "string") {
+            let dataType5 = typeof data7;
+            let coerced5 = void 0;
+            if (!(coerced5 !== void 0)) {
+              if (dataType5 == "number" || dataType5 == "boolean") {
+                coerced5 = "" + data7;
+              } else if (data7 === null) {
+                coerced5 = "";
+              } else {
+                const err11 = { instancePath: instancePath + "/query/level", schemaPath: "#/properties/query/properties/level/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+            if (coerced5 !== void 0) {
+              data7 = coerced5;
+              if (data1 !== void 0) {
+                data1["level"] = coerced5;
+              }
+            }
+          }
+          if (!(data7 === "documented" || data7 === "assumed")) {
+            const err12 = { instancePath: instancePath + "/query/level", schemaPath: "#/properties/query/properties/level/enum", keyword: "enum", params: { allowedValues: schema39.properties.query.properties.level.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (data1.where !== void 0) {
+          let data8 = data1.where;
+          if (typeof data8 !== "string") {
+            let dataType6 = typeof data8;
+            let coerced6 = void 0;
+            if (!(coerced6 !== void 0)) {
+              if (dataType6 == "number" || dataType6 == "boolean") {
+                coerced6 = "" + data8;
+              } else if (data8 === null) {
+                coerced6 = "";
+              } else {
+                const err13 = { instancePath: instancePath + "/query/where", schemaPath: "#/properties/query/properties/where/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+            }
+            if (coerced6 !== void 0) {
+              data8 = coerced6;
+              if (data1 !== void 0) {
+                data1["where"] = coerced6;
+              }
+            }
+          }
+          if (!(data8 === "request" || data8 === "response")) {
+            const err14 = { instancePath: instancePath + "/query/where", schemaPath: "#/properties/query/properties/where/enum", keyword: "enum", params: { allowedValues: schema39.properties.query.properties.where.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        if (data1.limit !== void 0) {
+          let data9 = data1.limit;
+          if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)))) {
+            let dataType7 = typeof data9;
+            let coerced7 = void 0;
+            if (!(coerced7 !== void 0)) {
+              if (dataType7 === "boolean" || data9 === null || dataType7 === "string" && data9 && data9 == +data9 && !(data9 % 1)) {
+                coerced7 = +data9;
+              } else {
+                const err15 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+            }
+            if (coerced7 !== void 0) {
+              data9 = coerced7;
+              if (data1 !== void 0) {
+                data1["limit"] = coerced7;
+              }
+            }
+          }
+          if (typeof data9 == "number") {
+            if (data9 > 1e3 || isNaN(data9)) {
+              const err16 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+            if (data9 < 1 || isNaN(data9)) {
+              const err17 = { instancePath: instancePath + "/query/limit", schemaPath: "#/properties/query/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err18 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err19];
+    } else {
+      vErrors.push(err19);
+    }
+    errors++;
+  }
+  validate272.errors = vErrors;
+  return errors === 0;
+}
+validate272.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params7 = validate282;
+function validate282(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate282.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -4315,10 +5160,10 @@ function validate272(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate272.errors = vErrors;
+  validate282.errors = vErrors;
   return errors === 0;
 }
-validate272.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+validate282.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 
 // mock-control-validators-entry.js
 var controlOperations = [
@@ -4337,11 +5182,12 @@ var controlOperations = [
   { operationId: "listRequests", method: "GET", path: "/__mock/requests", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "limit"], params: params4, responses: { "200": exact15, "400": exact3 } },
   { operationId: "clearRequests", method: "DELETE", path: "/__mock/requests", pathParams: [], queryParams: [], params: params0, responses: { "204": null } },
   { operationId: "countRequests", method: "GET", path: "/__mock/requests/count", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status"], params: params5, responses: { "200": exact16, "400": exact3 } },
-  { operationId: "listFaults", method: "GET", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "200": exact17 } },
-  { operationId: "createFault", method: "POST", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact18 }, responses: { "201": exact19, "400": exact3 } },
+  { operationId: "listDriftFindings", method: "GET", path: "/__mock/drift", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "rule", "level", "where", "limit"], params: params6, responses: { "200": exact17, "400": exact3 } },
+  { operationId: "listFaults", method: "GET", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "200": exact18 } },
+  { operationId: "createFault", method: "POST", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact19 }, responses: { "201": exact20, "400": exact3 } },
   { operationId: "clearFaults", method: "DELETE", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "204": null } },
-  { operationId: "deleteFault", method: "DELETE", path: "/__mock/faults/{faultId}", pathParams: ["faultId"], queryParams: [], params: params6, responses: { "204": null, "404": exact3 } },
-  { operationId: "listWebhookDeliveries", method: "GET", path: "/__mock/webhook-deliveries", pathParams: [], queryParams: [], params: params0, responses: { "200": exact20 } }
+  { operationId: "deleteFault", method: "DELETE", path: "/__mock/faults/{faultId}", pathParams: ["faultId"], queryParams: [], params: params7, responses: { "204": null, "404": exact3 } },
+  { operationId: "listWebhookDeliveries", method: "GET", path: "/__mock/webhook-deliveries", pathParams: [], queryParams: [], params: params0, responses: { "200": exact21 } }
 ];
 export {
   controlOperations

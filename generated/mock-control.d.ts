@@ -33,8 +33,8 @@ export interface paths {
         /**
          * Reset every workspace
          * @description Every workspace returns to its deterministic seed state (an empty workspace to empty); `seed` replaces the
-         *     default workspace's seed. The request journal, the webhook outbox and every fault rule are cleared too.
-         *     Clocks keep their time.
+         *     default workspace's seed. The request journal, the webhook outbox, every fault rule and the drift
+         *     findings (`--upstream`) are cleared too. Clocks keep their time.
          */
         post: operations["resetMock"];
         delete?: never;
@@ -297,6 +297,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Drift findings
+         * @description In front of a real deployment (`npm start -- --upstream URL`), every exchange forwarded to it is checked
+         *     with the conformance suite's single-exchange rules; each thing found is a finding, newest first (the
+         *     last 1000 are kept). Secrets in the exchange are redacted. Without `--upstream` the list is empty.
+         *     Every given filter must match.
+         */
+        get: operations["listDriftFindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__mock/faults": {
         parameters: {
             query?: never;
@@ -411,6 +434,57 @@ export interface components {
             mode: "real" | "virtual";
             speed: number;
         };
+        /**
+         * @description What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,
+         *     not JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in
+         *     E.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),
+         *     `pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated
+         *     before created).
+         * @enum {string}
+         */
+        DriftRule: "status" | "content-type" | "body" | "required" | "enum" | "format" | "e164" | "schema" | "error-body" | "pagination" | "order" | "timeline";
+        DriftFinding: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the exchange was checked, on the door workspace's clock.
+             */
+            at: string;
+            operationId: string;
+            /** @description The door's workspace (the one the mock serves from in upstream mode). */
+            workspaceId: string | null;
+            rule: components["schemas"]["DriftRule"];
+            /**
+             * @description `documented`: the reference states it; `assumed`: it rests on a decision of the kit (x-assumption).
+             * @enum {string}
+             */
+            level: "documented" | "assumed";
+            /**
+             * @description `request`: the client sent what the contract forbids; `response`: the upstream answered it.
+             * @enum {string}
+             */
+            where: "request" | "response";
+            /** @description Where in the message, a JSON pointer into the body (`/data/0/status`), `#status`, `#header/<name>`, or `/query/<name>` and `/path/<name>` for parameters. */
+            path: string;
+            message: string;
+            exchange: {
+                request: {
+                    method: string;
+                    url: string;
+                    headers: {
+                        [key: string]: string;
+                    };
+                    body?: unknown;
+                };
+                response?: {
+                    status: number;
+                    headers: {
+                        [key: string]: string;
+                    };
+                    body?: unknown;
+                };
+            };
+        };
         JournalEntry: {
             id: string;
             /**
@@ -430,6 +504,12 @@ export interface components {
             durationMs: number;
             /** @description The fault rule applied to the request. */
             faultId: string | null;
+            /**
+             * @description In front of a real deployment (`--upstream`) only: the upstream answered, the mock did (an operation
+             *     routed to the mock), or the mock did because the upstream failed (`fallback`).
+             * @enum {string}
+             */
+            source?: "upstream" | "mock" | "fallback";
         };
         /** @description A latency distribution, in milliseconds (draws capped at 60000). */
         Latency: {
@@ -1027,6 +1107,44 @@ export interface operations {
                     "application/json": {
                         count: number;
                     };
+                };
+            };
+            400: components["responses"]["Problem"];
+        };
+    };
+    listDriftFindings: {
+        parameters: {
+            query?: {
+                /** @description Only requests routed to this operation (of the API or of this control plane). */
+                operationId?: components["parameters"]["OperationIdFilter"];
+                /** @description Only requests of this workspace (by its API key). */
+                workspaceId?: components["parameters"]["WorkspaceIdFilter"];
+                /** @description Only requests with this HTTP method (any case). */
+                method?: components["parameters"]["MethodFilter"];
+                /** @description Only requests answered with this status. */
+                status?: components["parameters"]["StatusFilter"];
+                /** @description Only findings of this rule. */
+                rule?: components["schemas"]["DriftRule"];
+                /** @description Only findings at this level. */
+                level?: "documented" | "assumed";
+                /** @description Only findings about the request, or about the response. */
+                where?: "request" | "response";
+                /** @description At most this many findings, the newest. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The findings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DriftFinding"][];
                 };
             };
             400: components["responses"]["Problem"];

@@ -7,6 +7,26 @@ import { findKitRoot, watchSpec } from "./node/spec-watch.js";
 import { loadState, StateSaver } from "./node/persistence.js";
 import { startMock, type RunningMock } from "./server.js";
 import { isFirstWorker, isWorker, runWorkers } from "./node/workers.js";
+import { readFile } from "node:fs/promises";
+import { RouteModes, type RouteTable } from "./upstream/route-modes.js";
+
+function parseJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`--route ${path} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+async function readText(path: string, flag: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw new Error(
+      `${flag} ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+}
 
 async function main(): Promise<void> {
   let config;
@@ -46,6 +66,13 @@ async function main(): Promise<void> {
     await runWorkers(workers, store!, (stop) => watchLauncher(stop));
     return;
   }
+  const upstream = v.upstream || undefined;
+  for (const flag of ["route", "record", "upstream-api-key", "upstream-ca"])
+    if (v[flag] && !upstream) throw new Error(`--${flag} needs --upstream: it says how to stand in front of one`);
+  const upstreamCa = v["upstream-ca"] ? await readText(v["upstream-ca"], "--upstream-ca") : undefined;
+  const route = (
+    v.route.endsWith(".json") ? parseJson(await readText(v.route, "--route"), v.route) : v.route || undefined
+  ) as RouteTable | string | undefined;
   const restore = stateFile ? await loadState(stateFile) : undefined;
   const kitRoot = v.watch ? findKitRoot() : undefined;
   if (v.watch && !kitRoot)
@@ -73,6 +100,12 @@ async function main(): Promise<void> {
     restore,
     store,
     onRequest: requestLogger(logFormat),
+    upstream,
+    upstreamApiKey: v["upstream-api-key"] || undefined,
+    upstreamCa,
+    upstreamTimeoutMs: secondsOption(v, "upstream-timeout", 0.01, 3_600) * 1000,
+    route,
+    record: v.record || undefined,
   });
   const saver = stateFile
     ? new StateSaver(stateFile, running.mock.services.workspaces, () => running.mock.services.clock.iso())
@@ -110,6 +143,15 @@ async function main(): Promise<void> {
     console.log(
       `  Shared store:       ${store.replace(/\/\/[^@/]*@/, "//")} (${await running.mock.joined}; every mock on it is one mock)`,
     );
+  if (upstream) {
+    const door = running.mock.options.upstream!;
+    console.log(
+      `  Upstream:           ${upstream.replace(/\/\/[^@/]*@/, "//")} (${door.route ? new RouteModes(door.route).describe() : "everything upstream"}; key: ${v["upstream-api-key"] ? "--upstream-api-key" : "the client's"})`,
+    );
+    console.log(
+      `  Drift:              ${running.url}/__mock/drift (agent-platform-mock drift --url ${running.url})${door.record ? `; recording into workspace ${door.record}` : ""}`,
+    );
+  }
   const specWatch = kitRoot
     ? watchSpec({ root: kitRoot, mock: running.mock, log: (block) => console.log(block) })
     : undefined;

@@ -24,8 +24,12 @@ import { nodeDocsSite } from "./docs-site/site.js";
 import { answerClientError, answerExpectation } from "./node/connection-errors.js";
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode, type InFlight } from "./node/serve.js";
+import { nodeUpstream, type NodeUpstream } from "./node/upstream-transport.js";
+import { parseRouteTable, type RouteTable } from "./upstream/route-modes.js";
+import { generatedSpec } from "./core/spec.js";
+import { RECORD_WORKSPACE_ID } from "./mock/mock.js";
 
-export interface StartOptions extends Partial<Omit<MockOptions, "clock">> {
+export interface StartOptions extends Partial<Omit<MockOptions, "clock" | "upstream">> {
   port?: number;
   host?: string;
   clock?: ClockMode | MockOptions["clock"];
@@ -37,6 +41,18 @@ export interface StartOptions extends Partial<Omit<MockOptions, "clock">> {
   shutdownGraceMs?: number;
   /** `redis://HOST:PORT[/DB]`: keep all state there, shared with every mock started with it (store/redis/). */
   store?: string;
+  /** Stand in front of this deployment (its base URL, the one /v1 hangs under): /v1 requests go there. */
+  upstream?: string;
+  /** Sent to the upstream as X-API-Key in place of the client's key. */
+  upstreamApiKey?: string;
+  /** PEM text of the CA(s) that sign the upstream's certificate. */
+  upstreamCa?: string;
+  /** How long the upstream may take to start answering, or pause (default 30 s): 504 after. */
+  upstreamTimeoutMs?: number;
+  /** Per operation, upstream (default), mock or fallback: a table, or `OP=MODE,...` as on the command line. */
+  route?: RouteTable | string;
+  /** Keep the records the upstream returns in a workspace: its id, or true for `recorded`. */
+  record?: string | boolean;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -62,8 +78,22 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     headersTimeoutMs = 20_000,
     shutdownGraceMs = DEFAULT_SHUTDOWN_GRACE_MS,
     store,
+    upstream: upstreamUrl,
+    upstreamApiKey,
+    upstreamCa,
+    upstreamTimeoutMs,
+    route,
+    record,
     ...appOptions
   } = options;
+  const upstream = upstreamUrl
+    ? upstreamSetup(
+        { url: upstreamUrl, apiKey: upstreamApiKey, ca: upstreamCa, timeoutMs: upstreamTimeoutMs },
+        route,
+        record,
+        appOptions.spec?.document,
+      )
+    : undefined;
   const log = appOptions.log ?? DEFAULT_MOCK_OPTIONS.log;
   // Unreachable at start: the caller gets one line (npm start exits 2 with it), not a mock that answers 500.
   const shared = store ? await RedisLink.open(store, log) : undefined;
@@ -75,6 +105,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       // On a shared store, an attempt whose process died is made again once its lease (clock time) runs out.
       ...(shared && { webhooks: { leaseMs: sharedLeaseMs(appOptions.webhooks?.timeoutMs), ...appOptions.webhooks } }),
       clock: typeof clock === "string" ? { mode: clock } : clock,
+      ...(upstream && { upstream: upstream.setup }),
     },
     shared && {
       store: redisStore(shared),
@@ -121,6 +152,13 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   });
   const address = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
+  if (upstreamUrl && isOwnAddress(upstreamUrl, address.port, host)) {
+    await new Promise((resolve) => server.close(resolve));
+    await mock.close();
+    await upstream?.transport.close();
+    await shared?.close();
+    throw new Error(`--upstream ${upstreamUrl} is this mock itself (${url}): it would forward every request to itself`);
+  }
   return {
     url,
     // On a shared store the key is the one the first process seeded it with.
@@ -143,7 +181,53 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       server.closeAllConnections();
       await closed;
       await mock.close();
+      await upstream?.transport.close();
       await shared?.close();
     },
   };
+}
+
+function upstreamSetup(
+  options: { url: string; apiKey?: string; ca?: string; timeoutMs?: number },
+  route: RouteTable | string | undefined,
+  record: string | boolean | undefined,
+  document: unknown,
+): { setup: NonNullable<MockOptions["upstream"]>; transport: NodeUpstream } {
+  let parsed: URL;
+  try {
+    parsed = new URL(options.url);
+  } catch {
+    throw new Error(`--upstream must be an http(s) URL, got "${options.url}"`);
+  }
+  if (!/^https?:$/.test(parsed.protocol)) throw new Error(`--upstream must be an http(s) URL, got "${options.url}"`);
+  if (/\/v1\/?$/.test(parsed.pathname))
+    throw new Error(`--upstream is the base URL /v1 hangs under: drop the /v1 from "${options.url}"`);
+  const spec = (document ?? generatedSpec().document) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
+  const operationIds = new Set(
+    Object.values(spec.paths).flatMap((item) => Object.values(item).map((op) => op?.operationId ?? "")),
+  );
+  const table =
+    typeof route === "string" ? parseRouteTable(route, operationIds) : route && parseRouteTable(route, operationIds);
+  const transport = nodeUpstream(options);
+  return {
+    transport,
+    setup: {
+      transport,
+      route: table,
+      record: record === true ? RECORD_WORKSPACE_ID : record || undefined,
+      secrets: [options.apiKey].filter((k): k is string => Boolean(k)),
+    },
+  };
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]", "0.0.0.0", "::", "[::]"]);
+
+/** Whether the upstream URL names the door itself: the same port on this machine's loopback or the bound host. */
+function isOwnAddress(upstream: string, port: number, host: string): boolean {
+  const url = new URL(upstream);
+  const upstreamPort = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  if (upstreamPort !== port) return false;
+  return LOOPBACK.has(url.hostname) || url.hostname === host || url.hostname === `[${host}]`;
 }

@@ -1,4 +1,7 @@
-/** Control plane, journals: recent requests (filtered, counted, cleared) and the webhook outbox. */
+/**
+ * Control plane, journals: recent requests (filtered, counted, cleared), the webhook outbox, and the
+ * upstream door's drift findings.
+ */
 import { invalid } from "../core/errors.js";
 import type { ControlQuery } from "../core/control-operations.js";
 import type { JournalFilter } from "../store/journal.js";
@@ -16,8 +19,17 @@ export function journalHandlers({
   journal,
   webhooks,
   workspaces,
-}: ControlServices): ControlHandlers<"listRequests" | "countRequests" | "clearRequests" | "listWebhookDeliveries"> {
+  drift,
+}: ControlServices): ControlHandlers<
+  "listRequests" | "countRequests" | "clearRequests" | "listWebhookDeliveries" | "listDriftFindings"
+> {
   return {
+    listDriftFindings: {
+      handle: ({ query }) => ({
+        status: 200,
+        body: drift.list({ ...query, method: query.method?.toUpperCase() }),
+      }),
+    },
     listRequests: {
       handle: async ({ query }) => ({ status: 200, body: await journal.list(filterOf(query, journal.capacity)) }),
     },

@@ -14,6 +14,7 @@ import type { ValidationErrors } from "../core/errors.js";
 import type { FaultRules } from "../core/faults.js";
 import type { Reply, Services } from "../routes/context.js";
 import type { RequestJournal } from "../store/journal.js";
+import type { DriftLog } from "../upstream/drift-log.js";
 
 export interface ControlHandler<K extends ControlOperationId> {
   handle(input: ControlInput<K>): ControlReply<K> | Promise<ControlReply<K>>;
@@ -44,4 +45,6 @@ export interface ControlRoute {
 export interface ControlServices extends Services {
   journal: RequestJournal;
   faults: FaultRules;
+  /** The upstream door's findings (empty without --upstream). */
+  drift: DriftLog;
 }

@@ -35,6 +35,7 @@ export function workspaceHandlers({
   journal,
   faults,
   contract,
+  drift,
 }: ControlServices): ControlHandlers<WorkspaceOperation> {
   return {
     getHealth: {
@@ -46,6 +47,7 @@ export function workspaceHandlers({
         // Reseeding schedules what the seed has under way (the seeder resumes the simulation).
         workspaces.reset(DEFAULT_WORKSPACE_ID, body?.seed);
         faults.clear();
+        drift.clear();
         const seed = workspaceOf(workspaces, DEFAULT_WORKSPACE_ID).seed;
         // Last: what comes after an await is not part of the control plane's transaction (Store.control).
         await journal.clear();

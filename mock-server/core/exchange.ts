@@ -34,10 +34,68 @@ export type RequestBody =
   | { kind: "none" }
   /** Decoded (and, where the door supports it, inflated) UTF-8 text; the core parses it. */
   | { kind: "json"; text: string }
-  | { kind: "multipart"; parts: FormPart[] };
+  | { kind: "multipart"; parts: FormPart[] }
+  | { kind: "forward"; body: ForwardedBody };
 
-/** What the core asks a door to read. The door enforces `limit` as the bytes arrive (413 at the limit). */
-export type BodyRequest = { kind: "json"; limit: number } | { kind: "multipart" };
+/**
+ * What the core asks a door to read. The door enforces `limit` as the bytes arrive (413 at the limit).
+ * `forward`: the body goes on to the upstream as the client sent it (streamed, not held whole), while
+ * the door reads a copy for the drift checks and for the mock should the upstream fail.
+ */
+export type BodyRequest = { kind: "json"; limit: number } | { kind: "multipart" } | { kind: "forward"; limit: number };
+
+/** A body on its way to the upstream. */
+export interface ForwardedBody {
+  /** The bytes as the client sent them, in the form the door's transport sends (opaque to the core). */
+  readonly stream: unknown;
+  /**
+   * The door's copy, read while the body streams on: JSON text (inflated; undefined past `limit` or
+   * unreadable), or the form's parts (files reduced to their first bytes). Settles once the client sent it all.
+   */
+  readonly copy: Promise<{ kind: "json"; text: string | undefined } | { kind: "multipart"; parts: FormPart[] }>;
+}
+
+/** Where an answer in front of a real deployment came from: `X-Mock-Source`, and the journal's `source`. */
+export type AnswerSource = "upstream" | "mock" | "fallback";
+
+/** A /v1 request a door's transport sends to the upstream. */
+export interface UpstreamRequest {
+  method: string;
+  /** Path and query relative to the API's base (`/v1/calls?page=0`); the transport joins it to the upstream's URL. */
+  url: string;
+  /** As the client sent them (lower-case names); the transport drops hop-by-hop headers and sets Host. */
+  headers: Record<string, string | string[] | undefined>;
+  body?: ForwardedBody;
+}
+
+/** The upstream's answer, whole: headers as sent (lower case), body as sent (still compressed if it was). */
+export interface UpstreamAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Uint8Array;
+  /** The body as text with its Content-Encoding undone, for the checks; undefined when it cannot be. */
+  text(): Promise<string | undefined>;
+}
+
+/** Why the upstream gave no answer: 504 for `timeout`, 502 for the others. */
+export type UpstreamFailureKind = "unreachable" | "tls" | "timeout" | "cut";
+
+export class UpstreamFailure extends Error {
+  constructor(
+    readonly kind: UpstreamFailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** How a door reaches the upstream (node/upstream-transport.ts with undici, msw/ with MSW's bypass). */
+export interface UpstreamTransport {
+  /** `host:port` of the upstream, for messages. */
+  readonly target: string;
+  /** Rejects with an UpstreamFailure only; never hangs past the transport's timeout. */
+  forward(request: UpstreamRequest): Promise<UpstreamAnswer>;
+}
 
 /** Reads the body the core asks for; rejects with an ApiError (413, 400, 408) when the stream fails. */
 export type BodyReader = (request: BodyRequest) => Promise<RequestBody>;
@@ -82,6 +140,8 @@ export interface RequestLogEntry {
   workspaceId: string | null;
   /** The fault rule applied to the request, or null. */
   faultId: string | null;
+  /** In front of an upstream: where the answer came from. */
+  source?: AnswerSource;
 }
 
 /** A body cut into the pieces a `slow` fault sends one by one (up to ten, on byte boundaries). */

@@ -23,6 +23,10 @@ import type { Services } from "../routes/context.js";
 import type { DocsSite, RequestLogEntry } from "../core/exchange.js";
 import { Journal, type RequestJournal } from "../store/journal.js";
 import { createCore, type Core } from "./pipeline.js";
+import { DriftLog } from "../upstream/drift-log.js";
+import { Redactor } from "../upstream/redact.js";
+import { RouteModes, type RouteTable } from "../upstream/route-modes.js";
+import type { UpstreamTransport } from "../core/exchange.js";
 
 export { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID };
 
@@ -47,7 +51,22 @@ export interface MockOptions {
    * default. Each mock serves its own: mocks in one process may serve different specs.
    */
   spec?: GeneratedSpec;
+  /** In front of a real deployment: /v1 requests go to it through the door's transport (mock/upstream-step.ts). */
+  upstream?: UpstreamSetup;
 }
+
+export interface UpstreamSetup {
+  transport: UpstreamTransport;
+  /** Per operation: upstream (default), mock or fallback; `*` sets the default. */
+  route?: RouteTable;
+  /** Keep every record the upstream returns in this workspace (created empty if missing). */
+  record?: string;
+  /** Secrets the door itself holds (the upstream key): never shown. */
+  secrets?: string[];
+}
+
+/** The workspace `--record` keeps records in when it names none. */
+export const RECORD_WORKSPACE_ID = "recorded";
 
 export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   apiKey: DEFAULT_API_KEY,
@@ -61,6 +80,8 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
 
 export interface Mock {
   core: Core;
+  /** The upstream door's drift findings (GET /__mock/drift); empty without an upstream. */
+  drift: DriftLog;
   services: Services;
   journal: RequestJournal;
   options: MockOptions;
@@ -130,22 +151,53 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     for (const workspace of workspaces.list()) simulation.resume(workspace);
   }
   const journal = (components.journal ?? ((capacity) => new Journal(capacity)))(options.journalCapacity);
+  const drift = new DriftLog(options.log);
+  const upstream = options.upstream;
+  const doorWorkspaceId = upstream?.record ?? DEFAULT_WORKSPACE_ID;
+  const opened = upstream?.record
+    ? joined.then(async (how) => {
+        // The recording workspace is made empty the first time, and kept (with what it recorded) after.
+        await workspaces.control(() => {
+          if (!workspaces.get(doorWorkspaceId))
+            workspaces.add(
+              {
+                workspaceId: doorWorkspaceId,
+                apiKey: `${doorWorkspaceId}-api-key`,
+                seed: options.seed,
+                empty: true,
+                readOnly: false,
+              },
+              { seed: false },
+            );
+        });
+        return how;
+      })
+    : joined;
   const core = createCore(services, journal, {
     validateResponses: options.validateResponses,
     log: options.log,
     contract: services.contract,
     handlers,
-    control: controlRoutes({ ...services, journal, faults }),
+    control: controlRoutes({ ...services, journal, faults, drift }),
     faults,
     docs: options.docs,
     onRequest: options.onRequest,
+    upstream: upstream && {
+      transport: upstream.transport,
+      modes: new RouteModes(upstream.route),
+      workspaceId: doorWorkspaceId,
+      record: upstream.record !== undefined,
+      drift,
+      redactor: new Redactor(upstream.secrets),
+    },
   });
   return {
     core,
+    drift,
     services,
     journal,
     options,
-    joined,
+    joined: opened,
     contract: services.contract,
     installSpec(spec) {
       const next = new Contract(spec);
@@ -154,6 +206,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
       return next;
     },
     async close() {
+      await drift.settled();
       await workspaces.close();
       await webhooks.idle();
     },

@@ -38,6 +38,8 @@ import { ReplyJson } from "../core/reply-json.js";
 import { RouteTable } from "../core/routes.js";
 import { replyDrift, toValidationErrors } from "../core/validation.js";
 import { EMPTY_FORM, validatedForm } from "../core/uploads.js";
+import type { AnswerSource } from "../core/exchange.js";
+import { forward, type InFront } from "./upstream-step.js";
 
 export const JSON_LIMIT_BYTES = 1024 * 1024;
 /** Snapshots and fixtures sent to the control plane can be large. */
@@ -64,6 +66,8 @@ export interface CoreOptions {
   docs?: DocsSite;
   /** Told of every answered request (the console's request log). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** In front of a real deployment (--upstream): /v1 requests go there unless routed to the mock. */
+  upstream?: InFront;
 }
 
 type Target =
@@ -82,6 +86,8 @@ interface Exchange {
   operationId: string | null;
   workspace?: Workspace;
   fault?: Fault;
+  /** In front of an upstream: where the answer came from. */
+  source?: AnswerSource;
 }
 
 export interface Core {
@@ -162,8 +168,12 @@ export function createCore(services: Services, journal: RequestJournal, options:
       return { status: 200, headers: { "Content-Type": file.contentType, ...file.headers }, body: file.body };
     }
     exchange.operationId = target.kind === "operation" ? target.op.operationId : target.route.operationId;
+    // In front of an upstream every /v1 answer says where it came from; the mock's until forwarded.
+    if (target.kind === "operation" && options.upstream) exchange.source = "mock";
     if (target.kind === "control") {
       const { route } = target;
+      // What the upstream door checks and records after its answers is there for the control plane to read.
+      await options.upstream?.drift.settled();
       const body = await readControlBody(head, readBody);
       // Checked against spec/mock-control.yaml (400; 404 for a path naming nothing) before the handler runs.
       const input = controlInput(
@@ -188,7 +198,10 @@ export function createCore(services: Services, journal: RequestJournal, options:
     readBody: BodyReader,
   ): Promise<CoreReply> {
     const { head } = exchange;
-    const workspace = (exchange.workspace = await authenticate(workspaces, head.headers["x-api-key"], head.method));
+    const inFront = options.upstream;
+    // In front of an upstream the client's key is the upstream's business: the mock serves the door's workspace.
+    const apiKey = inFront ? workspaces.get(inFront.workspaceId)?.apiKey : head.headers["x-api-key"];
+    const workspace = (exchange.workspace = await authenticate(workspaces, apiKey, head.method));
     // Rules count their matches: the store writes that like any change (no transaction without rules).
     const fault = (exchange.fault =
       faults.size > 0
@@ -201,8 +214,45 @@ export function createCore(services: Services, journal: RequestJournal, options:
       if (fault.kind === "reset") return { status: 0, headers: {}, reset: true };
       if (fault.kind === "empty") return { status: 200, headers: {} };
     }
+    const query = parseQuery(exchange.query);
+    const serveMock = (reader: BodyReader) =>
+      serveByMock(exchange, contract, op, handler, { path, query }, reader, workspace, fault);
+    if (!inFront) return serveMock(readBody);
+    if (inFront.modes.modeOf(op.operationId) === "mock") {
+      exchange.source = "mock";
+      // A record the door just kept from the upstream is there for the mock to serve.
+      await inFront.drift.settled();
+      return serveMock(readBody);
+    }
+    const forwarded = await forward(inFront, workspaces, {
+      head,
+      path: exchange.path,
+      op,
+      contract,
+      pathParams: path,
+      query,
+      workspace,
+      readBody,
+      serveMock,
+    });
+    exchange.source = forwarded.source;
+    if (forwarded.fellBack) options.log(`fallback: ${op.operationId} served by the mock (${forwarded.fellBack})`);
+    return forwarded.reply;
+  }
+
+  /** The mock's own answer to an operation: body, validation, Prefer, the handler, response validation. */
+  async function serveByMock(
+    exchange: Exchange,
+    contract: Contract,
+    op: Operation,
+    handler: Handler<never>,
+    target: { path: Record<string, string>; query: Record<string, string | string[]> },
+    readBody: BodyReader,
+    workspace: Workspace,
+    fault: Fault | undefined,
+  ): Promise<CoreReply> {
+    const { head } = exchange;
     const { body, parts } = op.bodyType ? await readOperationBody(head, op, readBody) : NO_BODY;
-    const target = { path, query: parseQuery(exchange.query) };
     if (!op.validateParams(target)) {
       // Parameters are reported by their own name (`size`, `phoneNumber`), not by location.
       const errors = op.validateParams.errors?.map((e) => ({
@@ -270,8 +320,13 @@ export function createCore(services: Services, journal: RequestJournal, options:
    */
   function finish(exchange: Exchange, reply: CoreReply, started: number): CoreReply | Promise<CoreReply> {
     const given = header(exchange.head, "x-request-id");
-    reply.headers["X-Request-Id"] = given && VALID_REQUEST_ID.test(given) ? given : randomUUID();
-    Object.assign(reply.headers, CORS_HEADERS);
+    // An upstream's answer keeps its own request id and CORS headers; the mock adds what it lacks.
+    if (!("x-request-id" in reply.headers))
+      reply.headers["X-Request-Id"] = given && VALID_REQUEST_ID.test(given) ? given : randomUUID();
+    for (const [name, value] of Object.entries(CORS_HEADERS))
+      if (!(name.toLowerCase() in reply.headers)) reply.headers[name] = value;
+    const { source } = exchange;
+    if (source) reply.headers["X-Mock-Source"] = source;
     const durationMs = performance.now() - started;
     const workspaceId = exchange.workspace?.workspaceId ?? null;
     const status = reply.reset ? null : reply.status;
@@ -287,6 +342,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       status,
       durationMs,
       faultId,
+      ...(source && { source }),
     });
     options.onRequest?.({
       method,
@@ -296,6 +352,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       operationId: exchange.operationId,
       workspaceId,
       faultId,
+      ...(source && { source }),
     });
     // The store being down already made this request's answer a 500, or did not touch it: the reply stands.
     return added instanceof Promise

@@ -27,7 +27,10 @@ import {
   type RequestHead,
   type RequestLogEntry,
 } from "../core/exchange.js";
-import { createMock, DEFAULT_API_KEY, type Mock } from "../mock/mock.js";
+import { createMock, DEFAULT_API_KEY, RECORD_WORKSPACE_ID, type Mock, type UpstreamSetup } from "../mock/mock.js";
+import { generatedSpec } from "../core/spec.js";
+import { parseRouteTable, type RouteTable } from "../upstream/route-modes.js";
+import { fetchForwardedBody, fetchUpstream } from "./upstream-transport.js";
 import { isTextFieldPart, MAX_FIELD_BYTES, SNIFF_BYTES, textFieldValue } from "../core/uploads.js";
 
 export interface MockHandlersOptions {
@@ -47,6 +50,19 @@ export interface MockHandlersOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** The spec to serve, with its validators (as `npm run generate` writes them). Default: the bundled one. */
   spec?: GeneratedSpec;
+  /**
+   * Stand in front of this deployment (its base URL): /v1 requests are fetched from it (MSW's bypass),
+   * checked for drift (console and GET /__mock/drift) and, with `record`, recorded.
+   */
+  upstream?: string;
+  /** Sent to the upstream as X-API-Key in place of the app's key. */
+  upstreamApiKey?: string;
+  /** Milliseconds the upstream may take (default 30000): 504 after. */
+  upstreamTimeoutMs?: number;
+  /** Per operation, upstream (default), mock or fallback: a table, or `OP=MODE,...`. */
+  route?: RouteTable | string;
+  /** Keep the records the upstream returns in a workspace: its id, or true for `recorded`. */
+  record?: string | boolean;
 }
 
 export interface MockHandlers {
@@ -69,6 +85,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     ...(options.log && { log: options.log }),
     ...(options.onRequest && { onRequest: options.onRequest }),
     ...(options.spec && { spec: options.spec }),
+    ...(options.upstream && { upstream: upstreamSetup(options) }),
   });
 
   const serve = async ({ request }: { request: Request }): Promise<Response> => {
@@ -112,7 +129,35 @@ function headersOf(headers: Headers): Record<string, string> {
   return out;
 }
 
+function upstreamSetup(options: MockHandlersOptions): UpstreamSetup {
+  const document = (options.spec ?? generatedSpec()).document as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
+  const operationIds = new Set(
+    Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op?.operationId ?? "")),
+  );
+  return {
+    transport: fetchUpstream({
+      url: options.upstream!,
+      apiKey: options.upstreamApiKey,
+      timeoutMs: options.upstreamTimeoutMs,
+    }),
+    route: options.route === undefined ? undefined : parseRouteTable(options.route, operationIds),
+    record: options.record === true ? RECORD_WORKSPACE_ID : options.record || undefined,
+    secrets: options.upstreamApiKey ? [options.upstreamApiKey] : [],
+  };
+}
+
 async function readBody(request: Request, want: BodyRequest): Promise<RequestBody> {
+  if (want.kind === "forward")
+    return {
+      kind: "forward",
+      body: fetchForwardedBody(request, async (copy) =>
+        (copy.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")
+          ? { kind: "multipart", parts: await readForm(copy).catch(() => [] as FormPart[]) }
+          : { kind: "json", text: await readText(copy, want.limit).catch(() => undefined) },
+      ),
+    };
   if (want.kind === "multipart") return { kind: "multipart", parts: await readForm(request) };
   return { kind: "json", text: await readText(request, want.limit) };
 }

@@ -11,6 +11,8 @@ export interface Option {
   help: string;
   /** A switch: `--flag` alone, or its variable set to 1/true (then its value is "1" or ""). */
   boolean?: true;
+  /** A value that may be left out: `--flag` alone means this value. */
+  bare?: string;
 }
 
 export const OPTIONS: Option[] = [
@@ -110,6 +112,43 @@ export const OPTIONS: Option[] = [
     help: "processes serving the one port (node:cluster); more than 1 needs --store",
   },
   {
+    flag: "upstream",
+    env: "MOCK_UPSTREAM",
+    fallback: "",
+    help: "stand in front of this deployment (base URL): /v1 requests go there, checked for drift (GET /__mock/drift)",
+  },
+  {
+    flag: "upstream-api-key",
+    env: "MOCK_UPSTREAM_API_KEY",
+    fallback: "",
+    help: "X-API-Key sent to the upstream in place of the client's (never printed)",
+  },
+  {
+    flag: "upstream-ca",
+    env: "MOCK_UPSTREAM_CA",
+    fallback: "",
+    help: "PEM file of the CA that signs the upstream's certificate",
+  },
+  {
+    flag: "upstream-timeout",
+    env: "MOCK_UPSTREAM_TIMEOUT",
+    fallback: "30",
+    help: "seconds the upstream may take to start answering or pause (504 after)",
+  },
+  {
+    flag: "route",
+    env: "MOCK_ROUTE",
+    fallback: "",
+    help: "with --upstream: OP=mock|upstream|fallback,... (*=MODE sets the default) or a JSON file of the same",
+  },
+  {
+    flag: "record",
+    env: "MOCK_RECORD",
+    fallback: "",
+    bare: "recorded",
+    help: "with --upstream: keep every record the upstream returns in this workspace (default name: recorded)",
+  },
+  {
     flag: "watch",
     env: "MOCK_WATCH",
     fallback: "",
@@ -134,7 +173,7 @@ export function helpText(): string {
 
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): { help: boolean; values: Record<string, string> } {
   const { values } = parseArgs({
-    args: argv,
+    args: withBareValues(argv),
     options: {
       help: { type: "boolean" },
       ...Object.fromEntries(
@@ -150,6 +189,15 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): { help: bool
     else resolved[o.flag] = (given[o.flag] as string | undefined) ?? env[o.env] ?? o.fallback;
   }
   return { help: Boolean(values.help), values: resolved };
+}
+
+/** `--record` alone (last, or before another flag) is `--record=recorded`: parseArgs wants a value. */
+function withBareValues(argv: string[]): string[] {
+  return argv.map((arg, i) => {
+    const option = OPTIONS.find((o) => o.bare !== undefined && arg === `--${o.flag}`);
+    const next = argv[i + 1];
+    return option && (next === undefined || next.startsWith("-")) ? `--${option.flag}=${option.bare}` : arg;
+  });
 }
 
 function switchOn(option: Option, value: string | undefined): boolean {

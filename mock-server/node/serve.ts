@@ -12,6 +12,7 @@ import type { Core } from "../mock/pipeline.js";
 import { readJsonText } from "./json-body.js";
 import { lingerAfterResponse } from "./linger.js";
 import { readMultipart } from "./multipart.js";
+import { forwardedBody } from "./forward-body.js";
 
 /** Requests being served, by socket: a request timeout is answered on its own exchange. */
 export type InFlight = Map<IncomingMessage["socket"], InFlightRequest>;
@@ -57,6 +58,11 @@ export async function serveNode(
   const readBody: BodyReader = (request) =>
     new Promise((resolve, reject) => {
       entry.failBody = reject;
+      if (request.kind === "forward") {
+        // Streams on to the upstream as it arrives: the door does not wait for it.
+        entry.failBody = undefined;
+        return resolve({ kind: "forward", body: forwardedBody(req, request.limit) });
+      }
       const read =
         request.kind === "json"
           ? readJsonText(req, request.limit).then((text) => ({ kind: "json" as const, text }))

@@ -4,6 +4,7 @@
  * carry credentials.
  */
 import { pathOf } from "../core/errors.js";
+import type { AnswerSource } from "../core/exchange.js";
 
 export interface JournalEntry {
   id: string;
@@ -19,6 +20,8 @@ export interface JournalEntry {
   durationMs: number;
   /** The fault rule applied to the request, or null. */
   faultId: string | null;
+  /** In front of an upstream (--upstream): where the answer came from. */
+  source?: AnswerSource;
 }
 
 /** What is kept per request: raw values, formatted only when the journal is read. */
@@ -32,6 +35,7 @@ export interface Recorded {
   status: number | null;
   durationMs: number;
   faultId: string | null;
+  source?: AnswerSource;
 }
 
 /** GET /__mock/requests and /count: every given field must match; `limit` keeps the newest that many. */
@@ -129,6 +133,7 @@ export function format(r: Recorded): JournalEntry {
     status: r.status,
     durationMs: Math.round(r.durationMs * 100) / 100,
     faultId: r.faultId,
+    ...(r.source && { source: r.source }),
   };
 }
 

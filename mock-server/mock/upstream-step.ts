@@ -1,0 +1,216 @@
+/**
+ * The pipeline's step in front of a real deployment (`--upstream`): a /v1 request routed `upstream`
+ * or `fallback` goes to the upstream and its answer comes back unchanged (status, headers, body,
+ * compression), with `X-Mock-Source`. Off the response path, the exchange is checked with the suite's
+ * single-exchange rules (drift findings) and, with `--record`, the records it holds are kept.
+ * `fallback` serves the mock when the upstream gives no answer or a gateway error.
+ */
+import { ApiError } from "../core/errors.js";
+import { requestFindings, responseFindings } from "../core/exchange-rules/drift.js";
+import {
+  UpstreamFailure,
+  type AnswerSource,
+  type BodyReader,
+  type CoreReply,
+  type ForwardedBody,
+  type RequestHead,
+  type UpstreamAnswer,
+  type UpstreamTransport,
+} from "../core/exchange.js";
+import type { Contract } from "../core/contract.js";
+import type { Operation } from "../core/operations.js";
+import { recordCheck } from "../store/record-checks.js";
+import type { Store } from "../store/store.js";
+import type { Workspace } from "../store/workspace.js";
+import type { DriftLog, RecordedExchange } from "../upstream/drift-log.js";
+import { applyRecorded, recordedChanges } from "../upstream/record.js";
+import type { Redactor } from "../upstream/redact.js";
+import type { RouteModes } from "../upstream/route-modes.js";
+
+/** Everything the pipeline needs to stand in front of an upstream. */
+export interface InFront {
+  transport: UpstreamTransport;
+  modes: RouteModes;
+  /** The workspace the mock serves from (and records into), whatever key the client sent. */
+  workspaceId: string;
+  record: boolean;
+  drift: DriftLog;
+  redactor: Redactor;
+}
+
+/** Headers that belong to one connection, not to the message (RFC 9110, 7.6.1), and what the door recomputes. */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "content-length",
+]);
+
+/** Gateway errors a `fallback` operation answers from the mock instead. */
+const GATEWAY_ERRORS = new Set([502, 503, 504]);
+
+export interface ForwardInput {
+  head: RequestHead;
+  /** The path as the client sent it (mount included), for error bodies. */
+  path: string;
+  op: Operation;
+  contract: Contract;
+  pathParams: Record<string, string>;
+  query: Record<string, string | string[]>;
+  workspace: Workspace;
+  readBody: BodyReader;
+  /** Serves the request from the mock, reading the body through the reader given. */
+  serveMock: (readBody: BodyReader) => Promise<CoreReply>;
+}
+
+export interface Forwarded {
+  reply: CoreReply;
+  source: AnswerSource;
+  /** Why the mock answered a `fallback` operation, for the log. */
+  fellBack?: string;
+}
+
+export async function forward(inFront: InFront, store: Store, input: ForwardInput): Promise<Forwarded> {
+  const { head, op } = input;
+  const mode = inFront.modes.modeOf(op.operationId);
+  inFront.redactor.rememberHeaders(head.headers);
+  const read = head.hasBody ? await input.readBody({ kind: "forward", limit: FORWARD_COPY_LIMIT }) : undefined;
+  const body = read?.kind === "forward" ? read.body : undefined;
+  let answer: UpstreamAnswer;
+  try {
+    answer = await inFront.transport.forward({ method: head.method, url: head.url, headers: head.headers, body });
+  } catch (error) {
+    if (!(error instanceof UpstreamFailure)) throw error;
+    if (mode === "fallback") return fallBack(input, body, `${inFront.transport.target}: ${error.message}`);
+    throw new ApiError(
+      error.kind === "timeout" ? 504 : 502,
+      `Upstream ${inFront.transport.target} ${error.kind === "timeout" ? "did not answer in time" : "gave no answer"}: ${inFront.redactor.text(error.message)}`,
+    );
+  }
+  if (mode === "fallback" && GATEWAY_ERRORS.has(answer.status))
+    return fallBack(input, body, `${inFront.transport.target} answered ${answer.status}`);
+  inFront.drift.track(afterAnswer(inFront, store, input, body, answer));
+  return { reply: replyOf(answer), source: "upstream" };
+}
+
+/** JSON bodies are copied for the checks up to this size; past it they are forwarded unchecked. */
+export const FORWARD_COPY_LIMIT = 1024 * 1024;
+
+async function fallBack(input: ForwardInput, body: ForwardedBody | undefined, why: string): Promise<Forwarded> {
+  const copy = body ? await body.copy : undefined;
+  const replay: BodyReader = async (want) => {
+    if (want.kind === "json" && copy?.kind === "json") return { kind: "json", text: copy.text ?? "" };
+    if (want.kind === "multipart" && copy?.kind === "multipart") return { kind: "multipart", parts: copy.parts };
+    return want.kind === "multipart" ? { kind: "multipart", parts: [] } : { kind: "json", text: "" };
+  };
+  return { reply: await input.serveMock(replay), source: "fallback", fellBack: why };
+}
+
+function replyOf(answer: UpstreamAnswer): CoreReply {
+  const headers: Record<string, string> = {};
+  const named = new Set(
+    [answer.headers.connection ?? []]
+      .flat()
+      .flatMap((v) => v.split(","))
+      .map((v) => v.trim().toLowerCase()),
+  );
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (HOP_BY_HOP.has(name) || named.has(name)) continue;
+    // Several Set-Cookie lines stay several: node:http writes an array as one line each.
+    headers[name] = (Array.isArray(value) && name === "set-cookie" ? value : [value].flat().join(", ")) as string;
+  }
+  return { status: answer.status, headers, body: answer.body.length > 0 ? answer.body : undefined };
+}
+
+/** Off the response path: the drift checks, then the recording. */
+async function afterAnswer(
+  inFront: InFront,
+  store: Store,
+  input: ForwardInput,
+  body: ForwardedBody | undefined,
+  answer: UpstreamAnswer,
+): Promise<void> {
+  const { head, op, contract, workspace } = input;
+  const { redactor } = inFront;
+  const copy = body ? await body.copy : undefined;
+  const requestText = copy?.kind === "json" ? copy.text : undefined;
+  const requestJson = parseJson(requestText);
+  const text = (await answer.text()) ?? "";
+  const json = parseJson(text);
+  const contentType = [head.headers["content-type"]].flat()[0];
+  const findings = [
+    ...requestFindings(contract.document, {
+      operationId: op.operationId,
+      method: head.method,
+      path: input.path,
+      pathParams: input.pathParams,
+      query: input.query,
+      contentType,
+      body: copy?.kind === "json" ? requestJson : undefined,
+    }),
+    ...responseFindings(contract.document, {
+      operationId: op.operationId,
+      status: answer.status,
+      headers: { get: (name) => [answer.headers[name.toLowerCase()] ?? []].flat().join(", ") || null },
+      text,
+      json,
+      request: { method: head.method, path: input.path, basePath: head.base, query: input.query },
+    }),
+  ];
+  if (findings.length > 0) {
+    const exchange: RecordedExchange = {
+      request: {
+        method: head.method,
+        url: redactor.url((head.base ?? "") + head.url),
+        headers: redactor.headers(head.headers),
+        ...(requestJson !== undefined && { body: redactor.json(requestJson) }),
+      },
+      response: {
+        status: answer.status,
+        headers: redactor.headers(answer.headers),
+        ...(json !== undefined ? { body: redactor.json(json) } : text && { body: redactor.text(text) }),
+      },
+    };
+    const at = workspace.clock.iso();
+    for (const finding of findings)
+      inFront.drift.add({
+        at,
+        operationId: op.operationId,
+        workspaceId: workspace.workspaceId,
+        ...finding,
+        message: redactor.text(finding.message),
+        exchange,
+      });
+  }
+  if (!inFront.record) return;
+  const changes = recordedChanges({
+    operationId: op.operationId,
+    status: answer.status,
+    pathParams: input.pathParams,
+    requestBody: requestJson,
+    json,
+  });
+  if (changes.length === 0) return;
+  const check = recordCheck(contract);
+  const outcome = await store.transactBackground(workspace, () => applyRecorded(workspace, changes, check, redactor));
+  for (const refused of outcome.refused)
+    inFront.drift.note(
+      `not recorded: ${refused.collection} ${redactor.text(refused.id)} fails the spec (${Object.entries(refused.errors)
+        .map(([k, v]) => `${k} ${v}`)
+        .join("; ")})`,
+    );
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
