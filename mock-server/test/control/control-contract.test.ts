@@ -73,6 +73,8 @@ describe("control plane contract", () => {
       ["GET", "/__mock/requests", `/__mock/requests?workspaceId=${id}&method=GET&status=200&limit=5`, undefined, 200],
       ["GET", "/__mock/requests/count", "/__mock/requests/count?operationId=createChat", undefined, 200],
       ["DELETE", "/__mock/requests", "/__mock/requests", undefined, 204],
+      // Empty without --upstream; mock-server/test/upstream/drift.test.ts checks findings against this schema too.
+      ["GET", "/__mock/drift", "/__mock/drift?rule=enum&level=documented&where=response&limit=5", undefined, 200],
       ["POST", "/__mock/workspaces/{workspaceId}/reset", `/__mock/workspaces/${id}/reset`, { seed: 3 }, 200],
       ["DELETE", "/__mock/workspaces/{workspaceId}", `/__mock/workspaces/${id}`, undefined, 204],
       ["GET", "/__mock/webhook-deliveries", "/__mock/webhook-deliveries", undefined, 200],
