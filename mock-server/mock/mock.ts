@@ -25,6 +25,7 @@ import { Journal, type RequestJournal } from "../store/journal.js";
 import { createCore, type Core } from "./pipeline.js";
 import { DriftLog } from "../upstream/drift-log.js";
 import { Redactor } from "../upstream/redact.js";
+import { randomUUID } from "../core/portable-crypto.js";
 import { RouteModes, type RouteTable } from "../upstream/route-modes.js";
 import type { UpstreamTransport } from "../core/exchange.js";
 
@@ -189,6 +190,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
       record: upstream.record !== undefined,
       drift,
       redactor: new Redactor(upstream.secrets),
+      via: `agent-platform-mock-${randomUUID().slice(0, 8)}`,
     },
   });
   return {

@@ -237,6 +237,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
     });
     exchange.source = forwarded.source;
     if (forwarded.fellBack) options.log(`fallback: ${op.operationId} served by the mock (${forwarded.fellBack})`);
+    // A slow fault trickles the upstream's answer as it does the mock's.
+    if (fault?.kind === "slow" && forwarded.source === "upstream") forwarded.reply.trickleMs = fault.trickleMs;
     return forwarded.reply;
   }
 

@@ -36,6 +36,8 @@ export interface InFront {
   record: boolean;
   drift: DriftLog;
   redactor: Redactor;
+  /** This door's name in Via headers (RFC 9110, 7.6.3): a request that already passed it is a loop. */
+  via: string;
 }
 
 /** Headers that belong to one connection, not to the message (RFC 9110, 7.6.1), and what the door recomputes. */
@@ -79,11 +81,22 @@ export async function forward(inFront: InFront, store: Store, input: ForwardInpu
   const { head, op } = input;
   const mode = inFront.modes.modeOf(op.operationId);
   inFront.redactor.rememberHeaders(head.headers);
+  const via = [head.headers.via ?? []].flat().join(", ");
+  if (via.includes(inFront.via))
+    throw new ApiError(
+      502,
+      `Upstream ${inFront.transport.target} forwards back to this mock (Via: ${via}): --upstream must name the deployment, not a way back here`,
+    );
   const read = head.hasBody ? await input.readBody({ kind: "forward", limit: FORWARD_COPY_LIMIT }) : undefined;
   const body = read?.kind === "forward" ? read.body : undefined;
   let answer: UpstreamAnswer;
   try {
-    answer = await inFront.transport.forward({ method: head.method, url: head.url, headers: head.headers, body });
+    answer = await inFront.transport.forward({
+      method: head.method,
+      url: head.url,
+      headers: { ...head.headers, via: via ? `${via}, 1.1 ${inFront.via}` : `1.1 ${inFront.via}` },
+      body,
+    });
   } catch (error) {
     if (!(error instanceof UpstreamFailure)) throw error;
     if (mode === "fallback") return fallBack(input, body, `${inFront.transport.target}: ${error.message}`);
