@@ -200,6 +200,9 @@ describe("the packed tarball", () => {
       expect.arrayContaining([
         "dist/generated/openapi.json",
         "dist/mock-server/main.js",
+        // The agent-platform-mock bin: the server, or one of its commands (drift).
+        "dist/mock-server/cli/agent-platform-mock.js",
+        "dist/conformance/drift/command.js",
         "dist/conformance/cli.js",
         "dist/mock-server/docs-site/assets/docs.css",
         // Swagger UI, copied from the dev dependency swagger-ui-dist by the build, with its licence.
@@ -227,6 +230,9 @@ describe("the bins", () => {
     const bin = path.join(alone, "node_modules", ".bin", "agent-platform-mock");
     const help = await must(bin, ["--help"], alone);
     expect(help.stdout).toMatch(/^Usage: agent-platform-mock/);
+    expect(help.stdout).toMatch(/agent-platform-mock drift --url URL/);
+    const driftHelp = await must(bin, ["drift", "--help"], alone);
+    expect(driftHelp.stdout).toMatch(/^usage: agent-platform-mock drift --url URL/);
     const { child, url } = await startListening(
       bin,
       ["--port", "0", "--host", "127.0.0.1", "--log-format", "off"],
