@@ -172,13 +172,13 @@ describe("docs: shell commands", () => {
         if (script === undefined) problems.push(`${at(c)}: no npm command`);
         else if ((sub === "run" || sub === "run-script" || !NPM_BUILT_INS.has(script)) && !scripts.includes(script))
           problems.push(`${at(c)}: no script "${script}" in package.json`);
-        else if (script === "start") problems.push(...mockFlags(c, args));
+        else if (script === "start") problems.push(...(await mockFlags(c, args)));
         else if (script === "conformance") problems.push(...(await conformanceFlags(c, args)));
         count(script === "start" || script === "conformance" ? `npm ${script} (flags parsed)` : "npm");
       } else if (program === "npx") {
         const i = rest.findIndex((w) => !w.startsWith("-"));
         const bin = rest[i];
-        if (bin === "agent-platform-mock") problems.push(...mockFlags(c, rest.slice(i + 1)));
+        if (bin === "agent-platform-mock") problems.push(...(await mockFlags(c, rest.slice(i + 1))));
         else if (bin === "agent-platform-conformance") problems.push(...(await conformanceFlags(c, rest.slice(i + 1))));
         else notChecked.set(`npx ${bin}`, (notChecked.get(`npx ${bin}`) ?? 0) + 1);
         if (bin?.startsWith("agent-platform-")) count(`npx ${bin} (flags parsed)`);
@@ -224,7 +224,14 @@ describe("docs: curl lines", () => {
 });
 
 /** The mock's own option parser (`npm start`, the bin): it throws on a flag it does not know. */
-function mockFlags(c: Command, args: string[]): string[] {
+async function mockFlags(c: Command, args: string[]): Promise<string[]> {
+  if (args[0] === "drift") {
+    // The drift command parses its flags first and answers --help without reading anything.
+    const errors: string[] = [];
+    const { driftMain } = await import("../../conformance/drift/command.js");
+    const code = await driftMain([...args.slice(1), "--help"], {}, { out: () => {}, err: (t) => errors.push(t) });
+    return code === 0 ? [] : [`${c.block.file}:${c.line}: agent-platform-mock drift: ${errors.join(" ")}`];
+  }
   try {
     readConfig(args, {});
     return [];
