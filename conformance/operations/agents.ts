@@ -1,19 +1,18 @@
 /** E1 list agents: the pagination wrapper of 2.1 over agents of 2.3. */
 import { defineRules } from "../lib/rule.js";
-import type { ListConfig } from "./list-pages.js";
+import { listOf, type ListConfig } from "./list-pages.js";
 import { orderRule } from "./ordering.js";
 import { paginationRules } from "./pagination.js";
 import { listMatchesStore } from "./store-agreement.js";
 
 export const agentsList: ListConfig = {
-  operationId: "listAgents",
+  ...listOf("listAgents"),
   path: "/v1/agents",
-  totalField: "totalCount",
   idOf: (a) => a.agentId,
 };
 
 export const agentRules = defineRules("agents", [
   ...paginationRules(agentsList),
-  orderRule(agentsList, { direction: "newest-first", level: "assumed", knownIds: (f) => f.known.agents }),
+  orderRule(agentsList, { knownIds: (f) => f.known.agents }),
   listMatchesStore(agentsList, { collection: "agents", idOf: (a) => a.agentId }),
 ]);

@@ -2,18 +2,16 @@
 import { randomUUID } from "node:crypto";
 import { defineRules, obj, type RuleContext } from "../lib/rule.js";
 import type { Exchange } from "../lib/http.js";
-import { checkFilter, fetchPage, walk, type ListConfig } from "./list-pages.js";
+import { checkFilter, fetchPage, listOf, walk, type ListConfig } from "./list-pages.js";
 import { orderRule } from "./ordering.js";
 import { paginationRules } from "./pagination.js";
 import { getMatchesStore, listMatchesStore, type StoreConfig } from "./store-agreement.js";
 
 export const CALL_STATUSES = ["scheduled", "in_progress", "ended", "not_connected", "error"];
 const cfg: ListConfig = {
-  operationId: "listCalls",
+  ...listOf("listCalls"),
   path: "/v1/calls",
-  totalField: "totalCount",
   idOf: (c) => c.callId,
-  order: "documented",
 };
 
 /** Calls move on with the clock: an answer older than the stored record is not compared with it. */
@@ -138,12 +136,7 @@ export function checkCall(t: RuleContext, call: Record<string, any>, pointer: st
 
 export const callRules = defineRules("calls", [
   ...paginationRules(cfg),
-  orderRule(cfg, {
-    direction: "newest-first",
-    level: "documented",
-    timestampField: "createdAt",
-    knownIds: (f) => f.known.calls?.map((c) => c.callId),
-  }),
+  orderRule(cfg, { knownIds: (f) => f.known.calls?.map((c) => c.callId) }),
   {
     id: "listCalls.call-invariants",
     operationId: "listCalls",

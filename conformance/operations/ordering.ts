@@ -7,6 +7,8 @@
 import type { Level } from "../lib/schemas.js";
 import type { RuleContext, RuleSpec } from "../lib/rule.js";
 import type { Fixtures } from "../fixtures/types.js";
+import { firstOrderViolation } from "../../mock-server/core/exchange-rules/list-order.js";
+import { listOperation, type ListOrder } from "../../mock-server/core/exchange-rules/list-operations.js";
 import { walk, type ListConfig } from "./list-pages.js";
 
 /**
@@ -15,11 +17,12 @@ import { walk, type ListConfig } from "./list-pages.js";
  */
 const ORDER_SIZES = [3, 5];
 
+/**
+ * How the suite checks a list's order. The order itself (direction, level, the items' creation
+ * timestamp) is the list's entry in LIST_OPERATIONS (mock-server/core/exchange-rules/list-operations.ts),
+ * which the mock's upstream door reads too.
+ */
 export interface OrderConfig {
-  direction: "newest-first" | "oldest-first";
-  level: Level;
-  /** A creation timestamp on the items, when they have one. */
-  timestampField?: string;
   /** Ids the suite created, oldest first, restricted to what the unfiltered list shows. */
   knownIds?(f: Fixtures): string[] | undefined;
   /** Kit's mock: the creation order is the control plane's (its lists are newest first), for records the API made. */
@@ -32,7 +35,13 @@ export interface OrderConfig {
   query?: Record<string, string | number | boolean>;
 }
 
-export function orderRule(cfg: ListConfig, order: OrderConfig): RuleSpec {
+/** The order of the list, as LIST_OPERATIONS states it, with how the suite checks it. */
+type Ordering = OrderConfig & { direction: ListOrder["direction"]; level: Level; timestampField?: string };
+
+export function orderRule(cfg: ListConfig, config: OrderConfig): RuleSpec {
+  const listed = listOperation(cfg.operationId).order;
+  if (!listed) throw new Error(`LIST_OPERATIONS states no order for ${cfg.operationId}`);
+  const order: Ordering = { ...config, direction: listed.direction, level: listed.level, timestampField: listed.field };
   const what = order.direction === "newest-first" ? "most recently created first" : "in creation order, oldest first";
   return {
     id: `${cfg.operationId}.${order.direction}`,
@@ -45,7 +54,7 @@ export function orderRule(cfg: ListConfig, order: OrderConfig): RuleSpec {
 }
 
 /** Oldest first: the fixtures' own list, or the mock's store (newest first) reversed. */
-async function knownOrder(t: RuleContext, order: OrderConfig): Promise<string[] | undefined> {
+async function knownOrder(t: RuleContext, order: Ordering): Promise<string[] | undefined> {
   const known = order.knownIds?.(t.fixtures);
   if (known) return known;
   const control = t.fixtures.control;
@@ -53,7 +62,7 @@ async function knownOrder(t: RuleContext, order: OrderConfig): Promise<string[] 
   return (await control.listRecords(order.storeOrder.collection)).map(order.storeOrder.idOf).reverse();
 }
 
-async function checkOrder(t: RuleContext, cfg: ListConfig, order: OrderConfig): Promise<void> {
+async function checkOrder(t: RuleContext, cfg: ListConfig, order: Ordering): Promise<void> {
   const known = await knownOrder(t, order);
   if (!order.timestampField && !known)
     return t.skip("items carry no creation timestamp and the run created none of them");
@@ -64,22 +73,17 @@ async function checkOrder(t: RuleContext, cfg: ListConfig, order: OrderConfig): 
     const result = await walk(t, cfg, order.query ?? {}, size);
     if (!result) return;
     const items = result.items;
-    if (field) {
-      for (let i = 1; i < items.length; i++) {
-        const [before, after] = [stamp(items[i - 1]), stamp(items[i])];
-        const ok = newestFirst ? before >= after : before <= after;
-        if (
-          !t.expect(ok || Number.isNaN(before) || Number.isNaN(after), {
-            pointer: `/data/${i % size}/${field}`,
-            expected: `${newestFirst ? "<=" : ">="} ${items[i - 1][field]}`,
-            actual: items[i][field],
-            message: `items ordered ${order.direction} by ${field} (item ${i} of the walk by ${size})`,
-            exchange: result.pages[Math.floor(i / size)]?.exchange,
-          })
-        )
-          break;
-      }
-    }
+    // The first item of the walk out of order by its timestamp (exchange-rules/list-order.ts, which
+    // the mock's upstream door applies to one page at a time).
+    const wrong = field ? firstOrderViolation(items, field, order.direction) : undefined;
+    if (wrong)
+      t.expect(false, {
+        pointer: `/data/${wrong.index % size}/${field}`,
+        expected: `${newestFirst ? "<=" : ">="} ${wrong.before}`,
+        actual: wrong.after,
+        message: `items ordered ${order.direction} by ${field} (item ${wrong.index} of the walk by ${size})`,
+        exchange: result.pages[Math.floor(wrong.index / size)]?.exchange,
+      });
     if (!known || !result.complete) continue;
     const knownSet = new Set(known);
     const listed = items.filter((item) => knownSet.has(cfg.idOf(item)));

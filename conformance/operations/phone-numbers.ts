@@ -1,15 +1,14 @@
 /** E14 list phone numbers (with its `totalCounts`) and E15 update by E.164 path. */
 import { randomInt } from "node:crypto";
 import { defineRules, obj, type RuleContext } from "../lib/rule.js";
-import { fetchPage, walk, type ListConfig } from "./list-pages.js";
+import { fetchPage, listOf, walk, type ListConfig } from "./list-pages.js";
 import { orderRule } from "./ordering.js";
 import { paginationRules } from "./pagination.js";
 import { listMatchesStore } from "./store-agreement.js";
 
 const cfg: ListConfig = {
-  operationId: "listPhoneNumbers",
+  ...listOf("listPhoneNumbers"),
   path: "/v1/phone-number",
-  totalField: "totalCounts",
   idOf: (p) => p.sipPhoneNumber,
 };
 const pathOf = (number: string) => `/v1/phone-number/${encodeURIComponent(number)}`;
@@ -70,7 +69,7 @@ async function patchable(t: RuleContext, fields: string[]): Promise<Record<strin
 
 export const phoneNumberRules = defineRules("phone-numbers", [
   ...paginationRules(cfg),
-  orderRule(cfg, { direction: "newest-first", level: "assumed", knownIds: (f) => f.known.phoneNumbers }),
+  orderRule(cfg, { knownIds: (f) => f.known.phoneNumbers }),
   listMatchesStore(cfg, { collection: "phoneNumbers", idOf: (p) => p.sipPhoneNumber }),
   {
     id: "listPhoneNumbers.total-counts-name",

@@ -1,17 +1,15 @@
 /** E6 create batch run, E7 get batch run and E8 list test runs (2.7). */
 import { randomUUID } from "node:crypto";
 import { defineRules, obj, type RuleContext } from "../lib/rule.js";
-import { checkFilter, walk, type ListConfig } from "./list-pages.js";
+import { checkFilter, listOf, walk, type ListConfig } from "./list-pages.js";
 import { orderRule } from "./ordering.js";
 import { paginationRules } from "./pagination.js";
 import { differences, getMatchesStore, listMatchesStore, sameMembers } from "./store-agreement.js";
 
 const runs: ListConfig = {
-  operationId: "listTestRuns",
+  ...listOf("listTestRuns"),
   path: "/v1/test-runs",
-  totalField: "totalCount",
   idOf: (r) => r.jobId,
-  order: "documented",
   emptyQuery: (f) => (f.idleAgentId ? { agentId: f.idleAgentId } : undefined),
 };
 const batchPath = (id: string) => `/v1/batch-runs/${encodeURIComponent(id)}`;
@@ -147,9 +145,6 @@ export const simulationRules = defineRules("simulations", [
   listMatchesStore(runs, { collection: "testRuns", idOf: (r) => r.jobId, version: (r) => (r.completedDate ? 1 : 0) }),
   // A batch's runs share one createdDate; E6 runs its test cases "in parallel", so their order among themselves is the kit's.
   orderRule(runs, {
-    direction: "newest-first",
-    level: "documented",
-    timestampField: "createdDate",
     storeOrder: { collection: "testRuns", idOf: (r) => r.jobId },
     knownLevel: "assumed",
   }),

@@ -1,18 +1,16 @@
 /** E17 list webhooks: pagination, most recently created first, the `active` default and the agent filter. */
 import { defineRules, type RuleContext } from "../lib/rule.js";
 import { agentsList } from "./agents.js";
-import { checkFilter, walk, type ListConfig } from "./list-pages.js";
+import { checkFilter, listOf, walk, type ListConfig } from "./list-pages.js";
 import { orderRule } from "./ordering.js";
 import { paginationRules } from "./pagination.js";
 import { listMatchesStore } from "./store-agreement.js";
 import { webhookContractRule } from "../webhooks/contract-rule.js";
 
 const cfg: ListConfig = {
-  operationId: "listWebhooks",
+  ...listOf("listWebhooks"),
   path: "/v1/webhooks",
-  totalField: "totalCount",
   idOf: (w) => w.webhookId,
-  order: "documented",
   emptyQuery: (f) => (f.idleAgentId ? { agentId: f.idleAgentId } : undefined),
 };
 
@@ -48,8 +46,6 @@ const kindsOf = (events: unknown) =>
 export const webhookRules = defineRules("webhooks", [
   ...paginationRules(cfg),
   orderRule(cfg, {
-    direction: "newest-first",
-    level: "documented",
     knownIds: (f) => f.known.webhooks?.filter((w) => w.active).map((w) => w.webhookId),
   }),
   listMatchesStore(cfg, { collection: "webhooks", idOf: (w) => w.webhookId, listed: (w) => w.active === true }),
