@@ -190,6 +190,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
       record: upstream.record !== undefined,
       drift,
       redactor: new Redactor(upstream.secrets),
+      ready: opened,
       via: `agent-platform-mock-${randomUUID().slice(0, 8)}`,
     },
   });

@@ -200,6 +200,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
     const { head } = exchange;
     const inFront = options.upstream;
     // In front of an upstream the client's key is the upstream's business: the mock serves the door's workspace.
+    if (inFront) await inFront.ready;
     const apiKey = inFront ? workspaces.get(inFront.workspaceId)?.apiKey : head.headers["x-api-key"];
     const workspace = (exchange.workspace = await authenticate(workspaces, apiKey, head.method));
     // Rules count their matches: the store writes that like any change (no transaction without rules).
@@ -327,7 +328,9 @@ export function createCore(services: Services, journal: RequestJournal, options:
       reply.headers["X-Request-Id"] = given && VALID_REQUEST_ID.test(given) ? given : randomUUID();
     for (const [name, value] of Object.entries(CORS_HEADERS))
       if (!(name.toLowerCase() in reply.headers)) reply.headers[name] = value;
-    const { source } = exchange;
+    // Every /v1 answer in front of an upstream says where it came from, a path of no operation included.
+    const source =
+      exchange.source ?? (options.upstream && /^\/v1(\/|$)/.test(exchange.urlPath) ? ("mock" as const) : undefined);
     if (source) reply.headers["X-Mock-Source"] = source;
     const durationMs = performance.now() - started;
     const workspaceId = exchange.workspace?.workspaceId ?? null;

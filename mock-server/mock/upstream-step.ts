@@ -36,6 +36,8 @@ export interface InFront {
   record: boolean;
   drift: DriftLog;
   redactor: Redactor;
+  /** Settles once the door's workspace exists (a `--record` workspace is made at start). */
+  ready: Promise<unknown>;
   /** This door's name in Via headers (RFC 9110, 7.6.3): a request that already passed it is a loop. */
   via: string;
 }
@@ -155,6 +157,9 @@ async function afterAnswer(
   const requestJson = parseJson(requestText);
   const text = (await answer.text()) ?? "";
   const json = parseJson(text);
+  // Values under secret fields are scrubbed from messages too (a finding quotes what it found).
+  redactor.rememberSecretsIn(requestJson);
+  redactor.rememberSecretsIn(json);
   const contentType = [head.headers["content-type"]].flat()[0];
   const findings = [
     ...requestFindings(contract.document, {

@@ -47,6 +47,27 @@ export class Redactor {
       if (SECRET_HEADERS.has(name.toLowerCase())) for (const v of [value].flat()) if (v) this.remember(bearerless(v));
   }
 
+  /**
+   * Remembers every value a JSON body holds under a secret field, so that a message quoting it (a drift
+   * finding's "got ...") is scrubbed too, not only the copy of the body.
+   */
+  rememberSecretsIn(value: unknown): void {
+    if (Array.isArray(value)) for (const item of value) this.rememberSecretsIn(item);
+    else if (value !== null && typeof value === "object")
+      for (const [name, field] of Object.entries(value)) {
+        const inside = SECRET_INSIDE[name];
+        if (inside && field !== null && typeof field === "object" && !Array.isArray(field))
+          this.rememberAll((field as Record<string, unknown>)[inside]);
+        if (SECRET_FIELD.test(name)) this.rememberAll(field);
+        else this.rememberSecretsIn(field);
+      }
+  }
+
+  private rememberAll(value: unknown): void {
+    if (typeof value === "string") this.remember(value);
+    else if (value !== null && typeof value === "object") for (const v of Object.values(value)) this.rememberAll(v);
+  }
+
   text(text: string): string {
     let out = text;
     for (const value of this.values) if (out.includes(value)) out = out.split(value).join(REDACTED);

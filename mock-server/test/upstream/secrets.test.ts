@@ -205,3 +205,81 @@ describe("secrets an upstream echoes", () => {
     }
   });
 });
+
+/**
+ * Secrets the door cannot know by value, only by the field that holds them: a finding's message quotes
+ * values of the exchange (the value at its path, the items of a page), and must not quote those.
+ */
+describe("secrets held by secret fields, quoted in a finding's message", () => {
+  const TOKEN = "tok-from-client-8181";
+  const HOOK = "whsec-from-upstream-4545";
+  let real: RunningMock;
+  let upstream: OwnUpstream;
+  let door: RunningMock;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    real = await startMock({ log: () => {} });
+    const agents = copy((await realAnswer(real, "/v1/agents")).body);
+    agents.data[0].agentSettings.webhooks = [
+      {
+        webhookId: WEBHOOK_ID,
+        name: "h",
+        url: "https://hooks.example.com/h",
+        secret: HOOK,
+        events: ["conversation_started"],
+      },
+    ];
+    // The same agent twice on one page: a pagination finding.
+    agents.data[1] = agents.data[0];
+    const webhooks = copy((await realAnswer(real, "/v1/webhooks")).body);
+    // A property the spec does not name, whose name says it holds a secret: a schema finding at level assumed.
+    webhooks.data[0].signingSecret = HOOK;
+    upstream = await startUpstream({
+      "GET /v1/agents": { status: 200, body: agents },
+      "GET /v1/webhooks": { status: 200, body: webhooks },
+      [`POST /v1/integrations/${CALL}/auth`]: {
+        status: 400,
+        body: {
+          ...(await realAnswer(real, `/v1/calls/${CALL}`)).body,
+          status: 400,
+          error: "Bad Request",
+          path: `/v1/integrations/${CALL}/auth`,
+        },
+      },
+    });
+    door = await startMock({ upstream: upstream.url, log: (line) => lines.push(line) });
+    const headers = { "X-API-Key": real.apiKey, "Content-Type": "application/json" };
+    for (const path of ["/v1/agents", "/v1/webhooks"]) await (await fetch(`${door.url}${path}`, { headers })).text();
+    // A bearer token with a field too many: the client's request breaks the contract.
+    await (
+      await fetch(`${door.url}/v1/integrations/${CALL}/auth`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ authType: "BEARER", token: TOKEN, note: "x" }),
+      })
+    ).text();
+  });
+  afterAll(async () => {
+    await door?.close();
+    await upstream?.close();
+    await real?.close();
+  });
+
+  it("are not in the findings nor the console", async () => {
+    const findings = (await (await fetch(`${door.url}/__mock/drift`)).json()) as any[];
+    const kinds = findings.map((f) => `${f.operationId} ${f.where} ${f.rule} ${f.path}`);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        "listAgents response pagination /data",
+        "listWebhooks response schema /data/0/signingSecret",
+      ]),
+    );
+    expect(kinds.some((k) => k.startsWith("createIntegrationAuth request"))).toBe(true);
+    const leaking = findings.filter((f) => JSON.stringify(f).includes(HOOK) || JSON.stringify(f).includes(TOKEN));
+    expect(leaking.map((f) => `${f.operationId} ${f.where} ${f.rule} ${f.path}: ${f.message.slice(0, 160)}`)).toEqual(
+      [],
+    );
+    expect(lines.filter((l) => l.includes(HOOK) || l.includes(TOKEN))).toEqual([]);
+  });
+});
