@@ -225,6 +225,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
       await inFront.drift.settled();
       return serveMock(readBody);
     }
+    // The door's own 502 or 504 for an upstream that failed is still the upstream's answer, not the mock's.
+    exchange.source = "upstream";
     const forwarded = await forward(inFront, workspaces, {
       head,
       path: exchange.path,

@@ -23,11 +23,17 @@ export function forwardedBody(req: IncomingMessage, limit: number): ForwardedBod
     ? readMultipart(copyStream).then(
         (parts) => ({ kind: "multipart" as const, parts }),
         // The mock's own upload rules refused the form: the upstream judges it; the copy holds no parts.
-        () => ({ kind: "multipart" as const, parts: [] as FormPart[] }),
+        () => drained({ kind: "multipart" as const, parts: [] as FormPart[] }),
       )
     : readJsonText(copyStream, limit).then(
         (text) => ({ kind: "json" as const, text }),
-        () => ({ kind: "json" as const, text: undefined }),
+        // Past the limit (or not readable): unchecked, and still forwarded whole.
+        () => drained({ kind: "json" as const, text: undefined }),
       );
+  /** A copy given up on is still read to its end, or its full buffer would hold the forwarded stream back. */
+  const drained = <T>(value: T): T => {
+    (copyStream as unknown as PassThrough).resume();
+    return value;
+  };
   return { stream, copy };
 }

@@ -49,7 +49,16 @@ export interface ObservedResponse {
   };
 }
 
-const sentence = (issue: Issue) => `${issue.message}: expected ${issue.expected}, got ${issue.actual}`;
+/**
+ * A schema issue's message names the schema keyword's place (`schema #/components/...: must be >= 1`),
+ * which repeats what `expected` says: the sentence says it once, and keeps the place for spec authors.
+ */
+const sentence = (issue: Issue) => {
+  const schema = /^schema (\S+): /.exec(issue.message);
+  return schema
+    ? `expected ${issue.expected}, got ${issue.actual} (schema ${schema[1].replace(/^spec\.json/, "")})`
+    : `${issue.message}: expected ${issue.expected}, got ${issue.actual}`;
+};
 
 function parseJson(text: string): unknown {
   if (text.length === 0) return undefined;

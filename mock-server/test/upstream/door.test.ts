@@ -261,6 +261,38 @@ describe("request bodies stream through to the upstream", () => {
     expect(up.seen[0].sha256).toBe(sha256(body));
   });
 
+  it("a JSON body past what the door copies for its checks (2 MB) reaches it whole", async () => {
+    const up = await upstream(jsonAnswer(201, { integrationId: "int-1" }));
+    const mock = await door({ upstream: up.url });
+    const body = Buffer.from(JSON.stringify({ name: "CRM", notes: "x".repeat(2 * MB) }));
+    const res = await send(`${mock.url}/v1/integrations`, {
+      method: "POST",
+      headers: { "X-API-Key": CLIENT_KEY, "Content-Type": "application/json" },
+      body,
+      timeoutMs: 3_000,
+    });
+    expect(res.status).toBe(201);
+    expect(up.seen).toHaveLength(1);
+    expect(up.seen[0].bytes).toBe(body.length);
+    expect(up.seen[0].sha256).toBe(sha256(body));
+  });
+
+  it("a form without a boundary (1 MB), which the door cannot read, reaches it whole for it to judge", async () => {
+    const up = await upstream(jsonAnswer(400, { status: 400, error: "Bad Request", message: "no boundary" }));
+    const mock = await door({ upstream: up.url });
+    const body = Buffer.alloc(MB, "a");
+    const res = await send(`${mock.url}/v1/knowledge-bases`, {
+      method: "POST",
+      headers: { "X-API-Key": CLIENT_KEY, "Content-Type": "multipart/form-data" },
+      body,
+      timeoutMs: 3_000,
+    });
+    expect(res.status).toBe(400);
+    expect(res.json().message).toBe("no boundary");
+    expect(up.seen).toHaveLength(1);
+    expect(up.seen[0].bytes).toBe(body.length);
+  });
+
   it("in front of a second mock, the 8 MB createKnowledgeBase is answered 201 and kept there", async () => {
     const real = await startMock({ log: () => undefined });
     cleanups.push(() => real.close());
@@ -330,12 +362,18 @@ describe("the control plane and fault rules stay with the door", () => {
 
 describe("an upstream that fails is a gateway error naming it", () => {
   /** The 2.2 body of a gateway error: names host:port, never echoes the upstream key. */
-  function expectGatewayError(res: { status: number; body: Buffer; json(): any }, status: number, target: string) {
+  function expectGatewayError(
+    res: { status: number; body: Buffer; headers: Record<string, unknown>; json(): any },
+    status: number,
+    target: string,
+  ) {
     expect(res.status).toBe(status);
     const error = res.json();
     expectErrorBody(error, status, "/v1/calls");
     expect(error.message).toContain(target);
     expect(res.body.toString()).not.toContain(UPSTREAM_KEY);
+    // The door answered for the upstream: the mock served nothing.
+    expect(res.headers["x-mock-source"]).toBe("upstream");
   }
 
   it("nothing listening: 502", async () => {
