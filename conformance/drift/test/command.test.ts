@@ -11,9 +11,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { KIT_NAME } from "../../mock-server/core/defaults.js";
-import { driftMain } from "./command.js";
-import type { DriftFinding } from "./finding.js";
+import { KIT_NAME } from "../../../mock-server/core/defaults.js";
+import { driftMain } from "../command.js";
+import type { DriftFinding } from "../finding.js";
 
 const { JSDOM } = createRequire(import.meta.url)("jsdom") as {
   JSDOM: new (text: string, options: { contentType: string }) => { window: { document: Document } };
