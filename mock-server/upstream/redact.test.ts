@@ -40,4 +40,10 @@ describe("Redactor", () => {
     const r = new Redactor(["abcdef123"]);
     expect(r.url("/v1/calls?api_key=zzz&q=abcdef123")).toBe(`/v1/calls?api_key=REDACTED&q=${REDACTED}`);
   });
+
+  it("keeps the door's own secrets however many client keys pass, and forgets the oldest of those", () => {
+    const r = new Redactor(["upstream-key-1"]);
+    for (let i = 0; i <= 10_000; i++) r.remember(`client-key-${i}`);
+    expect(r.text("upstream-key-1 client-key-0 client-key-10000")).toBe(`${REDACTED} client-key-0 ${REDACTED}`);
+  });
 });

@@ -5,6 +5,9 @@
  */
 import { withoutSecrets } from "../store/journal.js";
 
+/** Secret values seen on the way (clients' keys) kept for scrubbing text; the door's own are always kept. */
+const MAX_REMEMBERED = 10_000;
+
 /** What a secret becomes; the same word as the HAR export uses. */
 export const REDACTED = "[redacted]";
 
@@ -29,16 +32,20 @@ const SECRET_INSIDE: Record<string, string> = { apiKey: "value" };
 
 export class Redactor {
   private readonly values = new Set<string>();
+  private readonly own: string[];
 
   /** `known`: secrets the door itself holds (the upstream key). */
   constructor(known: (string | undefined)[] = []) {
-    for (const value of known) this.remember(value);
+    this.own = known.filter((value): value is string => Boolean(value));
   }
 
   /** A secret seen on its way through (a client's key): scrubbed from any text from now on. */
   remember(value: string | undefined): void {
     // Short values would scrub ordinary words; keys and tokens are longer.
-    if (value && value.length >= 6) this.values.add(value);
+    if (!value || value.length < 6 || this.values.has(value) || this.own.includes(value)) return;
+    this.values.add(value);
+    // A long-running door meets many keys: the oldest go first (a Set keeps insertion order).
+    if (this.values.size > MAX_REMEMBERED) this.values.delete(this.values.values().next().value!);
   }
 
   /** Remembers the secrets a request carries in its headers. */
@@ -70,6 +77,7 @@ export class Redactor {
 
   text(text: string): string {
     let out = text;
+    for (const value of this.own) if (out.includes(value)) out = out.split(value).join(REDACTED);
     for (const value of this.values) if (out.includes(value)) out = out.split(value).join(REDACTED);
     return out;
   }
