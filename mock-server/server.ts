@@ -27,6 +27,7 @@ import { serveNode, type InFlight } from "./node/serve.js";
 import { nodeUpstream, type NodeUpstream } from "./node/upstream-transport.js";
 import { parseRouteTable, type RouteTable } from "./upstream/route-modes.js";
 import { generatedSpec } from "./core/spec.js";
+import * as driftRules from "./core/exchange-rules/drift.js";
 import { RECORD_WORKSPACE_ID } from "./mock/mock.js";
 
 export interface StartOptions extends Partial<Omit<MockOptions, "clock" | "upstream">> {
@@ -218,6 +219,7 @@ function upstreamSetup(
       route: table,
       record: record === true ? RECORD_WORKSPACE_ID : record || undefined,
       secrets: [options.apiKey].filter((k): k is string => Boolean(k)),
+      rules: async () => driftRules,
     },
   };
 }

@@ -23,6 +23,7 @@ import type { Services } from "../routes/context.js";
 import type { DocsSite, RequestLogEntry } from "../core/exchange.js";
 import { Journal, type RequestJournal } from "../store/journal.js";
 import { createCore, type Core } from "./pipeline.js";
+import type { InFront } from "./upstream-step.js";
 import { DriftLog } from "../upstream/drift-log.js";
 import { Redactor } from "../upstream/redact.js";
 import { randomUUID } from "../core/portable-crypto.js";
@@ -64,6 +65,8 @@ export interface UpstreamSetup {
   record?: string;
   /** Secrets the door itself holds (the upstream key): never shown. */
   secrets?: string[];
+  /** Loads the drift rules (core/exchange-rules/drift.ts); a door imports them as suits its bundling. */
+  rules: InFront["rules"];
 }
 
 /** The workspace `--record` keeps records in when it names none. */
@@ -191,6 +194,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
       drift,
       redactor: new Redactor(upstream.secrets),
       ready: opened,
+      rules: upstream.rules,
       via: `agent-platform-mock-${randomUUID().slice(0, 8)}`,
     },
   });

@@ -6,7 +6,7 @@
  * `fallback` serves the mock when the upstream gives no answer or a gateway error.
  */
 import { ApiError } from "../core/errors.js";
-import { requestFindings, responseFindings } from "../core/exchange-rules/drift.js";
+import type * as DriftRules from "../core/exchange-rules/drift.js";
 import {
   UpstreamFailure,
   type AnswerSource,
@@ -36,6 +36,11 @@ export interface InFront {
   record: boolean;
   drift: DriftLog;
   redactor: Redactor;
+  /**
+   * The suite's single-exchange rules (core/exchange-rules/drift.ts), loaded by the door when first
+   * needed: they compile validators at run time, which the MSW door's default bundle must not carry.
+   */
+  rules: () => Promise<typeof DriftRules>;
   /** Settles once the door's workspace exists (a `--record` workspace is made at start). */
   ready: Promise<unknown>;
   /** This door's name in Via headers (RFC 9110, 7.6.3): a request that already passed it is a loop. */
@@ -161,6 +166,7 @@ async function afterAnswer(
   redactor.rememberSecretsIn(requestJson);
   redactor.rememberSecretsIn(json);
   const contentType = [head.headers["content-type"]].flat()[0];
+  const { requestFindings, responseFindings } = await inFront.rules();
   const findings = [
     ...requestFindings(contract.document, {
       operationId: op.operationId,

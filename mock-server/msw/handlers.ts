@@ -145,6 +145,8 @@ function upstreamSetup(options: MockHandlersOptions): UpstreamSetup {
     route: options.route === undefined ? undefined : parseRouteTable(options.route, operationIds),
     record: options.record === true ? RECORD_WORKSPACE_ID : options.record || undefined,
     secrets: options.upstreamApiKey ? [options.upstreamApiKey] : [],
+    // A chunk of its own for bundlers that split: the page without an upstream never loads a schema compiler.
+    rules: () => import("../core/exchange-rules/drift.js"),
   };
 }
 
