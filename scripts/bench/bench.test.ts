@@ -13,6 +13,7 @@ import { renderResults, type Results } from "./report.js";
 import { runBench } from "./run.js";
 import { CALL_QUERIES, RUN_QUERIES } from "./scale.js";
 import { STORE_SCENARIOS, STORE_TARGETS } from "./shared-store.js";
+import { UPSTREAM_SCENARIOS, UPSTREAM_TARGETS, type UpstreamFigures } from "./upstream.js";
 
 const finite = (n: number | undefined) => typeof n === "number" && Number.isFinite(n);
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
@@ -39,6 +40,26 @@ function expectGatewayConsistent(g: GatewayFigures | undefined): void {
   }
   const clean = g!.runs[0];
   expect([clean.gateway.rateLimited, clean.environment.waitedSeconds, clean.environment.pace]).toEqual([0, 0, null]);
+}
+
+/** Part 8's figures: every cell measured without an error, every upload through both proxies answered 201. */
+function expectUpstreamFigures(u: UpstreamFigures | undefined): void {
+  expect(u?.rows.map((row) => row.scenario)).toEqual(UPSTREAM_SCENARIOS);
+  for (const row of u!.rows)
+    for (const { id } of UPSTREAM_TARGETS) {
+      const { atRate, max } = row.cells[id];
+      expect(
+        [atRate.requests, max.requests].every((n) => n > 0),
+        `${row.scenario} ${id}`,
+      ).toBe(true);
+      expect([atRate.errors, max.errors], `${row.scenario} ${id}`).toEqual([0, 0]);
+      expect([atRate.p50, atRate.p99, max.rps, max.p50, max.p99].every(finite), `${row.scenario} ${id}`).toBe(true);
+    }
+  for (const { id } of UPSTREAM_TARGETS) {
+    const m = u!.memory[id];
+    expect(m.statuses, id).toEqual(Array(u!.plan.uploads).fill(201));
+    expect([m.before, m.peakFirst, m.afterFirst, m.peak, m.after].every(finite), id).toBe(true);
+  }
 }
 
 const gatewayRun = (wallSec: number, received: number, rateLimited: number, early = 0): GatewayRun =>
@@ -83,6 +104,32 @@ describe("part 7's arithmetic", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe("part 8, the upstream door", () => {
+  it("--only upstream measures it alone, keeps the saved figures, and puts its section before the profiling notes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-only-"));
+    try {
+      const saved = join(dir, "results.json");
+      copyFileSync(new URL("./results.json", import.meta.url), saved);
+      const before = JSON.parse(readFileSync(saved, "utf8")) as Results;
+      const r = await runBench(
+        ["--quick", "--only", "upstream", "--json", saved, "--out", join(dir, "RESULTS.md")],
+        () => undefined,
+      );
+      expectUpstreamFigures(r.upstream);
+      const after = JSON.parse(readFileSync(saved, "utf8")) as Results & { upstream?: unknown };
+      expect({ ...after, upstream: undefined }).toEqual({ ...before, upstream: undefined });
+      expect(r.upstream?.command).toBe(
+        `npm run bench -- --quick --only upstream --json ${saved} --out ${join(dir, "RESULTS.md")}`,
+      );
+      const markdown = readFileSync(join(dir, "RESULTS.md"), "utf8");
+      expect(markdown).toMatch(/## 7\. The conformance[\s\S]*## 8\. The upstream door[\s\S]*## Profiling/);
+      expect(markdown).not.toMatch(/NaN|undefined/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
 
 describe("npm run bench -- --quick", () => {
@@ -150,6 +197,7 @@ describe("npm run bench -- --quick", () => {
     ]);
     // Part 7: each case through the gateway with --only listAgents, all at once.
     expectGatewayConsistent(r.gateway);
+    expectUpstreamFigures(r.upstream);
     // CPU ratios may read n/a here: ten requests can use less than one 10 ms tick of CPU time.
     const markdown = renderResults(r, "/nonexistent");
     expect(markdown).not.toMatch(/NaN|undefined/);

@@ -6,7 +6,9 @@
  * rewrites RESULTS.md from such a file without measuring. --only gateway measures part 7 alone and puts its
  * figures into those an earlier run saved (the --json file, default scripts/bench/results.json), then
  * rewrites RESULTS.md (and the --json file) from the whole. --only compare does the same for part 1 (the
- * mock beside bare Express, bare node:http and Prism), the figures a change to the request path moves.
+ * mock beside bare Express, bare node:http and Prism), the figures a change to the request path moves;
+ * --only upstream for part 8 (the upstream door beside a bare proxy, scripts/bench/upstream.ts), whose
+ * section RESULTS.md gets from renderUpstream, before the profiling notes.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -22,6 +24,7 @@ import { runScale } from "./scale.js";
 import { measureSharedStore } from "./shared-store.js";
 import { measureStarts, measureTooling } from "./tooling.js";
 import { measureUploads } from "./uploads.js";
+import { measureUpstream, renderUpstream, type UpstreamFigures, type UpstreamPlan } from "./upstream.js";
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -41,6 +44,8 @@ export const FULL = {
   roundTripRequests: 100,
   /** Part 7: the whole documented-level suite through the gateway, one case after the other. */
   gateway: {} as GatewayPlan,
+  /** Part 8: latency at this rate through the bare proxy and the door; RSS while this upload streams through. */
+  upstream: { rate: 200, rateConnections: 2, uploadMB: 25, uploads: 4 } as UpstreamPlan,
 };
 
 export const QUICK: typeof FULL = {
@@ -56,12 +61,25 @@ export const QUICK: typeof FULL = {
   uploadSamples: 1,
   roundTripRequests: 5,
   gateway: { only: "listAgents", parallel: true },
+  upstream: { rate: 50, rateConnections: 2, uploadMB: 2, uploads: 2 },
 };
 
 /** Parts that can run alone (--only). */
-const ALONE = ["gateway", "compare"];
+const ALONE = ["gateway", "compare", "upstream"];
 
-export async function runBench(argv: string[], log: (line: string) => void = console.log): Promise<Results> {
+/** What a run saves: report.ts's figures, and part 8's (absent in figures saved before it was measured). */
+type BenchResults = Results & { upstream?: UpstreamFigures };
+
+/** RESULTS.md: report.ts's document with part 8's section before the profiling notes (kept by hand, last). */
+function render(results: BenchResults): string {
+  const markdown = renderResults(results, here("profile-notes.md"));
+  const section = renderUpstream(results.upstream);
+  const notes = markdown.indexOf("\n## Profiling");
+  if (!section) return markdown;
+  return notes < 0 ? `${markdown}\n${section}` : `${markdown.slice(0, notes)}\n${section}${markdown.slice(notes)}`;
+}
+
+export async function runBench(argv: string[], log: (line: string) => void = console.log): Promise<BenchResults> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -74,11 +92,13 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     strict: true,
   });
   if (values.only !== undefined && !ALONE.includes(values.only))
-    throw new Error(`--only takes ${ALONE.join(" or ")} (the parts that run alone), not ${values.only}`);
+    throw new Error(
+      `--only takes ${ALONE.slice(0, -1).join(", ")} or ${ALONE.at(-1)} (the parts that run alone), not ${values.only}`,
+    );
   if (values["render-from"]) {
     // Rebuilds the markdown from a run's saved figures (after editing profile-notes.md); measures nothing.
-    const saved = JSON.parse(readFileSync(values["render-from"], "utf8")) as Results;
-    writeFileSync(values.out ?? here("RESULTS.md"), renderResults(saved, here("profile-notes.md")));
+    const saved = JSON.parse(readFileSync(values["render-from"], "utf8")) as BenchResults;
+    writeFileSync(values.out ?? here("RESULTS.md"), render(saved));
     return saved;
   }
   const quick = Boolean(values.quick);
@@ -95,18 +115,18 @@ export async function runBench(argv: string[], log: (line: string) => void = con
   const command = `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`;
   const gatewayTitle =
     "7. the conformance suite through an API gateway: clean, rate-limited 20/s (Retry-After in seconds, as a date, none), a realistic mix";
-  const write = (results: Results) => {
+  const write = (results: BenchResults) => {
     const out = values.out ?? (quick ? undefined : here("RESULTS.md"));
-    if (out) writeFileSync(out, renderResults(results, here("profile-notes.md")));
+    if (out) writeFileSync(out, render(results));
     if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
     return out;
   };
 
   if (values.only === "gateway") {
     const from = values.json ?? here("results.json");
-    const saved = JSON.parse(readFileSync(from, "utf8")) as Results;
+    const saved = JSON.parse(readFileSync(from, "utf8")) as BenchResults;
     const gateway = await step(gatewayTitle, () => measureGateway(command, plan.gateway, log));
-    const results: Results = { ...saved, gateway };
+    const results: BenchResults = { ...saved, gateway };
     const out = write(results);
     log(
       `part 7 done in ${gateway.durationSec.toFixed(0)} s; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`,
@@ -118,11 +138,23 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     "1. side by side: bare Express, bare node:http, mock as npm start, mock with NODE_ENV=production, Prism";
   if (values.only === "compare") {
     const from = values.json ?? here("results.json");
-    const saved = JSON.parse(readFileSync(from, "utf8")) as Results;
+    const saved = JSON.parse(readFileSync(from, "utf8")) as BenchResults;
     const compare = await step(compareTitle, () => runComparison(plan.load, log));
-    const results: Results = { ...saved, compare };
+    const results: BenchResults = { ...saved, compare };
     const out = write(results);
     log(`part 1 done; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`);
+    return results;
+  }
+
+  const upstreamTitle =
+    "8. the upstream door (--upstream) beside a bare node:http proxy: latency at a fixed rate, most requests per second, RSS during an upload";
+  if (values.only === "upstream") {
+    const from = values.json ?? here("results.json");
+    const saved = JSON.parse(readFileSync(from, "utf8")) as BenchResults;
+    const upstream = await step(upstreamTitle, () => measureUpstream(command, plan.load, plan.upstream, log));
+    const results: BenchResults = { ...saved, upstream };
+    const out = write(results);
+    log(`part 8 done; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`);
     return results;
   }
 
@@ -142,9 +174,10 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     () => measureSharedStore(plan.load, plan.roundTripRequests, log),
   );
   const gateway = await step(gatewayTitle, () => measureGateway(command, plan.gateway, log));
+  const upstream = await step(upstreamTitle, () => measureUpstream(command, plan.load, plan.upstream, log));
 
   const cpus = os.cpus();
-  const results: Results = {
+  const results: BenchResults = {
     date: new Date().toISOString(),
     command,
     quick,
@@ -168,6 +201,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     uploads,
     sharedStore,
     gateway,
+    upstream,
     durationSec: (performance.now() - started) / 1000,
   };
   const out = write(results);
