@@ -52,7 +52,7 @@ export interface paths {
         };
         /**
          * List workspaces
-         * @description Every workspace with its API key and record counts.
+         * @description Every workspace with its record counts.
          */
         get: operations["listWorkspaces"];
         put?: never;

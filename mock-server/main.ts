@@ -149,7 +149,7 @@ async function main(): Promise<void> {
       `  Upstream:           ${upstream.replace(/\/\/[^@/]*@/, "//")} (${door.route ? new RouteModes(door.route).describe() : "everything upstream"}; key: ${v["upstream-api-key"] ? "--upstream-api-key" : "the client's"})`,
     );
     console.log(
-      `  Drift:              ${running.url}/__mock/drift (agent-platform-mock drift --url ${running.url})${door.record ? `; recording into workspace ${door.record}` : ""}`,
+      `  Drift:              ${running.url}/__mock/drift (agent-platform-mock drift --url ${running.url})${door.record ? `; recording into workspace ${door.record} (key ${door.record}-api-key)` : ""}`,
     );
   }
   const specWatch = kitRoot

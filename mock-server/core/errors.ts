@@ -19,7 +19,9 @@ export const STATUS_TEXT: Record<number, string> = {
   431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   501: "Not Implemented",
+  502: "Bad Gateway",
   503: "Service Unavailable",
+  504: "Gateway Timeout",
 };
 
 export type ValidationErrors = Record<string, string>;

@@ -370,6 +370,7 @@ describe("an upstream that fails is a gateway error naming it", () => {
     expect(res.status).toBe(status);
     const error = res.json();
     expectErrorBody(error, status, "/v1/calls");
+    expect(error.error).toBe(status === 502 ? "Bad Gateway" : "Gateway Timeout");
     expect(error.message).toContain(target);
     expect(res.body.toString()).not.toContain(UPSTREAM_KEY);
     // The door answered for the upstream: the mock served nothing.

@@ -88,7 +88,7 @@ describe("--record, then the recording served offline", () => {
     expect(moving.status).toBe("scheduled");
     const file = join(dir, "recorded.json");
     const door = await spawn(["--upstream", up.url, "--record", "--state-file", file]);
-    expect(await banner(door)).toMatch(/Drift: .*; recording into workspace recorded\n/);
+    expect(await banner(door)).toMatch(/Drift: .*; recording into workspace recorded \(key recorded-api-key\)\n/);
 
     // Two pages of calls, an agent list, the phone numbers, a write and a chat, all through the door.
     const page0 = await call(door.url, "GET", "/v1/calls?page=0&size=5", key);
@@ -194,7 +194,7 @@ describe("--record, then the recording served offline", () => {
   it("--record team records into the workspace team", async () => {
     const up = await upstream();
     const door = await spawn(["--upstream", up.url, "--record", "team"]);
-    expect(await banner(door)).toMatch(/Drift: .*; recording into workspace team\n/);
+    expect(await banner(door)).toMatch(/Drift: .*; recording into workspace team \(key team-api-key\)\n/);
     const agents = (await get(door.url, "/v1/agents", up.apiKey)).data as Json[];
     const calls = (await get(door.url, "/v1/calls?size=3", up.apiKey)).data as Json[];
     const workspaces = (await get(door.url, "/__mock/workspaces", null)) as { workspaceId: string }[];
