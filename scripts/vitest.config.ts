@@ -32,7 +32,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          include: ["{spec,mock-server,conformance,scripts}/**/test/**/*.test.ts"],
+          // The bench's smoke run (npm run bench -- --quick) sits beside the bench it keeps working.
+          include: ["{spec,mock-server,conformance,scripts}/**/test/**/*.test.ts", "scripts/bench/bench.test.ts"],
           exclude: ["scripts/test/spec/**", "scripts/test/layers.test.ts", "**/node_modules/**"],
         },
       },
