@@ -165,9 +165,6 @@ async function afterAnswer(
   const requestJson = parseJson(requestText);
   const text = (await answer.text()) ?? "";
   const json = parseJson(text);
-  // Values under secret fields are scrubbed from messages too (a finding quotes what it found).
-  redactor.rememberSecretsIn(requestJson);
-  redactor.rememberSecretsIn(json);
   const contentType = [head.headers["content-type"]].flat()[0];
   const { requestFindings, responseFindings } = await inFront.rules();
   const findings = [
@@ -190,6 +187,9 @@ async function afterAnswer(
     }),
   ];
   if (findings.length > 0) {
+    // Values under secret fields are scrubbed from messages too (a finding quotes what it found).
+    redactor.rememberSecretsIn(requestJson);
+    redactor.rememberSecretsIn(json);
     const exchange: RecordedExchange = {
       request: {
         method: head.method,

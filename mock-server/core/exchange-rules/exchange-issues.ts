@@ -124,9 +124,13 @@ export function leveledRuledIssues(
   operationId: string,
   level: Level,
 ): (RuledIssue & { level: Level })[] {
-  const documented = ruledExchangeIssues(doc, exchange, operationId, "documented");
-  if (level === "documented") return documented.map((r) => ({ ...r, level }));
+  if (level === "documented")
+    return ruledExchangeIssues(doc, exchange, operationId, "documented").map((r) => ({ ...r, level }));
+  // Level documented only relaxes (x-assumption restrictions dropped, objects left open): an exchange
+  // with no issue at level assumed has none at level documented either, and most exchanges have none.
   const assumed = ruledExchangeIssues(doc, exchange, operationId, "assumed");
+  if (assumed.length === 0) return [];
+  const documented = ruledExchangeIssues(doc, exchange, operationId, "documented");
   return levelByPointer(documented, assumed, (r) => r.issue.pointer);
 }
 

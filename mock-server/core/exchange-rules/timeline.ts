@@ -2,20 +2,44 @@
 import { preview, type Issue } from "./issue.js";
 
 export function timelineIssues(body: unknown, pointer: string): Issue[] {
-  if (Array.isArray(body)) return body.flatMap((item, i) => timelineIssues(item, `${pointer}/${i}`));
-  if (!body || typeof body !== "object") return [];
-  const record = body as Record<string, unknown>;
-  const issues = Object.entries(record).flatMap(([k, v]) =>
-    v && typeof v === "object" ? timelineIssues(v, `${pointer}/${k}`) : [],
-  );
-  const created = typeof record.createdAt === "string" ? Date.parse(record.createdAt) : NaN;
-  const updated = typeof record.updatedAt === "string" ? Date.parse(record.updatedAt) : NaN;
-  if (updated < created)
+  const issues: Issue[] = [];
+  visit(body, [pointer], issues);
+  return issues;
+}
+
+/**
+ * Depth first, children before their parent (the order issues are listed in). The pointer is built
+ * only for an issue: this runs on every answer the upstream door forwards, over whole pages.
+ */
+function visit(node: unknown, path: string[], issues: Issue[]): void {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const item = node[i];
+      if (item && typeof item === "object") {
+        path.push(String(i));
+        visit(item, path, issues);
+        path.pop();
+      }
+    }
+    return;
+  }
+  if (!node || typeof node !== "object") return;
+  const record = node as Record<string, unknown>;
+  for (const key in record) {
+    const value = record[key];
+    if (value && typeof value === "object") {
+      path.push(key);
+      visit(value, path, issues);
+      path.pop();
+    }
+  }
+  const { createdAt, updatedAt } = record;
+  if (typeof createdAt !== "string" || typeof updatedAt !== "string") return;
+  if (Date.parse(updatedAt) < Date.parse(createdAt))
     issues.push({
-      pointer: `${pointer}/updatedAt`,
-      expected: `>= createdAt ${record.createdAt}`,
-      actual: preview(record.updatedAt),
+      pointer: `${path.join("/")}/updatedAt`,
+      expected: `>= createdAt ${createdAt}`,
+      actual: preview(updatedAt),
       message: "a record is not updated before it is created",
     });
-  return issues;
 }
