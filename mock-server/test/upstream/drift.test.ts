@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../conformance/cli.js";
 import { startMock, type RunningMock } from "../../server.js";
+import { spawnMock, type MockProcess } from "../process.js";
 import { copy, realAnswer, startUpstream, type CannedAnswer, type OwnUpstream } from "./broken-upstream.js";
 
 interface Finding {
@@ -38,16 +39,17 @@ const brief = (f: Finding) =>
   `${f.operationId} ${f.where} ${f.rule} ${f.level} ${f.path} (${f.exchange.request.url}): ${f.message}`;
 
 describe("a correct upstream", () => {
-  let upstream: RunningMock;
+  // A second mock process, as a deployment is one: its own event loop, its own clock (real: a foreign
+  // deployment's only clock is its Date header).
+  let upstream: MockProcess;
   let door: RunningMock;
-  // A real clock: a foreign deployment's only clock is its Date header.
   beforeAll(async () => {
-    upstream = await startMock({ clock: "real", log: () => {} });
+    upstream = await spawnMock(["--clock", "real", "--log-format", "off"]);
     door = await startMock({ clock: "real", upstream: upstream.url, journalCapacity: 5000, log: () => {} });
   });
   afterAll(async () => {
     await door?.close();
-    await upstream?.close();
+    await upstream?.stop();
   });
 
   it("the conformance suite through the door finds no response drift; its invalid requests are request findings", async () => {
