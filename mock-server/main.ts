@@ -8,7 +8,7 @@ import { loadState, StateSaver } from "./node/persistence.js";
 import { startMock, type RunningMock } from "./server.js";
 import { isFirstWorker, isWorker, runWorkers } from "./node/workers.js";
 import { readFile } from "node:fs/promises";
-import { RouteModes, type RouteTable } from "./upstream/route-modes.js";
+import type { RouteTable } from "./upstream/route-modes.js";
 
 function parseJson(text: string, path: string): unknown {
   try {
@@ -144,12 +144,12 @@ async function main(): Promise<void> {
       `  Shared store:       ${store.replace(/\/\/[^@/]*@/, "//")} (${await running.mock.joined}; every mock on it is one mock)`,
     );
   if (upstream) {
-    const door = running.mock.options.upstream!;
+    const door = running.mock.upstream!;
     console.log(
-      `  Upstream:           ${upstream.replace(/\/\/[^@/]*@/, "//")} (${door.route ? new RouteModes(door.route).describe() : "everything upstream"}; key: ${v["upstream-api-key"] ? "--upstream-api-key" : "the client's"})`,
+      `  Upstream:           ${upstream.replace(/\/\/[^@/]*@/, "//")} (${door.modes.describe()}; key: ${v["upstream-api-key"] ? "--upstream-api-key" : "the client's"})`,
     );
     console.log(
-      `  Drift:              ${running.url}/__mock/drift (agent-platform-mock drift --url ${running.url})${door.record ? `; recording into workspace ${door.record} (key ${door.record}-api-key)` : ""}`,
+      `  Drift:              ${running.url}/__mock/drift (agent-platform-mock drift --url ${running.url})${door.recordInto ? `; recording into workspace ${door.recordInto} (key ${door.recordInto}-api-key)` : ""}`,
     );
   }
   const specWatch = kitRoot

@@ -25,10 +25,8 @@ import { answerClientError, answerExpectation } from "./node/connection-errors.j
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode, type InFlight } from "./node/serve.js";
 import { nodeUpstream, type NodeUpstream } from "./node/upstream-transport.js";
-import { parseRouteTable, type RouteTable } from "./upstream/route-modes.js";
-import { generatedSpec } from "./core/spec.js";
+import type { RouteTable } from "./upstream/route-modes.js";
 import * as driftRules from "./core/exchange-rules/drift.js";
-import { RECORD_WORKSPACE_ID } from "./mock/mock.js";
 
 export interface StartOptions extends Partial<Omit<MockOptions, "clock" | "upstream">> {
   port?: number;
@@ -92,27 +90,34 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
         { url: upstreamUrl, apiKey: upstreamApiKey, ca: upstreamCa, timeoutMs: upstreamTimeoutMs },
         route,
         record,
-        appOptions.spec?.document,
       )
     : undefined;
   const log = appOptions.log ?? DEFAULT_MOCK_OPTIONS.log;
   // Unreachable at start: the caller gets one line (npm start exits 2 with it), not a mock that answers 500.
   const shared = store ? await RedisLink.open(store, log) : undefined;
-  const mock = createMock(
-    {
-      sha256: nodeSha256,
-      docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }),
-      ...appOptions,
-      // On a shared store, an attempt whose process died is made again once its lease (clock time) runs out.
-      ...(shared && { webhooks: { leaseMs: sharedLeaseMs(appOptions.webhooks?.timeoutMs), ...appOptions.webhooks } }),
-      clock: typeof clock === "string" ? { mode: clock } : clock,
-      ...(upstream && { upstream: upstream.setup }),
-    },
-    shared && {
-      store: redisStore(shared),
-      journal: (capacity) => new RedisJournal(shared, capacity),
-    },
-  );
+  let mock: Mock;
+  try {
+    mock = createMock(
+      {
+        sha256: nodeSha256,
+        docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }),
+        ...appOptions,
+        // On a shared store, an attempt whose process died is made again once its lease (clock time) runs out.
+        ...(shared && { webhooks: { leaseMs: sharedLeaseMs(appOptions.webhooks?.timeoutMs), ...appOptions.webhooks } }),
+        clock: typeof clock === "string" ? { mode: clock } : clock,
+        ...(upstream && { upstream: upstream.setup }),
+      },
+      shared && {
+        store: redisStore(shared),
+        journal: (capacity) => new RedisJournal(shared, capacity),
+      },
+    );
+  } catch (error) {
+    // A route naming no operation of the spec: nothing may stay open behind the one line.
+    await upstream?.transport.close();
+    await shared?.close();
+    throw error;
+  }
   try {
     await mock.joined;
   } catch (error) {
@@ -192,7 +197,6 @@ function upstreamSetup(
   options: { url: string; apiKey?: string; ca?: string; timeoutMs?: number },
   route: RouteTable | string | undefined,
   record: string | boolean | undefined,
-  document: unknown,
 ): { setup: NonNullable<MockOptions["upstream"]>; transport: NodeUpstream } {
   let parsed: URL;
   try {
@@ -203,21 +207,13 @@ function upstreamSetup(
   if (!/^https?:$/.test(parsed.protocol)) throw new Error(`--upstream must be an http(s) URL, got "${options.url}"`);
   if (/\/v1\/?$/.test(parsed.pathname))
     throw new Error(`--upstream is the base URL /v1 hangs under: drop the /v1 from "${options.url}"`);
-  const spec = (document ?? generatedSpec().document) as {
-    paths: Record<string, Record<string, { operationId?: string }>>;
-  };
-  const operationIds = new Set(
-    Object.values(spec.paths).flatMap((item) => Object.values(item).map((op) => op?.operationId ?? "")),
-  );
-  const table =
-    typeof route === "string" ? parseRouteTable(route, operationIds) : route && parseRouteTable(route, operationIds);
   const transport = nodeUpstream(options);
   return {
     transport,
     setup: {
       transport,
-      route: table,
-      record: record === true ? RECORD_WORKSPACE_ID : record || undefined,
+      route,
+      record,
       secrets: [options.apiKey].filter((k): k is string => Boolean(k)),
       rules: async () => driftRules,
     },

@@ -27,7 +27,7 @@ import type { InFront } from "./upstream-step.js";
 import { DriftLog } from "../upstream/drift-log.js";
 import { Redactor } from "../upstream/redact.js";
 import { randomUUID } from "../core/portable-crypto.js";
-import { RouteModes, type RouteTable } from "../upstream/route-modes.js";
+import { parseRouteTable, RouteModes, type RouteTable } from "../upstream/route-modes.js";
 import type { UpstreamTransport } from "../core/exchange.js";
 
 export { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID };
@@ -59,10 +59,10 @@ export interface MockOptions {
 
 export interface UpstreamSetup {
   transport: UpstreamTransport;
-  /** Per operation: upstream (default), mock or fallback; `*` sets the default. */
-  route?: RouteTable;
-  /** Keep every record the upstream returns in this workspace (created empty if missing). */
-  record?: string;
+  /** Per operation: upstream (default), mock or fallback; `*` sets the default. A table, or `OP=MODE,...`. */
+  route?: RouteTable | string;
+  /** Keep every record the upstream returns in this workspace (created empty if missing); true: `recorded`. */
+  record?: string | boolean;
   /** Secrets the door itself holds (the upstream key): never shown. */
   secrets?: string[];
   /** Loads the drift rules (core/exchange-rules/drift.ts); a door imports them as suits its bundling. */
@@ -86,6 +86,8 @@ export interface Mock {
   core: Core;
   /** The upstream door's drift findings (GET /__mock/drift); empty without an upstream. */
   drift: DriftLog;
+  /** In front of an upstream: who answers each operation, and the workspace records go into. */
+  upstream?: { modes: RouteModes; recordInto?: string };
   services: Services;
   journal: RequestJournal;
   options: MockOptions;
@@ -113,10 +115,17 @@ export interface MockComponents {
 
 export function createMock(overrides: Partial<MockOptions> = {}, components: MockComponents = {}): Mock {
   const options: MockOptions = { ...DEFAULT_MOCK_OPTIONS, ...overrides };
+  const spec = options.spec ?? generatedSpec();
+  const upstream = options.upstream;
+  // A route naming no operation of the spec stops the mock before anything starts.
+  const modes =
+    upstream &&
+    new RouteModes(upstream.route === undefined ? undefined : parseRouteTable(upstream.route, spec.document));
+  const recordInto = upstream?.record === true ? RECORD_WORKSPACE_ID : upstream?.record || undefined;
   const clock = new Clock(options.clock);
   clock.onTaskError = (error) => options.log(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
   // The spec this mock serves; only installSpec replaces it.
-  let contract = new Contract(options.spec ?? generatedSpec());
+  let contract = new Contract(spec);
   const faults = new FaultRules(
     () => contract.operationsById,
     (id) => workspaces.get(id) !== undefined,
@@ -156,9 +165,8 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
   }
   const journal = (components.journal ?? ((capacity) => new Journal(capacity)))(options.journalCapacity);
   const drift = new DriftLog(options.log);
-  const upstream = options.upstream;
-  const doorWorkspaceId = upstream?.record ?? DEFAULT_WORKSPACE_ID;
-  const opened = upstream?.record
+  const doorWorkspaceId = recordInto ?? DEFAULT_WORKSPACE_ID;
+  const opened = recordInto
     ? joined.then(async (how) => {
         // The recording workspace is made empty the first time, and kept (with what it recorded) after.
         await workspaces.control(() => {
@@ -188,9 +196,9 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     onRequest: options.onRequest,
     upstream: upstream && {
       transport: upstream.transport,
-      modes: new RouteModes(upstream.route),
+      modes: modes!,
       workspaceId: doorWorkspaceId,
-      record: upstream.record !== undefined,
+      record: recordInto !== undefined,
       drift,
       redactor: new Redactor(upstream.secrets),
       ready: opened,
@@ -201,6 +209,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
   return {
     core,
     drift,
+    upstream: modes && { modes, recordInto },
     services,
     journal,
     options,

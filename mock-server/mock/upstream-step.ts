@@ -26,6 +26,7 @@ import type { DriftLog, RecordedExchange } from "../upstream/drift-log.js";
 import { applyRecorded, recordedChanges } from "../upstream/record.js";
 import type { Redactor } from "../upstream/redact.js";
 import type { RouteModes } from "../upstream/route-modes.js";
+import { endToEnd } from "../upstream/hop-by-hop.js";
 
 /** Everything the pipeline needs to stand in front of an upstream. */
 export interface InFront {
@@ -46,19 +47,6 @@ export interface InFront {
   /** This door's name in Via headers (RFC 9110, 7.6.3): a request that already passed it is a loop. */
   via: string;
 }
-
-/** Headers that belong to one connection, not to the message (RFC 9110, 7.6.1), and what the door recomputes. */
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  "content-length",
-]);
 
 /** Gateway errors a `fallback` operation answers from the mock instead. */
 const GATEWAY_ERRORS = new Set([502, 503, 504]);
@@ -135,18 +123,11 @@ async function fallBack(input: ForwardInput, body: ForwardedBody | undefined, wh
 }
 
 function replyOf(answer: UpstreamAnswer): CoreReply {
+  // Content-Length is the door's to write (node:http measures the body); several Set-Cookie lines stay
+  // several (node:http writes an array as one line each), other repeats join as one.
   const headers: Record<string, string> = {};
-  const named = new Set(
-    [answer.headers.connection ?? []]
-      .flat()
-      .flatMap((v) => v.split(","))
-      .map((v) => v.trim().toLowerCase()),
-  );
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (HOP_BY_HOP.has(name) || named.has(name)) continue;
-    // Several Set-Cookie lines stay several: node:http writes an array as one line each.
+  for (const [name, value] of Object.entries(endToEnd(answer.headers, ["content-length"])))
     headers[name] = (Array.isArray(value) && name === "set-cookie" ? value : [value].flat().join(", ")) as string;
-  }
   return { status: answer.status, headers, body: answer.body.length > 0 ? answer.body : undefined };
 }
 

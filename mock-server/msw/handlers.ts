@@ -27,9 +27,8 @@ import {
   type RequestHead,
   type RequestLogEntry,
 } from "../core/exchange.js";
-import { createMock, DEFAULT_API_KEY, RECORD_WORKSPACE_ID, type Mock, type UpstreamSetup } from "../mock/mock.js";
-import { generatedSpec } from "../core/spec.js";
-import { parseRouteTable, type RouteTable } from "../upstream/route-modes.js";
+import { createMock, DEFAULT_API_KEY, type Mock, type UpstreamSetup } from "../mock/mock.js";
+import type { RouteTable } from "../upstream/route-modes.js";
 import { fetchForwardedBody, fetchUpstream } from "./upstream-transport.js";
 import { isTextFieldPart, MAX_FIELD_BYTES, SNIFF_BYTES, textFieldValue } from "../core/uploads.js";
 
@@ -130,20 +129,14 @@ function headersOf(headers: Headers): Record<string, string> {
 }
 
 function upstreamSetup(options: MockHandlersOptions): UpstreamSetup {
-  const document = (options.spec ?? generatedSpec()).document as {
-    paths: Record<string, Record<string, { operationId?: string }>>;
-  };
-  const operationIds = new Set(
-    Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op?.operationId ?? "")),
-  );
   return {
     transport: fetchUpstream({
       url: options.upstream!,
       apiKey: options.upstreamApiKey,
       timeoutMs: options.upstreamTimeoutMs,
     }),
-    route: options.route === undefined ? undefined : parseRouteTable(options.route, operationIds),
-    record: options.record === true ? RECORD_WORKSPACE_ID : options.record || undefined,
+    route: options.route,
+    record: options.record,
     secrets: options.upstreamApiKey ? [options.upstreamApiKey] : [],
     // A chunk of its own for bundlers that split: the page without an upstream never loads a schema compiler.
     rules: () => import("../core/exchange-rules/drift.js"),

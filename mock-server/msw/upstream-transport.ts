@@ -13,27 +13,13 @@ import {
   type UpstreamRequest,
   type UpstreamTransport,
 } from "../core/exchange.js";
+import { endToEnd } from "../upstream/hop-by-hop.js";
 
 export interface FetchUpstreamOptions {
   url: string;
   apiKey?: string;
   timeoutMs?: number;
 }
-
-const NOT_FORWARDED = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  "host",
-  "content-length",
-]);
-
-/** fetch has already undone these. */
-const NOT_RETURNED = new Set(["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"]);
 
 export function fetchUpstream(options: FetchUpstreamOptions): UpstreamTransport {
   const base = new URL(options.url);
@@ -44,8 +30,9 @@ export function fetchUpstream(options: FetchUpstreamOptions): UpstreamTransport 
     target,
     async forward(req: UpstreamRequest): Promise<UpstreamAnswer> {
       const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers))
-        if (value !== undefined && !NOT_FORWARDED.has(name)) headers.set(name, [value].flat().join(", "));
+      // fetch writes Host and Content-Length itself.
+      for (const [name, value] of Object.entries(endToEnd(req.headers, ["host", "content-length"])))
+        headers.set(name, [value].flat().join(", "));
       if (options.apiKey) headers.set("x-api-key", options.apiKey);
       const body = (req.body?.stream as Request | undefined)?.body ?? null;
       const signal = AbortSignal.timeout(timeoutMs);
@@ -67,10 +54,10 @@ export function fetchUpstream(options: FetchUpstreamOptions): UpstreamTransport 
       } catch (error) {
         throw failureOf(error, signal);
       }
-      const answerHeaders: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        if (!NOT_RETURNED.has(name)) answerHeaders[name] = value;
-      });
+      const all: Record<string, string> = {};
+      response.headers.forEach((value, name) => void (all[name] = value));
+      // fetch has undone the compression and measured the body: those two headers no longer hold.
+      const answerHeaders = endToEnd(all, ["content-encoding", "content-length"]);
       return {
         status: response.status,
         headers: answerHeaders,

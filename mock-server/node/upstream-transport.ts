@@ -9,6 +9,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { Readable } from "node:stream";
 import { Agent, request } from "undici";
+import { endToEnd } from "../upstream/hop-by-hop.js";
 import {
   UpstreamFailure,
   type UpstreamAnswer,
@@ -28,21 +29,6 @@ export interface NodeUpstreamOptions {
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
-
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  "host",
-  // Answered by the door already (100 Continue), not for the upstream to answer again.
-  "expect",
-]);
 
 export interface NodeUpstream extends UpstreamTransport {
   close(): Promise<void>;
@@ -90,19 +76,9 @@ export function nodeUpstream(options: NodeUpstreamOptions): NodeUpstream {
   };
 }
 
-function forwardedHeaders(
-  given: Record<string, string | string[] | undefined>,
-  apiKey: string | undefined,
-): Record<string, string | string[]> {
-  const named = new Set(
-    [given.connection ?? []]
-      .flat()
-      .flatMap((v) => v.split(","))
-      .map((v) => v.trim().toLowerCase()),
-  );
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(given))
-    if (value !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) out[name] = value;
+/** The request's end-to-end headers; Host is the upstream's, Expect was answered by the door (100 Continue). */
+function forwardedHeaders(given: Record<string, string | string[] | undefined>, apiKey: string | undefined) {
+  const out = endToEnd(given, ["host", "expect"]);
   if (apiKey) out["x-api-key"] = apiKey;
   const host = [given.host].flat()[0];
   if (host) out["x-forwarded-host"] = host;

@@ -4,6 +4,7 @@
  * one a team wants stable), or `fallback` (forwarded, and served by the mock when the upstream is
  * unreachable, too slow or answers a gateway error). `*` sets the default.
  */
+import { operationTable } from "../core/exchange-rules/operation-table.js";
 export type RouteMode = "mock" | "upstream" | "fallback";
 
 export const ROUTE_MODES: readonly RouteMode[] = ["mock", "upstream", "fallback"];
@@ -24,17 +25,19 @@ export class RouteModes {
   /** The table as given, `*` included: what the start-up banner shows. */
   describe(): string {
     const entries = Object.entries(this.table).filter(([op]) => op !== "*");
-    const rest = `everything else ${this.fallbackMode}`;
-    return entries.length === 0 ? rest : `${entries.map(([op, mode]) => `${op}=${mode}`).join(", ")}; ${rest}`;
+    if (entries.length === 0) return `everything ${this.fallbackMode}`;
+    return `${entries.map(([op, mode]) => `${op}=${mode}`).join(", ")}; everything else ${this.fallbackMode}`;
   }
 }
 
 /**
  * A route table from `OP=MODE,...` (the command line) or from the JSON of a route file
- * (`{ "<operationId>": "<mode>", "*": "<mode>" }`). Throws one line naming what is wrong: an operation
- * the spec does not have, a mode that is none of the three.
+ * (`{ "<operationId>": "<mode>", "*": "<mode>" }`), against the operations of `document` (the spec
+ * the mock serves). Throws one line naming what is wrong: an operation the spec does not have, a mode
+ * that is none of the three.
  */
-export function parseRouteTable(source: string | object, operationIds: ReadonlySet<string>): RouteTable {
+export function parseRouteTable(source: string | object, document: object): RouteTable {
+  const operations = operationTable(document);
   const entries: [string, unknown][] =
     typeof source === "string"
       ? source
@@ -53,7 +56,7 @@ export function parseRouteTable(source: string | object, operationIds: ReadonlyS
     throw new Error('a --route file holds a JSON object: { "<operationId>": "mock" | "upstream" | "fallback" }');
   const table: Record<string, RouteMode> = {};
   for (const [operationId, mode] of entries) {
-    if (operationId !== "*" && !operationIds.has(operationId))
+    if (operationId !== "*" && !operations.has(operationId))
       throw new Error(`--route names ${operationId}, which is not an operation of the spec`);
     if (!ROUTE_MODES.includes(mode as RouteMode))
       throw new Error(`--route ${operationId}=${String(mode)}: the mode must be mock, upstream or fallback`);
