@@ -5,39 +5,17 @@
  * Checks run after the answer went back to the client; reads wait for the checks under way, so a
  * client that reads the findings right after its requests sees theirs.
  */
+import type { components as MockControlComponents } from "../../generated/mock-control.js";
+import type { ControlQuery } from "../core/control-operations.js";
 
-/** What a finding rests on: the reference itself, or a decision of the kit (x-assumption). */
-export type Level = "documented" | "assumed";
+/** A finding as spec/mock-control.yaml describes it (DriftFinding): the spec is where its shape lives. */
+export type DriftFinding = MockControlComponents["schemas"]["DriftFinding"];
 
-export interface RecordedExchange {
-  request: { method: string; url: string; headers: Record<string, string>; body?: unknown };
-  response?: { status: number; headers: Record<string, string>; body?: unknown };
-}
+/** The exchange a finding carries, secrets redacted. */
+export type RecordedExchange = DriftFinding["exchange"];
 
-export interface DriftFinding {
-  id: string;
-  at: string;
-  operationId: string;
-  workspaceId: string | null;
-  rule: string;
-  level: Level;
-  where: "request" | "response";
-  path: string;
-  message: string;
-  /** The exchange, secrets redacted. */
-  exchange: RecordedExchange;
-}
-
-export interface DriftFilter {
-  operationId?: string;
-  workspaceId?: string;
-  method?: string;
-  status?: number;
-  rule?: string;
-  level?: Level;
-  where?: "request" | "response";
-  limit?: number;
-}
+/** GET /__mock/drift's filters, as the spec types them. */
+export type DriftFilter = ControlQuery<"listDriftFindings">;
 
 export const DEFAULT_DRIFT_CAPACITY = 1000;
 
