@@ -2,6 +2,7 @@
  * An OpenAPI document as parsed JSON, and the pointer arithmetic the rules need on it. The rules take
  * any document object (the bundled spec, a spec a mock was started with), never a file.
  */
+import { derefIn } from "../spec.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -23,11 +24,9 @@ export function resolvePointer(doc: Json, pointer: string): Json | undefined {
 const isRef = (node: Json | undefined): node is { $ref: string } =>
   !!node && typeof node === "object" && !Array.isArray(node) && typeof node.$ref === "string";
 
-/** Resolves a local $ref chain ("#/components/...") inside the document. */
+/** Resolves a local $ref chain ("#/components/...") inside the document: the mock's own derefIn. */
 export function deref(node: Json | undefined, doc: JsonObject): Json | undefined {
-  let current = node;
-  for (let hops = 0; hops < 20 && isRef(current); hops++) current = resolvePointer(doc, current.$ref.replace(/^#/, ""));
-  return current;
+  return derefIn<Json | undefined>(doc, node);
 }
 
 /**
