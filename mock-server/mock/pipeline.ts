@@ -168,8 +168,6 @@ export function createCore(services: Services, journal: RequestJournal, options:
       return { status: 200, headers: { "Content-Type": file.contentType, ...file.headers }, body: file.body };
     }
     exchange.operationId = target.kind === "operation" ? target.op.operationId : target.route.operationId;
-    // In front of an upstream every /v1 answer says where it came from; the mock's until forwarded.
-    if (target.kind === "operation" && options.upstream) exchange.source = "mock";
     if (target.kind === "control") {
       const { route } = target;
       // What the upstream door checks and records after its answers is there for the control plane to read.
@@ -220,7 +218,6 @@ export function createCore(services: Services, journal: RequestJournal, options:
       serveByMock(exchange, contract, op, handler, { path, query }, reader, workspace, fault);
     if (!inFront) return serveMock(readBody);
     if (inFront.modes.modeOf(op.operationId) === "mock") {
-      exchange.source = "mock";
       // A record the door just kept from the upstream is there for the mock to serve.
       await inFront.drift.settled();
       return serveMock(readBody);
@@ -325,12 +322,17 @@ export function createCore(services: Services, journal: RequestJournal, options:
    */
   function finish(exchange: Exchange, reply: CoreReply, started: number): CoreReply | Promise<CoreReply> {
     const given = header(exchange.head, "x-request-id");
-    // An upstream's answer keeps its own request id and CORS headers; the mock adds what it lacks.
-    if (!("x-request-id" in reply.headers))
-      reply.headers["X-Request-Id"] = given && VALID_REQUEST_ID.test(given) ? given : randomUUID();
-    for (const [name, value] of Object.entries(CORS_HEADERS))
-      if (!(name.toLowerCase() in reply.headers)) reply.headers[name] = value;
-    // Every /v1 answer in front of an upstream says where it came from, a path of no operation included.
+    const requestId = given && VALID_REQUEST_ID.test(given) ? given : undefined;
+    if (exchange.source === "upstream") {
+      // The upstream's answer keeps its own request id and CORS headers (lower case); the door adds what it lacks.
+      if (!("x-request-id" in reply.headers)) reply.headers["X-Request-Id"] = requestId ?? randomUUID();
+      for (const [name, value] of Object.entries(CORS_HEADERS))
+        if (!(name.toLowerCase() in reply.headers)) reply.headers[name] = value;
+    } else {
+      reply.headers["X-Request-Id"] = requestId ?? randomUUID();
+      Object.assign(reply.headers, CORS_HEADERS);
+    }
+    // Every /v1 answer in front of an upstream says where it came from: the mock's unless forwarded.
     const source =
       exchange.source ?? (options.upstream && /^\/v1(\/|$)/.test(exchange.urlPath) ? ("mock" as const) : undefined);
     if (source) reply.headers["X-Mock-Source"] = source;

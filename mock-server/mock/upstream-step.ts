@@ -142,8 +142,8 @@ async function afterAnswer(
   const { head, op, contract, workspace } = input;
   const { redactor } = inFront;
   const copy = body ? await body.copy : undefined;
-  const requestText = copy?.kind === "json" ? copy.text : undefined;
-  const requestJson = parseJson(requestText);
+  // A form's parts are no JSON: the request's body is judged only when it was JSON and copied whole.
+  const requestJson = parseJson(copy?.kind === "json" ? copy.text : undefined);
   const text = (await answer.text()) ?? "";
   const json = parseJson(text);
   const contentType = [head.headers["content-type"]].flat()[0];
@@ -156,7 +156,7 @@ async function afterAnswer(
       pathParams: input.pathParams,
       query: input.query,
       contentType,
-      body: copy?.kind === "json" ? requestJson : undefined,
+      body: requestJson,
     }),
     ...responseFindings(contract.document, {
       operationId: op.operationId,
