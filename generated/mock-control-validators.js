@@ -834,6 +834,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate27.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
 var exact5 = validate28;
+var schema41 = { "type": "string", "enum": ["every-variant"], "description": "What the workspace is seeded with instead of the usual faker data. `every-variant`: records that show every\ndocumented variant in the lists and gets (every enum value, every nullable field null and set, lists long\nenough for a first, a middle and a last page), so that `GET /__mock/coverage` can reach 100 %.\n" };
 function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -846,7 +847,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "seed" || key0 === "empty" || key0 === "readOnly")) {
+      if (!(key0 === "seed" || key0 === "empty" || key0 === "readOnly" || key0 === "scenario")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -910,12 +911,33 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.scenario !== void 0) {
+      let data3 = data.scenario;
+      if (typeof data3 !== "string") {
+        const err6 = { instancePath: instancePath + "/scenario", schemaPath: "openapi.json#/components/schemas/Scenario/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (!(data3 === "every-variant")) {
+        const err7 = { instancePath: instancePath + "/scenario", schemaPath: "openapi.json#/components/schemas/Scenario/enum", keyword: "enum", params: { allowedValues: schema41.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err6];
+      vErrors = [err8];
     } else {
-      vErrors.push(err6);
+      vErrors.push(err8);
     }
     errors++;
   }
@@ -1099,7 +1121,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate30.evaluated = { "props": { "seed": true, "workspaceId": true, "counts": true }, "dynamicProps": false, "dynamicItems": false };
 var exact8 = validate31;
-var schema47 = { "type": "string", "enum": ["agents", "calls", "phoneNumbers", "integrations", "knowledgeBases", "webhooks", "qaRules", "qaIssues", "testCases", "batchRuns", "testRuns", "mockToolData", "chats", "apiKeys"] };
+var schema48 = { "type": "string", "enum": ["agents", "calls", "phoneNumbers", "integrations", "knowledgeBases", "webhooks", "qaRules", "qaIssues", "testCases", "batchRuns", "testRuns", "mockToolData", "chats", "apiKeys"] };
 function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1123,7 +1145,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(key0 === "agents" || key0 === "calls" || key0 === "phoneNumbers" || key0 === "integrations" || key0 === "knowledgeBases" || key0 === "webhooks" || key0 === "qaRules" || key0 === "qaIssues" || key0 === "testCases" || key0 === "batchRuns" || key0 === "testRuns" || key0 === "mockToolData" || key0 === "chats" || key0 === "apiKeys")) {
-        const err1 = { instancePath, schemaPath: "openapi.json#/components/schemas/CollectionName/enum", keyword: "enum", params: { allowedValues: schema47.enum }, message: "must be equal to one of the allowed values", propertyName: key0 };
+        const err1 = { instancePath, schemaPath: "openapi.json#/components/schemas/CollectionName/enum", keyword: "enum", params: { allowedValues: schema48.enum }, message: "must be equal to one of the allowed values", propertyName: key0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -1319,7 +1341,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate35.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
 var exact11 = validate36;
-var schema55 = { "type": "object", "description": "A call's scripted outcome, in a fill of calls (createRecord): where the call ends, with which reason, and when.", "required": ["status"], "additionalProperties": false, "properties": { "status": { "type": "string", "enum": ["ended", "not_connected", "error"], "description": "The final status; one the call can reach from its own status." }, "terminationReason": { "type": "string", "description": "A termination reason of `status` (TerminationReason of the platform's spec); picked when absent." }, "afterSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds after the fill until the call reaches `status`." }, "connectAfterSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds after the fill until a scheduled call connects (ended, or error after connecting)." }, "durationSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds the conversation lasts once connected; instead of afterSeconds." } } };
+var schema56 = { "type": "object", "description": "A call's scripted outcome, in a fill of calls (createRecord): where the call ends, with which reason, and when.", "required": ["status"], "additionalProperties": false, "properties": { "status": { "type": "string", "enum": ["ended", "not_connected", "error"], "description": "The final status; one the call can reach from its own status." }, "terminationReason": { "type": "string", "description": "A termination reason of `status` (TerminationReason of the platform's spec); picked when absent." }, "afterSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds after the fill until the call reaches `status`." }, "connectAfterSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds after the fill until a scheduled call connects (ended, or error after connecting)." }, "durationSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds the conversation lasts once connected; instead of afterSeconds." } } };
 function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1376,7 +1398,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data1 === "ended" || data1 === "not_connected" || data1 === "error")) {
-            const err4 = { instancePath: instancePath + "/outcome/status", schemaPath: "openapi.json#/components/schemas/CallOutcome/properties/status/enum", keyword: "enum", params: { allowedValues: schema55.properties.status.enum }, message: "must be equal to one of the allowed values" };
+            const err4 = { instancePath: instancePath + "/outcome/status", schemaPath: "openapi.json#/components/schemas/CallOutcome/properties/status/enum", keyword: "enum", params: { allowedValues: schema56.properties.status.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -1538,7 +1560,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate37.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var exact13 = validate38;
-var schema59 = { "type": "object", "required": ["now", "mode", "speed", "workspaceId"], "properties": { "workspaceId": { "type": ["string", "null"], "description": "The workspace whose clock this is; null for the root clock." }, "now": { "type": "string", "format": "date-time" }, "mode": { "type": "string", "enum": ["real", "virtual"] }, "speed": { "type": "number" } } };
+var schema60 = { "type": "object", "required": ["now", "mode", "speed", "workspaceId"], "properties": { "workspaceId": { "type": ["string", "null"], "description": "The workspace whose clock this is; null for the root clock." }, "now": { "type": "string", "format": "date-time" }, "mode": { "type": "string", "enum": ["real", "virtual"] }, "speed": { "type": "number" } } };
 function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1589,7 +1611,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data0 = data.workspaceId;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err4 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/ClockState/properties/workspaceId/type", keyword: "type", params: { type: schema59.properties.workspaceId.type }, message: "must be string,null" };
+        const err4 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/ClockState/properties/workspaceId/type", keyword: "type", params: { type: schema60.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1632,7 +1654,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === "real" || data2 === "virtual")) {
-        const err8 = { instancePath: instancePath + "/mode", schemaPath: "openapi.json#/components/schemas/ClockState/properties/mode/enum", keyword: "enum", params: { allowedValues: schema59.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/mode", schemaPath: "openapi.json#/components/schemas/ClockState/properties/mode/enum", keyword: "enum", params: { allowedValues: schema60.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1766,7 +1788,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate39.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var exact15 = validate40;
-var schema62 = { "type": "object", "required": ["id", "at", "method", "path", "operationId", "workspaceId", "status", "durationMs", "faultId"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the request was answered, on its workspace's clock (the root clock without one)." }, "method": { "type": "string" }, "path": { "type": "string" }, "query": { "type": "string" }, "operationId": { "type": ["string", "null"], "description": "The operation the request was routed to, of the API or of this control plane; null when none." }, "workspaceId": { "type": ["string", "null"], "description": "The workspace of the request's API key; null when the key was missing or refused." }, "status": { "type": ["integer", "null"], "description": "null when a fault rule reset the connection instead of answering." }, "durationMs": { "type": "number" }, "faultId": { "type": ["string", "null"], "description": "The fault rule applied to the request." }, "source": { "type": "string", "enum": ["upstream", "mock", "fallback"], "description": "In front of a real deployment (`--upstream`) only: the upstream answered, the mock did (an operation\nrouted to the mock), or the mock did because the upstream failed (`fallback`).\n" } } };
+var schema63 = { "type": "object", "required": ["id", "at", "method", "path", "operationId", "workspaceId", "status", "durationMs", "faultId"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the request was answered, on its workspace's clock (the root clock without one)." }, "method": { "type": "string" }, "path": { "type": "string" }, "query": { "type": "string" }, "operationId": { "type": ["string", "null"], "description": "The operation the request was routed to, of the API or of this control plane; null when none." }, "workspaceId": { "type": ["string", "null"], "description": "The workspace of the request's API key; null when the key was missing or refused." }, "status": { "type": ["integer", "null"], "description": "null when a fault rule reset the connection instead of answering." }, "durationMs": { "type": "number" }, "faultId": { "type": ["string", "null"], "description": "The fault rule applied to the request." }, "source": { "type": "string", "enum": ["upstream", "mock", "fallback"], "description": "In front of a real deployment (`--upstream`) only: the upstream answered, the mock did (an operation\nrouted to the mock), or the mock did because the upstream failed (`fallback`).\n" } } };
 function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1932,7 +1954,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.operationId !== void 0) {
           let data6 = data0.operationId;
           if (typeof data6 !== "string" && data6 !== null) {
-            const err15 = { instancePath: instancePath + "/" + i0 + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema62.properties.operationId.type }, message: "must be string,null" };
+            const err15 = { instancePath: instancePath + "/" + i0 + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema63.properties.operationId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -1944,7 +1966,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.workspaceId !== void 0) {
           let data7 = data0.workspaceId;
           if (typeof data7 !== "string" && data7 !== null) {
-            const err16 = { instancePath: instancePath + "/" + i0 + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema62.properties.workspaceId.type }, message: "must be string,null" };
+            const err16 = { instancePath: instancePath + "/" + i0 + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema63.properties.workspaceId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -1956,7 +1978,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.status !== void 0) {
           let data8 = data0.status;
           if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8)) && data8 !== null) {
-            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema62.properties.status.type }, message: "must be integer,null" };
+            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema63.properties.status.type }, message: "must be integer,null" };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -1980,7 +2002,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.faultId !== void 0) {
           let data10 = data0.faultId;
           if (typeof data10 !== "string" && data10 !== null) {
-            const err19 = { instancePath: instancePath + "/" + i0 + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema62.properties.faultId.type }, message: "must be string,null" };
+            const err19 = { instancePath: instancePath + "/" + i0 + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema63.properties.faultId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err19];
             } else {
@@ -2001,7 +2023,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data11 === "upstream" || data11 === "mock" || data11 === "fallback")) {
-            const err21 = { instancePath: instancePath + "/" + i0 + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema62.properties.source.enum }, message: "must be equal to one of the allowed values" };
+            const err21 = { instancePath: instancePath + "/" + i0 + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema63.properties.source.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -2091,12 +2113,528 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate41.evaluated = { "props": { "count": true }, "dynamicProps": false, "dynamicItems": false };
 var exact17 = validate42;
-var schema65 = { "type": "object", "required": ["id", "at", "operationId", "workspaceId", "rule", "level", "where", "path", "message", "exchange"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the exchange was checked, on the door workspace's clock." }, "operationId": { "type": "string" }, "workspaceId": { "type": ["string", "null"], "description": "The door's workspace (the one the mock serves from in upstream mode)." }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"], "description": "`documented`: the reference states it; `assumed`: it rests on a decision of the kit (x-assumption)." }, "where": { "type": "string", "enum": ["request", "response"], "description": "`request`: the client sent what the contract forbids; `response`: the upstream answered it." }, "path": { "type": "string", "description": "Where in the message, a JSON pointer into the body (`/data/0/status`), `#status`, `#header/<name>`, or `/query/<name>` and `/path/<name>` for parameters." }, "message": { "type": "string" }, "exchange": { "type": "object", "required": ["request"], "properties": { "request": { "type": "object", "required": ["method", "url", "headers"], "properties": { "method": { "type": "string" }, "url": { "type": "string" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } }, "response": { "type": "object", "required": ["status", "headers"], "properties": { "status": { "type": "integer" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } } } } } };
-var schema66 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate42.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.log === void 0) {
+      const err0 = { instancePath, schemaPath: "openapi.json#/components/schemas/Har/required", keyword: "required", params: { missingProperty: "log" }, message: "must have required property 'log'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.log !== void 0) {
+      let data0 = data.log;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.version === void 0) {
+          const err1 = { instancePath: instancePath + "/log", schemaPath: "openapi.json#/components/schemas/Har/properties/log/required", keyword: "required", params: { missingProperty: "version" }, message: "must have required property 'version'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (data0.creator === void 0) {
+          const err2 = { instancePath: instancePath + "/log", schemaPath: "openapi.json#/components/schemas/Har/properties/log/required", keyword: "required", params: { missingProperty: "creator" }, message: "must have required property 'creator'" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data0.entries === void 0) {
+          const err3 = { instancePath: instancePath + "/log", schemaPath: "openapi.json#/components/schemas/Har/properties/log/required", keyword: "required", params: { missingProperty: "entries" }, message: "must have required property 'entries'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data0.version !== void 0) {
+          let data1 = data0.version;
+          if (typeof data1 !== "string") {
+            const err4 = { instancePath: instancePath + "/log/version", schemaPath: "openapi.json#/components/schemas/Har/properties/log/properties/version/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+          if ("1.2" !== data1) {
+            const err5 = { instancePath: instancePath + "/log/version", schemaPath: "openapi.json#/components/schemas/Har/properties/log/properties/version/const", keyword: "const", params: { allowedValue: "1.2" }, message: "must be equal to constant" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (data0.creator !== void 0) {
+          let data2 = data0.creator;
+          if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+            const err6 = { instancePath: instancePath + "/log/creator", schemaPath: "openapi.json#/components/schemas/Har/properties/log/properties/creator/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data0.entries !== void 0) {
+          let data3 = data0.entries;
+          if (Array.isArray(data3)) {
+            const len0 = data3.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data4 = data3[i0];
+              if (!(data4 && typeof data4 == "object" && !Array.isArray(data4))) {
+                const err7 = { instancePath: instancePath + "/log/entries/" + i0, schemaPath: "openapi.json#/components/schemas/Har/properties/log/properties/entries/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err8 = { instancePath: instancePath + "/log/entries", schemaPath: "openapi.json#/components/schemas/Har/properties/log/properties/entries/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err9 = { instancePath: instancePath + "/log", schemaPath: "openapi.json#/components/schemas/Har/properties/log/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err10 = { instancePath, schemaPath: "openapi.json#/components/schemas/Har/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
+    }
+    errors++;
+  }
+  validate42.errors = vErrors;
+  return errors === 0;
+}
+validate42.evaluated = { "props": { "log": true }, "dynamicProps": false, "dynamicItems": false };
+var exact18 = validate43;
+var schema69 = { "type": "object", "required": ["operationId", "kind", "value", "seen", "howTo"], "properties": { "operationId": { "type": "string", "description": "The API operation, or the webhook event's operation for `kind` webhook." }, "kind": { "type": "string", "enum": ["status", "page", "enum", "nullable", "webhook"] }, "value": { "type": "string", "description": '`status`: the status ("404"); `page`: empty, first, middle or last; `enum`: `<field>=<value>`\n("status=error", the field\'s path in the resource, `[]` for an array\'s items); `nullable`:\n`<field>=null` or `<field>=set`; `webhook`: the event kind.\n' }, "seen": { "type": "boolean" }, "howTo": { "type": "string", "description": "One sentence for a person." }, "recipe": { "type": "array", "description": "The requests that provoke the variant in this workspace, in order.", "items": { "$ref": "openapi.json#/components/schemas/RecipeRequest" } } } };
+function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate45.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.operationId === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "operationId" }, message: "must have required property 'operationId'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.kind === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.value === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.seen === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "seen" }, message: "must have required property 'seen'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.howTo === void 0) {
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "howTo" }, message: "must have required property 'howTo'" };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.operationId !== void 0) {
+      if (typeof data.operationId !== "string") {
+        const err5 = { instancePath: instancePath + "/operationId", schemaPath: "#/properties/operationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.kind !== void 0) {
+      let data1 = data.kind;
+      if (typeof data1 !== "string") {
+        const err6 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (!(data1 === "status" || data1 === "page" || data1 === "enum" || data1 === "nullable" || data1 === "webhook")) {
+        const err7 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema69.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.value !== void 0) {
+      if (typeof data.value !== "string") {
+        const err8 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.seen !== void 0) {
+      if (typeof data.seen !== "boolean") {
+        const err9 = { instancePath: instancePath + "/seen", schemaPath: "#/properties/seen/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.howTo !== void 0) {
+      if (typeof data.howTo !== "string") {
+        const err10 = { instancePath: instancePath + "/howTo", schemaPath: "#/properties/howTo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.recipe !== void 0) {
+      let data5 = data.recipe;
+      if (Array.isArray(data5)) {
+        const len0 = data5.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data6 = data5[i0];
+          if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+            if (data6.method === void 0) {
+              const err11 = { instancePath: instancePath + "/recipe/" + i0, schemaPath: "openapi.json#/components/schemas/RecipeRequest/required", keyword: "required", params: { missingProperty: "method" }, message: "must have required property 'method'" };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+            if (data6.path === void 0) {
+              const err12 = { instancePath: instancePath + "/recipe/" + i0, schemaPath: "openapi.json#/components/schemas/RecipeRequest/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+            if (data6.method !== void 0) {
+              if (typeof data6.method !== "string") {
+                const err13 = { instancePath: instancePath + "/recipe/" + i0 + "/method", schemaPath: "openapi.json#/components/schemas/RecipeRequest/properties/method/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+            }
+            if (data6.path !== void 0) {
+              if (typeof data6.path !== "string") {
+                const err14 = { instancePath: instancePath + "/recipe/" + i0 + "/path", schemaPath: "openapi.json#/components/schemas/RecipeRequest/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+            }
+            if (data6.query !== void 0) {
+              let data9 = data6.query;
+              if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+                for (const key0 in data9) {
+                  if (typeof data9[key0] !== "string") {
+                    const err15 = { instancePath: instancePath + "/recipe/" + i0 + "/query/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "openapi.json#/components/schemas/RecipeRequest/properties/query/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err15];
+                    } else {
+                      vErrors.push(err15);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err16 = { instancePath: instancePath + "/recipe/" + i0 + "/query", schemaPath: "openapi.json#/components/schemas/RecipeRequest/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+            }
+            if (data6.headers !== void 0) {
+              let data11 = data6.headers;
+              if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
+                for (const key1 in data11) {
+                  if (typeof data11[key1] !== "string") {
+                    const err17 = { instancePath: instancePath + "/recipe/" + i0 + "/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "openapi.json#/components/schemas/RecipeRequest/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err17];
+                    } else {
+                      vErrors.push(err17);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err18 = { instancePath: instancePath + "/recipe/" + i0 + "/headers", schemaPath: "openapi.json#/components/schemas/RecipeRequest/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err19 = { instancePath: instancePath + "/recipe/" + i0, schemaPath: "openapi.json#/components/schemas/RecipeRequest/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err20 = { instancePath: instancePath + "/recipe", schemaPath: "#/properties/recipe/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err21];
+    } else {
+      vErrors.push(err21);
+    }
+    errors++;
+  }
+  validate45.errors = vErrors;
+  return errors === 0;
+}
+validate45.evaluated = { "props": { "operationId": true, "kind": true, "value": true, "seen": true, "howTo": true, "recipe": true }, "dynamicProps": false, "dynamicItems": false };
+function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate44.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.workspaceId === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "workspaceId" }, message: "must have required property 'workspaceId'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.percent === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "percent" }, message: "must have required property 'percent'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.variants === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "variants" }, message: "must have required property 'variants'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.workspaceId !== void 0) {
+      if (typeof data.workspaceId !== "string") {
+        const err3 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.percent !== void 0) {
+      let data1 = data.percent;
+      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
+        const err4 = { instancePath: instancePath + "/percent", schemaPath: "#/properties/percent/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (typeof data1 == "number" && isFinite(data1)) {
+        if (data1 > 100 || isNaN(data1)) {
+          const err5 = { instancePath: instancePath + "/percent", schemaPath: "#/properties/percent/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (data1 < 0 || isNaN(data1)) {
+          const err6 = { instancePath: instancePath + "/percent", schemaPath: "#/properties/percent/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.variants !== void 0) {
+      let data2 = data.variants;
+      if (Array.isArray(data2)) {
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (!validate45(data2[i0], { instancePath: instancePath + "/variants/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/variants", schemaPath: "#/properties/variants/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  validate44.errors = vErrors;
+  return errors === 0;
+}
+validate44.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
 function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate43.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate44(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+    errors = vErrors.length;
+  }
+  validate43.errors = vErrors;
+  return errors === 0;
+}
+validate43.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
+var exact19 = validate48;
+var schema72 = { "type": "object", "required": ["id", "at", "operationId", "workspaceId", "rule", "level", "where", "path", "message", "exchange"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the exchange was checked, on the door workspace's clock." }, "operationId": { "type": "string" }, "workspaceId": { "type": ["string", "null"], "description": "The door's workspace (the one the mock serves from in upstream mode)." }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"], "description": "`documented`: the reference states it; `assumed`: it rests on a decision of the kit (x-assumption)." }, "where": { "type": "string", "enum": ["request", "response"], "description": "`request`: the client sent what the contract forbids; `response`: the upstream answered it." }, "path": { "type": "string", "description": "Where in the message, a JSON pointer into the body (`/data/0/status`), `#status`, `#header/<name>`, or `/query/<name>` and `/path/<name>` for parameters." }, "message": { "type": "string" }, "exchange": { "type": "object", "required": ["request"], "properties": { "request": { "type": "object", "required": ["method", "url", "headers"], "properties": { "method": { "type": "string" }, "url": { "type": "string" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } }, "response": { "type": "object", "required": ["status", "headers"], "properties": { "status": { "type": "integer" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } } } } } };
+var schema73 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
+function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate49.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2241,7 +2779,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data3 = data.workspaceId;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema65.properties.workspaceId.type }, message: "must be string,null" };
+        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema72.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -2262,7 +2800,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data4 === "status" || data4 === "content-type" || data4 === "body" || data4 === "required" || data4 === "enum" || data4 === "format" || data4 === "e164" || data4 === "schema" || data4 === "error-body" || data4 === "pagination" || data4 === "order" || data4 === "timeline")) {
-        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema66.enum }, message: "must be equal to one of the allowed values" };
+        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema73.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -2283,7 +2821,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data5 === "documented" || data5 === "assumed")) {
-        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema65.properties.level.enum }, message: "must be equal to one of the allowed values" };
+        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema72.properties.level.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -2304,7 +2842,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data6 === "request" || data6 === "response")) {
-        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema65.properties.where.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema72.properties.where.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -2519,14 +3057,14 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate43.errors = vErrors;
+  validate49.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
-function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate49.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
+function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate42.evaluated;
+  const evaluated0 = validate48.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2536,8 +3074,8 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate43(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+      if (!validate49(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
         errors = vErrors.length;
       }
     }
@@ -2550,16 +3088,16 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate42.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
-validate42.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact18 = validate45;
-var schema69 = { "type": "object", "properties": { "operationId": { "type": "string", "description": "Only requests to this operation of the API; every operation when absent." }, "workspaceId": { "type": "string", "description": "Only requests of this (existing) workspace." }, "kind": { "type": "string", "enum": ["status", "reset", "empty", "slow"], "description": "What the fault does; `status` when only `status` is given. Required unless the rule only delays." }, "status": { "type": "integer", "description": "kind status: an error status (4xx, 5xx) the operation documents; without operationId, one every operation\ndocuments (400, 401, 403, 404, 500). Anything else is refused with 400.\n" }, "delayMs": { "type": "integer", "minimum": 0, "maximum": 6e4, "description": "Wait before the fault (or the real answer)." }, "latency": { "$ref": "openapi.json#/components/schemas/Latency" }, "trickleMs": { "type": "integer", "minimum": 1, "maximum": 6e4, "default": 2e3, "description": "kind slow only; the body arrives in up to ten pieces spread over this long." }, "times": { "type": "integer", "minimum": 1, "description": "The rule is used up after this many faults; unlimited when absent." }, "after": { "type": "integer", "minimum": 0, "default": 0, "description": "Matches to let through before the first fault." }, "probability": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 1 }, "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295, "description": "Seeds the rule's draws (probability, latency); drawn at random and shown when absent." } } };
-function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate48.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact20 = validate51;
+var schema76 = { "type": "object", "properties": { "operationId": { "type": "string", "description": "Only requests to this operation of the API; every operation when absent." }, "workspaceId": { "type": "string", "description": "Only requests of this (existing) workspace." }, "kind": { "type": "string", "enum": ["status", "reset", "empty", "slow"], "description": "What the fault does; `status` when only `status` is given. Required unless the rule only delays." }, "status": { "type": "integer", "description": "kind status: an error status (4xx, 5xx) the operation documents; without operationId, one every operation\ndocuments (400, 401, 403, 404, 500). Anything else is refused with 400.\n" }, "delayMs": { "type": "integer", "minimum": 0, "maximum": 6e4, "description": "Wait before the fault (or the real answer)." }, "latency": { "$ref": "openapi.json#/components/schemas/Latency" }, "trickleMs": { "type": "integer", "minimum": 1, "maximum": 6e4, "default": 2e3, "description": "kind slow only; the body arrives in up to ten pieces spread over this long." }, "times": { "type": "integer", "minimum": 1, "description": "The rule is used up after this many faults; unlimited when absent." }, "after": { "type": "integer", "minimum": 0, "default": 0, "description": "Matches to let through before the first fault." }, "probability": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 1 }, "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295, "description": "Seeds the rule's draws (probability, latency); drawn at random and shown when absent." } } };
+function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate47.evaluated;
+  const evaluated0 = validate53.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2601,7 +3139,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === "status" || data2 === "reset" || data2 === "empty" || data2 === "slow")) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema69.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema76.properties.kind.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3190,22 +3728,22 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate47.errors = vErrors;
+  validate53.errors = vErrors;
   return errors === 0;
 }
-validate47.evaluated = { "props": { "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate53.evaluated = { "props": { "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
+  const evaluated0 = validate52.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+  if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3307,14 +3845,14 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate46.errors = vErrors;
+  validate52.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate52.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate45.evaluated;
+  const evaluated0 = validate51.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3324,8 +3862,8 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate46(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+      if (!validate52(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
         errors = vErrors.length;
       }
     }
@@ -3338,23 +3876,23 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate45.errors = vErrors;
+  validate51.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact19 = validate50;
-function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate51.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact21 = validate56;
+function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate51.evaluated;
+  const evaluated0 = validate57.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+  if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3370,41 +3908,41 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate51.errors = vErrors;
+  validate57.errors = vErrors;
   return errors === 0;
 }
-validate51.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate57.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate50.evaluated;
+  const evaluated0 = validate56.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate51(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+  if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
     errors = vErrors.length;
   }
-  validate50.errors = vErrors;
+  validate56.errors = vErrors;
   return errors === 0;
 }
-validate50.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact20 = validate54;
-function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate56.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact22 = validate60;
+function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate55.evaluated;
+  const evaluated0 = validate61.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+  if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3506,34 +4044,34 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate55.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 }
-validate55.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate61.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate54.evaluated;
+  const evaluated0 = validate60.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+  if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
     errors = vErrors.length;
   }
-  validate54.errors = vErrors;
+  validate60.errors = vErrors;
   return errors === 0;
 }
-validate54.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-var exact21 = validate58;
-var schema76 = { "type": "object", "required": ["deliveryId", "webhookId", "workspaceId", "event", "url", "payload", "signature", "status", "attempts"], "properties": { "deliveryId": { "type": "string" }, "webhookId": { "type": "string" }, "workspaceId": { "type": "string" }, "event": { "type": "string" }, "url": { "type": "string" }, "payload": { "type": "string", "description": "The raw body, exactly as signed." }, "signature": { "type": "string", "description": "Value of the X-Webhook-Signature header." }, "status": { "type": "string", "enum": ["pending", "delivered", "failed", "skipped"], "description": "skipped when the url is on a reserved example domain (example.com, .test, .invalid), where nothing is sent." }, "nextAttemptAt": { "type": ["string", "null"], "format": "date-time" }, "attempts": { "type": "array", "items": { "type": "object", "required": ["at"], "properties": { "at": { "type": "string", "format": "date-time" }, "statusCode": { "type": ["integer", "null"] }, "error": { "type": ["string", "null"] }, "durationMs": { "type": "number" } } } } } };
-function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate60.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+var exact23 = validate64;
+var schema83 = { "type": "object", "required": ["deliveryId", "webhookId", "workspaceId", "event", "url", "payload", "signature", "status", "attempts"], "properties": { "deliveryId": { "type": "string" }, "webhookId": { "type": "string" }, "workspaceId": { "type": "string" }, "event": { "type": "string" }, "url": { "type": "string" }, "payload": { "type": "string", "description": "The raw body, exactly as signed." }, "signature": { "type": "string", "description": "Value of the X-Webhook-Signature header." }, "status": { "type": "string", "enum": ["pending", "delivered", "failed", "skipped"], "description": "skipped when the url is on a reserved example domain (example.com, .test, .invalid), where nothing is sent." }, "nextAttemptAt": { "type": ["string", "null"], "format": "date-time" }, "attempts": { "type": "array", "items": { "type": "object", "required": ["at"], "properties": { "at": { "type": "string", "format": "date-time" }, "statusCode": { "type": ["integer", "null"] }, "error": { "type": ["string", "null"] }, "durationMs": { "type": "number" } } } } } };
+function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate58.evaluated;
+  const evaluated0 = validate64.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3715,7 +4253,7 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data8 === "pending" || data8 === "delivered" || data8 === "failed" || data8 === "skipped")) {
-            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema76.properties.status.enum }, message: "must be equal to one of the allowed values" };
+            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema83.properties.status.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -3727,7 +4265,7 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.nextAttemptAt !== void 0) {
           let data9 = data0.nextAttemptAt;
           if (typeof data9 !== "string" && data9 !== null) {
-            const err18 = { instancePath: instancePath + "/" + i0 + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema76.properties.nextAttemptAt.type }, message: "must be string,null" };
+            const err18 = { instancePath: instancePath + "/" + i0 + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema83.properties.nextAttemptAt.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err18];
             } else {
@@ -3788,7 +4326,7 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data11.statusCode !== void 0) {
                   let data13 = data11.statusCode;
                   if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13)) && data13 !== null) {
-                    const err23 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema76.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
+                    const err23 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema83.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
                     if (vErrors === null) {
                       vErrors = [err23];
                     } else {
@@ -3800,7 +4338,7 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data11.error !== void 0) {
                   let data14 = data11.error;
                   if (typeof data14 !== "string" && data14 !== null) {
-                    const err24 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema76.properties.attempts.items.properties.error.type }, message: "must be string,null" };
+                    const err24 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema83.properties.attempts.items.properties.error.type }, message: "must be string,null" };
                     if (vErrors === null) {
                       vErrors = [err24];
                     } else {
@@ -3860,10 +4398,10 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate58.errors = vErrors;
+  validate64.errors = vErrors;
   return errors === 0;
 }
-validate58.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+validate64.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
 
 // virtual:params
 var params0 = validate202;
@@ -5182,12 +5720,14 @@ var controlOperations = [
   { operationId: "listRequests", method: "GET", path: "/__mock/requests", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "limit"], params: params4, responses: { "200": exact15, "400": exact3 } },
   { operationId: "clearRequests", method: "DELETE", path: "/__mock/requests", pathParams: [], queryParams: [], params: params0, responses: { "204": null } },
   { operationId: "countRequests", method: "GET", path: "/__mock/requests/count", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status"], params: params5, responses: { "200": exact16, "400": exact3 } },
-  { operationId: "listDriftFindings", method: "GET", path: "/__mock/drift", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "rule", "level", "where", "limit"], params: params6, responses: { "200": exact17, "400": exact3 } },
-  { operationId: "listFaults", method: "GET", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "200": exact18 } },
-  { operationId: "createFault", method: "POST", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact19 }, responses: { "201": exact20, "400": exact3 } },
+  { operationId: "exportHar", method: "GET", path: "/__mock/requests.har", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "limit"], params: params4, responses: { "200": exact17, "400": exact3 } },
+  { operationId: "getCoverage", method: "GET", path: "/__mock/coverage", pathParams: [], queryParams: ["workspaceId"], params: params3, responses: { "200": exact18, "404": exact3 } },
+  { operationId: "listDriftFindings", method: "GET", path: "/__mock/drift", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "rule", "level", "where", "limit"], params: params6, responses: { "200": exact19, "400": exact3 } },
+  { operationId: "listFaults", method: "GET", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "200": exact20 } },
+  { operationId: "createFault", method: "POST", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact21 }, responses: { "201": exact22, "400": exact3 } },
   { operationId: "clearFaults", method: "DELETE", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "204": null } },
   { operationId: "deleteFault", method: "DELETE", path: "/__mock/faults/{faultId}", pathParams: ["faultId"], queryParams: [], params: params7, responses: { "204": null, "404": exact3 } },
-  { operationId: "listWebhookDeliveries", method: "GET", path: "/__mock/webhook-deliveries", pathParams: [], queryParams: [], params: params0, responses: { "200": exact21 } }
+  { operationId: "listWebhookDeliveries", method: "GET", path: "/__mock/webhook-deliveries", pathParams: [], queryParams: [], params: params0, responses: { "200": exact23 } }
 ];
 export {
   controlOperations

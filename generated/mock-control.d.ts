@@ -297,6 +297,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/requests.har": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The journal as HAR 1.2
+         * @description The `/v1` exchanges the journal keeps, oldest first, as an HTTP Archive (HAR 1.2) that browser devtools
+         *     and other HAR readers open. Request and response bodies are kept up to 64 KB each (a longer one is cut and
+         *     says so in its `comment`); API keys, tokens, passwords, webhook secrets and credentials are replaced by
+         *     `[redacted]`, in headers, queries and bodies. Every given filter must match.
+         */
+        get: operations["exportHar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Response coverage of a workspace
+         * @description Which documented response variants the workspace's own `/v1` traffic has received since it was created
+         *     or last reset (or its journal cleared): every operation with every documented status; the list shapes
+         *     (an empty page, a first, a middle and a last page); every value of each enum and both sides of each
+         *     nullable field in the answers of the reading operations; and the webhook deliveries of each event kind.
+         *     A faulted or `Prefer`-forced answer counts. Each variant says how to provoke it; `recipe` gives the
+         *     requests that do, in this workspace (its `/v1` requests are sent with the workspace's `X-API-Key`).
+         */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__mock/drift": {
         parameters: {
             query?: never;
@@ -483,6 +531,57 @@ export interface components {
                     };
                     body?: unknown;
                 };
+            };
+        };
+        /**
+         * @description What the workspace is seeded with instead of the usual faker data. `every-variant`: records that show every
+         *     documented variant in the lists and gets (every enum value, every nullable field null and set, lists long
+         *     enough for a first, a middle and a last page), so that `GET /__mock/coverage` can reach 100 %.
+         * @enum {string}
+         */
+        Scenario: "every-variant";
+        CoverageVariant: {
+            /** @description The API operation, or the webhook event's operation for `kind` webhook. */
+            operationId: string;
+            /** @enum {string} */
+            kind: "status" | "page" | "enum" | "nullable" | "webhook";
+            /**
+             * @description `status`: the status ("404"); `page`: empty, first, middle or last; `enum`: `<field>=<value>`
+             *     ("status=error", the field's path in the resource, `[]` for an array's items); `nullable`:
+             *     `<field>=null` or `<field>=set`; `webhook`: the event kind.
+             */
+            value: string;
+            seen: boolean;
+            /** @description One sentence for a person. */
+            howTo: string;
+            /** @description The requests that provoke the variant in this workspace, in order. */
+            recipe?: components["schemas"]["RecipeRequest"][];
+        };
+        RecipeRequest: {
+            method: string;
+            path: string;
+            query?: {
+                [key: string]: string;
+            };
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description A JSON body, or a string sent as it is (with the Content-Type of `headers`). */
+            body?: unknown;
+        };
+        Coverage: {
+            workspaceId: string;
+            /** @description floor(100 * seen / all variants). */
+            percent: number;
+            variants: components["schemas"]["CoverageVariant"][];
+        };
+        /** @description An HTTP Archive 1.2 (http://www.softwareishard.com/blog/har-12-spec/). */
+        Har: {
+            log: {
+                /** @constant */
+                version: "1.2";
+                creator: Record<string, never>;
+                entries: Record<string, never>[];
             };
         };
         JournalEntry: {
@@ -769,6 +868,7 @@ export interface operations {
                      * @default false
                      */
                     readOnly?: boolean;
+                    scenario?: components["schemas"]["Scenario"];
                 };
             };
         };
@@ -1110,6 +1210,62 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+        };
+    };
+    exportHar: {
+        parameters: {
+            query?: {
+                /** @description Only requests routed to this operation (of the API or of this control plane). */
+                operationId?: components["parameters"]["OperationIdFilter"];
+                /** @description Only requests of this workspace (by its API key). */
+                workspaceId?: components["parameters"]["WorkspaceIdFilter"];
+                /** @description Only requests with this HTTP method (any case). */
+                method?: components["parameters"]["MethodFilter"];
+                /** @description Only requests answered with this status. */
+                status?: components["parameters"]["StatusFilter"];
+                /** @description At most this many exchanges, the newest. More than the journal keeps is refused with 400. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Har"];
+                };
+            };
+            400: components["responses"]["Problem"];
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: {
+                /** @description The consumer's workspace; the default workspace when absent. */
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coverage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coverage"];
+                };
+            };
+            404: components["responses"]["Problem"];
         };
     };
     listDriftFindings: {

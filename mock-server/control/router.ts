@@ -7,11 +7,13 @@
  */
 import { controlOperations, type ControlOperationId } from "../core/control-operations.js";
 import { clockHandlers } from "./clock.js";
+import { coverageHandlers } from "./coverage.js";
 import { faultHandlers } from "./faults.js";
 import { journalHandlers } from "./journals.js";
 import { recordHandlers } from "./records.js";
 import type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
 import { workspaceHandlers } from "./workspaces.js";
+import { pendingHandlers } from "./pending.js";
 
 export type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
 
@@ -34,6 +36,8 @@ export function controlRoutes(services: ControlServices): ControlRoute[] {
     ...clockHandlers(services),
     ...oneTransaction(faultHandlers(services)),
     ...oneTransaction(journalHandlers(services)),
+    ...oneTransaction(coverageHandlers(services)),
+    ...pendingHandlers(),
   };
   return joinHandlers(handlers as Record<string, ControlHandler<never> | undefined>);
 }

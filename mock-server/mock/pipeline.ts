@@ -31,9 +31,11 @@ import type {
   RequestLogEntry,
   StaticFile,
 } from "../core/exchange.js";
-import type { RequestJournal } from "../store/journal.js";
+import type { CapturedExchange, RequestJournal } from "../store/journal.js";
 import type { Operation } from "../core/operations.js";
 import { preferredReply } from "../core/prefer.js";
+import { variantCatalogue } from "../core/coverage/catalogue.js";
+import { observedVariants } from "../core/coverage/observe.js";
 import { ReplyJson } from "../core/reply-json.js";
 import { RouteTable } from "../core/routes.js";
 import { replyDrift, toValidationErrors } from "../core/validation.js";
@@ -88,6 +90,12 @@ interface Exchange {
   fault?: Fault;
   /** In front of an upstream: where the answer came from. */
   source?: AnswerSource;
+  /** The request body as read, for the journal's captured exchange (the HAR export). */
+  requestBody?: CapturedExchange["requestBody"];
+  /** An operation of the API: what its answer is judged against for coverage (core/coverage). */
+  api?: { contract: Contract; query: Record<string, string | string[]> };
+  /** The mock's answer before it was written as JSON: what coverage observes, no parse needed. */
+  answer?: unknown;
 }
 
 export interface Core {
@@ -201,6 +209,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
     if (inFront) await inFront.ready;
     const apiKey = inFront ? workspaces.get(inFront.workspaceId)?.apiKey : head.headers["x-api-key"];
     const workspace = (exchange.workspace = await authenticate(workspaces, apiKey, head.method));
+    // From here on the answer is the workspace's: a fault's or Prefer's counts for its coverage as well.
+    exchange.api = { contract, query: parseQuery(exchange.query) };
     // Rules count their matches: the store writes that like any change (no transaction without rules).
     const fault = (exchange.fault =
       faults.size > 0
@@ -213,7 +223,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       if (fault.kind === "reset") return { status: 0, headers: {}, reset: true };
       if (fault.kind === "empty") return { status: 200, headers: {} };
     }
-    const query = parseQuery(exchange.query);
+    const { query } = exchange.api;
     const serveMock = (reader: BodyReader) =>
       serveByMock(exchange, contract, op, handler, { path, query }, reader, workspace, fault);
     if (!inFront) return serveMock(readBody);
@@ -255,6 +265,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
   ): Promise<CoreReply> {
     const { head } = exchange;
     const { body, parts } = op.bodyType ? await readOperationBody(head, op, readBody) : NO_BODY;
+    if (op.bodyType === "multipart/form-data") exchange.requestBody = { form: parts };
+    else if (body !== undefined) exchange.requestBody = { json: body };
     if (!op.validateParams(target)) {
       // Parameters are reported by their own name (`size`, `phoneNumber`), not by location.
       const errors = op.validateParams.errors?.map((e) => ({
@@ -271,6 +283,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
     const preferred = prefer ? await preferredReply(contract, op, prefer, workspace.clock, exchange.path) : undefined;
     const ctx = { workspace, params: target.path, query: target.query, body, form, services };
     const reply: Reply = preferred ?? (await workspaces.transact(workspace, () => (handler as Handler<any>)(ctx)));
+    exchange.answer = reply.body;
     if (options.validateResponses) checkReply(op, reply);
     let out: CoreReply;
     if (reply.body !== undefined && op.method === "get") {
@@ -333,8 +346,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       Object.assign(reply.headers, CORS_HEADERS);
     }
     // Every /v1 answer in front of an upstream says where it came from: the mock's unless forwarded.
-    const source =
-      exchange.source ?? (options.upstream && /^\/v1(\/|$)/.test(exchange.urlPath) ? ("mock" as const) : undefined);
+    const source = exchange.source ?? (options.upstream && isApiPath(exchange.urlPath) ? ("mock" as const) : undefined);
     if (source) reply.headers["X-Mock-Source"] = source;
     const durationMs = performance.now() - started;
     const workspaceId = exchange.workspace?.workspaceId ?? null;
@@ -352,6 +364,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
       durationMs,
       faultId,
       ...(source && { source }),
+      ...(isApiPath(exchange.urlPath) && { exchange: captured(exchange, reply) }),
+      ...variantsOf(exchange, status),
     });
     options.onRequest?.({
       method,
@@ -403,6 +417,31 @@ export function createCore(services: Services, journal: RequestJournal, options:
       void finish(exchange, reply, performance.now());
       return reply;
     },
+  };
+}
+
+/** The API's own paths: what the upstream door marks with X-Mock-Source and the HAR export shows. */
+const isApiPath = (urlPath: string) => urlPath === "/v1" || urlPath.startsWith("/v1/");
+
+/**
+ * The response variants the mock's answer showed its workspace (GET /__mock/coverage); an upstream's
+ * answer is observed by the door after it is written (upstream-step.ts). A body-less answer (an error
+ * reply, a fault) shows its status.
+ */
+function variantsOf(exchange: Exchange, status: number | null): { variants?: string[] } {
+  const { api, workspace, operationId } = exchange;
+  if (!api || !workspace || status === null || operationId === null || exchange.source === "upstream") return {};
+  const catalogue = variantCatalogue(api.contract.document);
+  return { variants: observedVariants(catalogue, { operationId, status, query: api.query, body: exchange.answer }) };
+}
+
+/** What the journal keeps of a /v1 exchange for the HAR export: references, no copies. */
+function captured(exchange: Exchange, reply: CoreReply): CapturedExchange {
+  return {
+    requestHeaders: exchange.head.headers,
+    ...(exchange.requestBody && { requestBody: exchange.requestBody }),
+    responseHeaders: reply.headers,
+    ...(reply.body !== undefined && { responseBody: reply.body }),
   };
 }
 

@@ -1,10 +1,30 @@
 /**
  * The request journal: recent requests, newest first, in a bounded ring so a mock left running for
- * days does not grow. It records method, path and outcome only: never bodies or headers, which may
- * carry credentials.
+ * days does not grow. GET /__mock/requests shows method, path and outcome only. A /v1 exchange also keeps
+ * its headers and bodies (up to CAPTURE_LIMIT each) for the HAR export, which redacts them; they are held
+ * by reference here, so the answer path copies nothing.
+ *
+ * The journal also keeps what each workspace's traffic has shown of the spec's response variants
+ * (GET /__mock/coverage): a set per workspace that the ring's bound does not forget, cleared with the
+ * workspace's journal.
  */
 import { pathOf } from "../core/errors.js";
-import type { AnswerSource } from "../core/exchange.js";
+import type { AnswerSource, FormPart } from "../core/exchange.js";
+
+/** Bodies the journal keeps for the HAR export, each cut at this many bytes. */
+export const CAPTURE_LIMIT = 64 * 1024;
+
+/** A /v1 exchange's headers and bodies, as the door read and sent them (secrets still in: the export redacts). */
+export interface CapturedExchange {
+  requestHeaders: Record<string, string | string[] | undefined>;
+  /** The JSON body as parsed, or a form's parts (files as their names and sizes); absent when none was read. */
+  requestBody?: { json: unknown } | { form: readonly FormPart[] };
+  responseHeaders: Record<string, string | string[]>;
+  /** The bytes sent (JSON text for the mock's answers), cut at CAPTURE_LIMIT; absent for no body. */
+  responseBody?: string | Uint8Array;
+  /** The whole response body's size in bytes, when it was cut. */
+  responseBytes?: number;
+}
 
 export interface JournalEntry {
   id: string;
@@ -36,6 +56,10 @@ export interface Recorded {
   durationMs: number;
   faultId: string | null;
   source?: AnswerSource;
+  /** /v1 exchanges only: what the HAR export shows. */
+  exchange?: CapturedExchange;
+  /** The response variants this answer showed (core/coverage): folded into the workspace's set, not kept here. */
+  variants?: string[];
 }
 
 /** GET /__mock/requests and /count: every given field must match; `limit` keeps the newest that many. */
@@ -54,20 +78,41 @@ export interface RequestJournal {
   add(entry: Omit<Recorded, "seq">): void | Promise<void>;
   list(filter?: JournalFilter): JournalEntry[] | Promise<JournalEntry[]>;
   count(filter?: JournalFilter): number | Promise<number>;
+  /** Oldest first, the kept entries that pass the filter, with their captured exchanges (the HAR export). */
+  exchanges(filter?: JournalFilter): Recorded[] | Promise<Recorded[]>;
+  /** Adds variants a workspace's traffic showed after its answer (the upstream door's, checked later). */
+  addVariants(workspaceId: string, keys: readonly string[]): void | Promise<void>;
+  /** The variant keys the workspace's traffic has shown since its journal was last cleared. */
+  variantsSeen(workspaceId: string): ReadonlySet<string> | Promise<ReadonlySet<string>>;
+  /** Forgets every request (and every workspace's variants), or one workspace's. */
   clear(workspaceId?: string): void | Promise<void>;
+}
+
+/** The captured exchange cut to CAPTURE_LIMIT: a copy only of a body over it. */
+export function capped(exchange: CapturedExchange): CapturedExchange {
+  const body = exchange.responseBody;
+  if (body === undefined || body.length <= CAPTURE_LIMIT / 3) return exchange;
+  const bytes = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  if (bytes <= CAPTURE_LIMIT) return exchange;
+  const whole = typeof body === "string" ? Buffer.from(body) : body;
+  return { ...exchange, responseBody: Uint8Array.prototype.slice.call(whole, 0, CAPTURE_LIMIT), responseBytes: bytes };
 }
 
 export class Journal implements RequestJournal {
   private ring: Recorded[] = [];
   private next = 0;
   private seq = 0;
+  private readonly variants = new Map<string, Set<string>>();
 
   constructor(readonly capacity: number) {}
 
   /** Formatting (time, path) waits until the journal is read; a secret in the query is redacted now. */
   add(entry: Omit<Recorded, "seq">): void {
+    if (entry.variants && entry.workspaceId !== null) this.addVariants(entry.workspaceId, entry.variants);
     if (this.capacity <= 0) return;
     const recorded = entry as Recorded;
+    recorded.variants = undefined;
+    if (recorded.exchange) recorded.exchange = capped(recorded.exchange);
     recorded.url = withoutSecrets(recorded.url);
     recorded.seq = ++this.seq;
     if (this.ring.length < this.capacity) this.ring.push(recorded);
@@ -93,8 +138,24 @@ export class Journal implements RequestJournal {
     return n;
   }
 
-  /** Forgets every request, or one workspace's. */
+  exchanges(filter: JournalFilter = {}): Recorded[] {
+    return oldestOf(this.newestFirst(), filter);
+  }
+
+  addVariants(workspaceId: string, keys: readonly string[]): void {
+    if (keys.length === 0) return;
+    let seen = this.variants.get(workspaceId);
+    if (!seen) this.variants.set(workspaceId, (seen = new Set()));
+    for (const key of keys) seen.add(key);
+  }
+
+  variantsSeen(workspaceId: string): ReadonlySet<string> {
+    return this.variants.get(workspaceId) ?? new Set();
+  }
+
   clear(workspaceId?: string): void {
+    if (workspaceId === undefined) this.variants.clear();
+    else this.variants.delete(workspaceId);
     const kept =
       workspaceId === undefined ? [] : [...this.newestFirst()].reverse().filter((r) => r.workspaceId !== workspaceId);
     this.ring = kept;
@@ -109,6 +170,17 @@ export class Journal implements RequestJournal {
   get size(): number {
     return this.ring.length;
   }
+}
+
+/** The newest `limit` entries that pass the filter, oldest first: the order of a HAR. */
+export function oldestOf(newestFirst: Iterable<Recorded>, filter: JournalFilter): Recorded[] {
+  const out: Recorded[] = [];
+  const limit = filter.limit ?? Infinity;
+  for (const recorded of newestFirst) {
+    if (out.length >= limit) break;
+    if (matches(recorded, filter)) out.push(recorded);
+  }
+  return out.reverse();
 }
 
 export function matches(r: Recorded, f: JournalFilter): boolean {

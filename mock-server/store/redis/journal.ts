@@ -5,6 +5,7 @@
 import {
   format,
   matches,
+  oldestOf,
   withoutSecrets,
   type JournalEntry,
   type JournalFilter,
@@ -20,8 +21,23 @@ export class RedisJournal implements RequestJournal {
   ) {}
 
   async add(entry: Omit<Recorded, "seq">): Promise<void> {
-    if (this.capacity <= 0) return;
-    await this.link.journalAdd({ ...entry, url: withoutSecrets(entry.url) }, this.capacity);
+    const { variants, exchange, ...rest } = entry;
+    const coverage =
+      variants && rest.workspaceId !== null ? { workspaceId: rest.workspaceId, keys: variants } : undefined;
+    if (this.capacity <= 0 && !coverage) return;
+    await this.link.journalAdd({ ...rest, url: withoutSecrets(rest.url) }, Math.max(0, this.capacity), coverage);
+  }
+
+  async exchanges(filter: JournalFilter = {}): Promise<Recorded[]> {
+    return oldestOf(await this.all(), filter);
+  }
+
+  async addVariants(workspaceId: string, keys: readonly string[]): Promise<void> {
+    await this.link.coverageAdd(workspaceId, keys);
+  }
+
+  async variantsSeen(workspaceId: string): Promise<ReadonlySet<string>> {
+    return new Set(await this.link.coverageOf(workspaceId));
   }
 
   async list(filter: JournalFilter = {}): Promise<JournalEntry[]> {

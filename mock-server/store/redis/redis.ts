@@ -14,6 +14,8 @@ import type { Redis } from "ioredis";
 import { ApiError } from "../../core/errors.js";
 
 const PREFIX = "apm:";
+/** The coverage index (a set of workspace ids); each workspace's variant keys are in `${COVERAGE}:<id>`. */
+const COVERAGE = `${PREFIX}coverage`;
 
 /** Per unit (3 keys each: m, h, z; one `since` each): what changed since that version. */
 const SYNC = `
@@ -90,12 +92,28 @@ if tonumber(redis.call('HGET', KEYS[1], 'v') or '0') ~= tonumber(ARGV[1]) then r
 if ARGV[3] == '' then redis.call('ZREM', KEYS[2], ARGV[2]) else redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2]) end
 return 1`;
 
-/** KEYS: journal, journal:seq. ARGV: entry JSON (an object), capacity. The entry gets the next seq as its id. */
+/**
+ * KEYS: journal, journal:seq[, the workspace's coverage set, the coverage index]. ARGV: entry JSON (an
+ * object), capacity[, workspaceId, variant keys...]. The entry gets the next seq as its id; the variants its
+ * answer showed join the workspace's set in the same step.
+ */
 const JOURNAL_ADD = `
 local seq = redis.call('INCR', KEYS[2])
-redis.call('LPUSH', KEYS[1], '{"seq":' .. seq .. ',' .. string.sub(ARGV[1], 2))
-redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+if tonumber(ARGV[2]) > 0 then
+  redis.call('LPUSH', KEYS[1], '{"seq":' .. seq .. ',' .. string.sub(ARGV[1], 2))
+  redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+end
+if #KEYS > 2 and #ARGV > 3 then
+  redis.call('SADD', KEYS[3], unpack(ARGV, 4))
+  redis.call('SADD', KEYS[4], ARGV[3])
+end
 return seq`;
+
+/** KEYS: the coverage index. Forgets every workspace's variants. */
+const COVERAGE_CLEAR = `
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do redis.call('DEL', KEYS[1] .. ':' .. id) end
+redis.call('DEL', KEYS[1])
+return 1`;
 
 /** KEYS: journal. ARGV: workspaceId. Keeps the others' entries, in order. */
 const JOURNAL_DROP = `
@@ -125,6 +143,7 @@ interface Scripts {
   mockCommit(keys: number, ...args: (string | number)[]): Promise<number[]>;
   mockJournalAdd(keys: number, ...args: (string | number)[]): Promise<number>;
   mockJournalDrop(keys: number, ...args: (string | number)[]): Promise<number>;
+  mockCoverageClear(keys: number, ...args: (string | number)[]): Promise<number>;
   mockSetDue(keys: number, ...args: (string | number)[]): Promise<number>;
 }
 
@@ -174,6 +193,7 @@ export class RedisLink {
     this.redis.defineCommand("mockCommit", { lua: COMMIT });
     this.redis.defineCommand("mockJournalAdd", { lua: JOURNAL_ADD });
     this.redis.defineCommand("mockJournalDrop", { lua: JOURNAL_DROP });
+    this.redis.defineCommand("mockCoverageClear", { lua: COVERAGE_CLEAR });
     this.redis.defineCommand("mockSetDue", { lua: SET_DUE });
     this.redis.on("error", (error: Error) => {
       // One line per outage, not one per reconnection attempt; none before the first connection (connect says why).
@@ -254,21 +274,53 @@ export class RedisLink {
     await this.call(() => this.redis.mockSetDue(2, meta, `${PREFIX}due`, version, workspaceId, wallMs ?? ""));
   }
 
-  async journalAdd(entry: object, capacity: number): Promise<number> {
+  /** `variants`: keys the answer showed, for the workspace's coverage set (one round trip either way). */
+  async journalAdd(
+    entry: object,
+    capacity: number,
+    variants?: { workspaceId: string; keys: readonly string[] },
+  ): Promise<number> {
+    const journal = [`${PREFIX}journal`, `${PREFIX}journal:seq`];
     return this.call(() =>
-      this.redis.mockJournalAdd(2, `${PREFIX}journal`, `${PREFIX}journal:seq`, JSON.stringify(entry), capacity),
+      variants && variants.keys.length > 0
+        ? this.redis.mockJournalAdd(
+            4,
+            ...journal,
+            `${COVERAGE}:${variants.workspaceId}`,
+            COVERAGE,
+            JSON.stringify(entry),
+            capacity,
+            variants.workspaceId,
+            ...variants.keys,
+          )
+        : this.redis.mockJournalAdd(2, ...journal, JSON.stringify(entry), capacity),
     );
+  }
+
+  async coverageAdd(workspaceId: string, keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.journalAdd({}, 0, { workspaceId, keys });
+  }
+
+  async coverageOf(workspaceId: string): Promise<string[]> {
+    return this.call(() => this.redis.smembers(`${COVERAGE}:${workspaceId}`));
   }
 
   async journalAll(): Promise<string[]> {
     return this.call(() => this.redis.lrange(`${PREFIX}journal`, 0, -1));
   }
 
+  /** The journal's entries, and the coverage the same traffic built: every workspace's, or one's. */
   async journalClear(workspaceId?: string): Promise<void> {
     await this.call(() =>
       workspaceId === undefined
         ? this.redis.del(`${PREFIX}journal`)
         : this.redis.mockJournalDrop(1, `${PREFIX}journal`, workspaceId),
+    );
+    await this.call<unknown>(() =>
+      workspaceId === undefined
+        ? this.redis.mockCoverageClear(1, COVERAGE)
+        : this.redis.multi().del(`${COVERAGE}:${workspaceId}`).srem(COVERAGE, workspaceId).exec(),
     );
   }
 
