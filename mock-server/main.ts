@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** npm start: the mock on PORT/HOST, printing where it is and how to call it. */
-import { choiceOption, helpText, integerOption, readConfig, secondsOption } from "./node/config.js";
+import { choiceOption, helpText, integerOption, readConfig, scenarioOption, secondsOption } from "./node/config.js";
 import { watchLauncher } from "./node/launcher-watch.js";
 import { LOG_FORMATS, requestLogger } from "./node/request-log.js";
 import { findKitRoot, watchSpec } from "./node/spec-watch.js";
@@ -8,6 +8,7 @@ import { loadState, StateSaver } from "./node/persistence.js";
 import { startMock, type RunningMock } from "./server.js";
 import { isFirstWorker, isWorker, runWorkers } from "./node/workers.js";
 import { readFile } from "node:fs/promises";
+import { DEFAULT_WORKSPACE_ID } from "./core/defaults.js";
 import type { RouteTable } from "./upstream/route-modes.js";
 
 function parseJson(text: string, path: string): unknown {
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   if (store && stateFile)
     throw new Error("--store and --state-file exclude each other: with a store, Redis keeps the state");
   if (store && v.watch) throw new Error("--watch reloads one process; it does not combine with --store");
+  const scenario = scenarioOption(v);
   const workers = integerOption(v, "workers", 1, 256);
   if (workers > 1 && !store)
     throw new Error("--workers needs --store: separate processes share state only through Redis");
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
     host: v.host,
     apiKey: v["api-key"],
     seed: integerOption(v, "seed", 0, 4294967295),
+    scenario,
     // A virtual clock goes on from where the saved state left it, not back to its start.
     clock: { mode, speed, start: start ?? (mode === "virtual" && restore ? new Date(restore.savedAt) : undefined) },
     validateResponses: validate,
@@ -136,6 +139,9 @@ async function main(): Promise<void> {
   console.log(`  Docs:               ${running.url}/docs`);
   console.log(`  Control plane:      ${running.url}/__mock/health`);
   console.log(`  Clock: ${mode}${mode === "real" ? ` x${speed}` : ""}; response validation ${validate ? "on" : "off"}`);
+  // What the default workspace holds: a state file or a shared store already seeded may say otherwise than --scenario.
+  const seeded = running.mock.services.workspaces.get(DEFAULT_WORKSPACE_ID)?.scenario;
+  if (seeded) console.log(`  Scenario:           ${seeded} (the default workspace; a reset reseeds it)`);
   console.log(
     `  Request log:        ${logFormat}${logFormat === "off" ? "" : " (stdout; --log-format pretty|json|off)"}`,
   );

@@ -10,6 +10,7 @@ import type { Workspace } from "../store/workspace.js";
 import type { ControlHandlers, ControlServices } from "./types.js";
 import { recordCheck } from "../store/record-checks.js";
 import { exportSnapshot, importSnapshot } from "../store/snapshot.js";
+import { holdScenario } from "../seed/index.js";
 
 export function workspaceOf(workspaces: Pick<Store, "get">, id: string): Workspace {
   const workspace = workspaces.get(id);
@@ -60,9 +61,16 @@ export function workspaceHandlers({
     },
 
     createWorkspace: {
+      // A scenario is what an empty workspace is not seeded with: asking for both is a contradiction.
+      check: ({ body }) => {
+        const { empty, scenario } = (body ?? {}) as { empty?: unknown; scenario?: unknown };
+        return empty === true && scenario !== undefined
+          ? { scenario: "cannot be combined with empty: true (an empty workspace is seeded with nothing)" }
+          : undefined;
+      },
       handle: ({ body }) => {
         const workspace = workspaces.create(
-          { seed: body?.seed, empty: body?.empty, readOnly: body?.readOnly },
+          { seed: body?.seed, empty: body?.empty, readOnly: body?.readOnly, scenario: body?.scenario },
           workspaceOf(workspaces, DEFAULT_WORKSPACE_ID).random,
         );
         return { status: 201, body: { workspaceId: workspace.workspaceId, apiKey: workspace.apiKey } };
@@ -105,6 +113,7 @@ export function workspaceHandlers({
         // The spec checks the shape (collections of objects); the store checks each record against its schema.
         importSnapshot(workspace, body, recordCheck(contract()));
         simulation.resume(workspace);
+        holdScenario(workspace);
         return { status: 200, body: info(workspace) };
       },
     },

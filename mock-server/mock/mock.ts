@@ -12,11 +12,12 @@ import { controlRoutes } from "../control/router.js";
 import { handlers } from "../routes/index.js";
 import { recordCheck } from "../store/record-checks.js";
 import { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID } from "../core/defaults.js";
-import { seedWorkspace } from "../seed/index.js";
+import { holdScenario, seedWorkspace } from "../seed/index.js";
 import { Simulation } from "../sim/simulation.js";
 import { restoreState, type PersistedState } from "../store/state.js";
 import { memoryStore } from "../store/memory/memory-store.js";
 import type { Sha256, Store, StoreFactory } from "../store/store.js";
+import type { Scenario } from "../store/workspace.js";
 import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher, type DispatcherOptions } from "../webhooks/dispatcher.js";
 import { Scheduler } from "../sim/scheduler.js";
 import type { Services } from "../routes/context.js";
@@ -40,6 +41,8 @@ export interface MockOptions {
   journalCapacity: number;
   webhooks: Partial<Omit<DispatcherOptions, "log">>;
   log: (line: string) => void;
+  /** Seeds the default workspace with this scenario instead of the usual world (--scenario). */
+  scenario?: Scenario;
   /** State loaded from --state-file: replaces the seeded world. */
   restore?: PersistedState;
   /** How API keys are hashed: Web Crypto unless a door brings a faster one (Node's crypto.hash). */
@@ -138,6 +141,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     seed: (workspace) => {
       seedWorkspace(workspace, workspace.clock.now());
       simulation.resume(workspace);
+      holdScenario(workspace);
     },
     added: (workspace) => scheduler.wakeClockOf(workspace),
     runDue: (workspace) => scheduler.runDue(workspace),
@@ -156,12 +160,16 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
       seed: options.seed,
       empty: false,
       readOnly: false,
+      ...(options.scenario && { scenario: options.scenario }),
     });
   // In memory the default workspace is there at once; a store shared by processes is seeded by the first.
   const joined = workspaces.open(addDefault);
   if (options.restore) {
     restoreState(options.restore, workspaces, recordCheck(contract));
-    for (const workspace of workspaces.list()) simulation.resume(workspace);
+    for (const workspace of workspaces.list()) {
+      simulation.resume(workspace);
+      holdScenario(workspace);
+    }
   }
   const journal = (components.journal ?? ((capacity) => new Journal(capacity)))(options.journalCapacity);
   const drift = new DriftLog(options.log);

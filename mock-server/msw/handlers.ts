@@ -29,6 +29,7 @@ import {
 } from "../core/exchange.js";
 import { createMock, DEFAULT_API_KEY, type Mock, type UpstreamSetup } from "../mock/mock.js";
 import type { RouteTable } from "../upstream/route-modes.js";
+import type { Scenario } from "../store/workspace.js";
 import { fetchForwardedBody, fetchUpstream } from "./upstream-transport.js";
 import { isTextFieldPart, MAX_FIELD_BYTES, SNIFF_BYTES, textFieldValue } from "../core/uploads.js";
 
@@ -39,6 +40,8 @@ export interface MockHandlersOptions {
   apiKey?: string;
   /** Faker seed of the default workspace. Default 1. */
   seed?: number;
+  /** Seed the default workspace with this scenario instead of the usual world ("every-variant"), as `--scenario`. */
+  scenario?: Scenario;
   /** "real" (default, as `npm start`) or "virtual" (moves only on POST /__mock/clock/advance), or full clock options. */
   clock?: ClockMode | ClockOptions;
   /** Check every reply against the spec. Default true, as in development. */
@@ -79,6 +82,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   const mock = createMock({
     apiKey: options.apiKey ?? DEFAULT_API_KEY,
     seed: options.seed ?? 1,
+    ...(options.scenario && { scenario: options.scenario }),
     clock: typeof clock === "string" ? { mode: clock } : clock,
     validateResponses: options.validateResponses ?? true,
     ...(options.log && { log: options.log }),

@@ -3,6 +3,7 @@
  * `--help` lists them all.
  */
 import { parseArgs } from "node:util";
+import { isScenario, SCENARIOS, type Scenario } from "../store/workspace.js";
 
 export interface Option {
   flag: string;
@@ -20,6 +21,12 @@ export const OPTIONS: Option[] = [
   { flag: "host", env: "HOST", fallback: "127.0.0.1", help: "interface to bind" },
   { flag: "api-key", env: "MOCK_API_KEY", fallback: "mock-api-key", help: "API key of the default workspace" },
   { flag: "seed", env: "MOCK_SEED", fallback: "1", help: "faker seed of the default workspace" },
+  {
+    flag: "scenario",
+    env: "MOCK_SCENARIO",
+    fallback: "",
+    help: `seed the default workspace with this scenario instead of the usual world: ${SCENARIOS.join(", ")}`,
+  },
   {
     flag: "clock",
     env: "MOCK_CLOCK",
@@ -227,4 +234,12 @@ export function choiceOption<T extends string>(values: Record<string, string>, f
   if (!choices.includes(value))
     throw new Error(`--${flag} must be ${choices.join(", ").replace(/, (?=[^,]*$)/, " or ")}, got "${values[flag]}"`);
   return value;
+}
+
+/** --scenario: absent when not given; a name the mock does not know is refused with the known ones. */
+export function scenarioOption(values: Record<string, string>): Scenario | undefined {
+  const name = values.scenario;
+  if (name === "") return undefined;
+  if (!isScenario(name)) throw new Error(`--scenario must be one of ${SCENARIOS.join(", ")}, got "${name}"`);
+  return name;
 }

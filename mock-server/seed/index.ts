@@ -1,10 +1,11 @@
 /**
  * Seed data and record builders of the mock.
- *  - seedWorkspace: the deterministic world a workspace starts with (and returns to on reset).
+ *  - seedWorkspace: the deterministic world a workspace starts with (and returns to on reset), or its
+ *    scenario's (every-variant.ts); holdScenario keeps a scenario's variants from moving on.
  *  - buildRecord: fills a partial record for `POST /__mock/workspaces/{id}/{collection}`; the caller
  *    stores the result. Fills are deterministic too: the Faker is seeded from workspace.random.
  */
-import type { Workspace } from "../store/workspace.js";
+import type { Scenario, Workspace } from "../store/workspace.js";
 import type { Collection } from "../store/collection.js";
 import type { CollectionName, RecordTypes } from "../store/records.js";
 import { newFaker, type BuildContext } from "./context.js";
@@ -22,6 +23,7 @@ import { buildChat } from "./chats.js";
 import { buildApiKey } from "./api-keys.js";
 import { seedDocumented } from "./documented.js";
 import { seedWorkspace as seedWorld } from "./world.js";
+import { holdEveryVariant, seedEveryVariant } from "./every-variant.js";
 
 export type { BuildContext } from "./context.js";
 export { settleCall, terminationReasonsFor, canTransition, isFinal, NEXT_STATUSES } from "./call-lifecycle.js";
@@ -40,12 +42,27 @@ export {
 };
 
 /**
- * The world a workspace starts with (and returns to on reset): the generated one (world.ts), and in
- * the default workspace the records the spec's examples show (documented.ts), oldest of all.
+ * The world a workspace starts with (and returns to on reset): its scenario's when it has one, else
+ * the generated one (world.ts) and, in the default workspace, the records the spec's examples show
+ * (documented.ts), oldest of all.
  */
 export function seedWorkspace(workspace: Workspace, now: Date): void {
+  if (workspace.scenario) return SCENARIO_SEEDERS[workspace.scenario](workspace, now);
   seedWorld(workspace, now);
   seedDocumented(workspace, now);
+}
+
+/** Each scenario's world, instead of the usual one (a scenario the spec adds without a seeder fails the build). */
+const SCENARIO_SEEDERS: Record<Scenario, (workspace: Workspace, now: Date) => void> = {
+  "every-variant": seedEveryVariant,
+};
+
+/**
+ * After the simulation resumed a workspace (seeded, reset, restored): puts back what its scenario keeps
+ * from moving on, where a record alone cannot say so (every-variant.ts). Nothing for other workspaces.
+ */
+export function holdScenario(workspace: Workspace): void {
+  if (workspace.scenario === "every-variant") holdEveryVariant(workspace);
 }
 
 type Builders = { [K in CollectionName]: (ctx: BuildContext, partial: Partial<RecordTypes[K]>) => RecordTypes[K] };

@@ -9,7 +9,7 @@ import type { Clock } from "../core/clock.js";
 import { sha256, subtleCrypto } from "../core/portable-crypto.js";
 import type { Random } from "../core/random.js";
 import { CREATED_CHANGE, NO_TRACKING, ROOT_CLOCK_CHANGE, type ChangeTracker, type MockChange } from "./changes.js";
-import { Workspace, type Seeder, type WorkspaceOptions } from "./workspace.js";
+import { Workspace, type CreateOptions, type Seeder, type WorkspaceOptions } from "./workspace.js";
 
 /** SHA-256 of a text; synchronous where the platform allows it. */
 export type Sha256 = (text: string) => Uint8Array | Promise<Uint8Array>;
@@ -83,7 +83,7 @@ export class Registry {
   }
 
   /** A new isolated workspace with a generated id and key. */
-  create(options: { seed?: number; empty?: boolean; readOnly?: boolean }, random: Random): Workspace {
+  create(options: CreateOptions, random: Random): Workspace {
     this.tracker.changed(CREATED_CHANGE);
     this.created++;
     return this.add({
@@ -92,6 +92,7 @@ export class Registry {
       seed: options.seed ?? this.created,
       empty: options.empty ?? false,
       readOnly: options.readOnly ?? false,
+      ...(options.scenario && { scenario: options.scenario }),
     });
   }
 

@@ -7,7 +7,15 @@
 import type { RecordCheck } from "./record-checks.js";
 import { importSnapshot, type Snapshot } from "./snapshot.js";
 import type { Store } from "./store.js";
-import type { CallPlan, IntegrationCredentials, TrunkSecrets, Workspace, WorkspaceOptions } from "./workspace.js";
+import {
+  isScenario,
+  SCENARIOS,
+  type CallPlan,
+  type IntegrationCredentials,
+  type TrunkSecrets,
+  type Workspace,
+  type WorkspaceOptions,
+} from "./workspace.js";
 import { exportRecords, exportSecrets, importSecrets, optionsOf } from "./workspace-state.js";
 
 export class StateFileError extends Error {}
@@ -67,9 +75,15 @@ export function restoreState(
     ) {
       throw new Error(`workspace ${saved.workspaceId} lacks its collections or secrets`);
     }
+    if (saved.scenario !== undefined && !isScenario(saved.scenario))
+      throw new Error(`workspace ${saved.workspaceId} names an unknown scenario; known: ${SCENARIOS.join(", ")}`);
     const existing = workspaces.get(saved.workspaceId);
     const workspace = existing ?? workspaces.add(saved, { seed: false });
-    if (existing) existing.clear();
+    if (existing) {
+      existing.clear();
+      // The records restored are the saved scenario's: a reset must reseed that one, not the one started with.
+      existing.scenario = saved.scenario;
+    }
     const lead = Date.parse(saved.clock ?? "") - Date.parse(state.savedAt);
     if (Number.isFinite(lead)) workspace.clock.set(workspaces.clock.nowMs() + lead);
     importSnapshot(workspace, saved.collections, check);

@@ -12,7 +12,7 @@ import type { Clock } from "../core/clock.js";
 import type { FaultRules } from "../core/faults.js";
 import type { Random } from "../core/random.js";
 import type { Sha256 } from "./registry.js";
-import type { Seeder, Workspace, WorkspaceOptions } from "./workspace.js";
+import type { CreateOptions, Seeder, Workspace, WorkspaceOptions } from "./workspace.js";
 
 export type { Sha256 };
 
@@ -25,7 +25,7 @@ export interface Store {
   /** Adds a workspace, seeded unless `how.seed` is false or it is empty. */
   add(options: WorkspaceOptions, how?: { seed: boolean }): Workspace;
   /** A new isolated workspace with a generated id and key (drawn from `random`). */
-  create(options: { seed?: number; empty?: boolean; readOnly?: boolean }, random: Random): Workspace;
+  create(options: CreateOptions, random: Random): Workspace;
   /** Every workspace back to its seed state; `seed` replaces the seed of `defaultId`. */
   reset(defaultId: string, seed?: number): void;
   /** One workspace back to its seed state (a new `seed` if given); its clock keeps its time. */

@@ -30,6 +30,8 @@ export function optionsOf(workspace: Workspace): WorkspaceOptions {
     seed: workspace.seed,
     empty: workspace.empty,
     readOnly: workspace.readOnly,
+    // Absent rather than undefined: entries written before scenarios existed read the same.
+    ...(workspace.scenario && { scenario: workspace.scenario }),
   };
 }
 

@@ -48,13 +48,32 @@ export interface CallPlan {
   durationSeconds?: number;
 }
 
+/** A named world a workspace is seeded with instead of the usual one (seed/index.ts runs it). */
+export type Scenario = MockControlComponents["schemas"]["Scenario"];
+
+/** Every scenario the spec names, for a caller to check a name against (the CLI, a state file). */
+export const SCENARIOS = ["every-variant"] as const satisfies readonly Scenario[];
+
+// A scenario added to the spec but not to SCENARIOS fails the build here.
+const everyScenarioListed: [Exclude<Scenario, (typeof SCENARIOS)[number]>] extends [never] ? true : false = true;
+void everyScenarioListed;
+
+export function isScenario(name: unknown): name is Scenario {
+  return (SCENARIOS as readonly unknown[]).includes(name);
+}
+
 export interface WorkspaceOptions {
   workspaceId: string;
   apiKey: string;
   seed: number;
   empty: boolean;
   readOnly: boolean;
+  /** Seeded with this scenario instead of the usual world (on reset too); absent: the usual world. */
+  scenario?: Scenario;
 }
+
+/** What the creator of a workspace chooses (POST /__mock/workspaces); its id and key are generated. */
+export type CreateOptions = Partial<Pick<WorkspaceOptions, "seed" | "empty" | "readOnly" | "scenario">>;
 
 export class Workspace {
   readonly workspaceId: string;
@@ -62,6 +81,8 @@ export class Workspace {
   readonly readOnly: boolean;
   seed: number;
   readonly empty: boolean;
+  /** Replaced only by a restore, or by another process's write (store/redis/fields.ts). */
+  scenario: Scenario | undefined;
   readonly collections: Collections;
   readonly credentials: ObservedMap<string, IntegrationCredentials>;
   readonly trunks: ObservedMap<string, TrunkSecrets>;
@@ -87,6 +108,7 @@ export class Workspace {
     this.readOnly = options.readOnly;
     this.seed = options.seed;
     this.empty = options.empty;
+    this.scenario = options.scenario;
     const t = (this.tracker = tracker === NO_TRACKING ? undefined : tracker);
     const tell = <K>(change: (key: K) => WorkspaceChange) => (t ? (key: K) => t.changed(change(key)) : undefined);
     this.collections = Object.fromEntries(

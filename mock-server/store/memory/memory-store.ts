@@ -5,7 +5,7 @@
  */
 import { Registry } from "../registry.js";
 import type { Store, StoreFactory, StoreParts } from "../store.js";
-import type { Workspace, WorkspaceOptions } from "../workspace.js";
+import type { CreateOptions, Workspace, WorkspaceOptions } from "../workspace.js";
 import type { Random } from "../../core/random.js";
 
 type FollowUp = (undone: boolean) => void;
@@ -35,7 +35,7 @@ export class MemoryStore implements Store {
     return this.registry.add(options, how);
   }
 
-  create(options: { seed?: number; empty?: boolean; readOnly?: boolean }, random: Random): Workspace {
+  create(options: CreateOptions, random: Random): Workspace {
     return this.registry.create(options, random);
   }
 

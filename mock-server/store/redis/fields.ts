@@ -171,7 +171,10 @@ export function mockFields(
           const existing = registry.get(change.workspaceId);
           if (!options) dropWorkspace(change.workspaceId);
           else if (!existing) addWorkspace(options);
-          else existing.seed = options.seed;
+          else {
+            existing.seed = options.seed;
+            existing.scenario = options.scenario;
+          }
         }
       }
     },

@@ -21,7 +21,7 @@ import type { Random } from "../../core/random.js";
 import type { Change, ChangeTracker, MockChange, WorkspaceChange } from "../changes.js";
 import { Registry } from "../registry.js";
 import type { Store, StoreFactory, StoreParts } from "../store.js";
-import { Workspace, type WorkspaceOptions } from "../workspace.js";
+import { Workspace, type CreateOptions, type WorkspaceOptions } from "../workspace.js";
 import { mockFields, workspaceFields, type Fields } from "./fields.js";
 import type { RedisLink, SyncResult, UnitWrite } from "./redis.js";
 
@@ -99,7 +99,7 @@ export class RedisStore implements Store {
     return workspace;
   }
 
-  create(options: { seed?: number; empty?: boolean; readOnly?: boolean }, random: Random): Workspace {
+  create(options: CreateOptions, random: Random): Workspace {
     const workspace = this.registry.create(options, random);
     this.unitOf(workspace).whole = true;
     return workspace;
