@@ -21,6 +21,7 @@ const FILES = [
   "control/control-contract",
   "control/control-plane-input",
   "control/control-plane",
+  "control/coverage",
   "doors/docs",
   "api/integrations",
   "api/knowledge-bases",
