@@ -55,6 +55,7 @@ export interface Harness {
     seed?: number;
     empty?: boolean;
     readOnly?: boolean;
+    scenario?: "every-variant";
   }): Promise<{ workspaceId: string; apiKey: string; api: PlatformClient }>;
   advance(seconds: number): Promise<void>;
 }
