@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 /**
  * The agent-platform-mock command (package.json "bin"): `agent-platform-mock drift ...` reads the upstream
- * door's drift findings and writes the suite's reports (conformance/drift/command.ts); any other argv
+ * door's drift findings and writes the suite's reports (conformance/drift/command.ts); `coverage ...` says
+ * which response variants a workspace has received, from the mock or a saved HAR or journal
+ * (conformance/coverage/command.ts); any other argv
  * runs the mock exactly as `npm start` does (main.ts, which starts on import). Each is loaded only when
  * asked for, so serving loads nothing of the suite. A cluster worker (--workers) runs this file again
  * with the same argv, so it lands on the server too.
  */
 const COMMANDS: Record<string, () => Promise<(argv: string[]) => Promise<number>>> = {
   drift: async () => (await import("../../conformance/drift/command.js")).driftMain,
+  coverage: async () => (await import("../../conformance/coverage/command.js")).coverageMain,
 };
 
 const argv = process.argv.slice(2);
@@ -25,6 +28,6 @@ if (command) {
   // With --help, main() printed the server's usage synchronously on import (bad flags exit there): the commands go below it.
   if (argv.includes("--help"))
     console.log(
-      "Commands:\n  agent-platform-mock drift --url URL [...]   drift findings of the upstream door, as the suite's reports (drift --help)\n",
+      "Commands:\n  agent-platform-mock drift --url URL [...]      drift findings of the upstream door, as the suite's reports (drift --help)\n  agent-platform-mock coverage --url URL [...]   the response variants a workspace has received, and how to get the rest (coverage --help)\n",
     );
 }
