@@ -135,30 +135,18 @@ describe("observedVariants", () => {
     expect(first).toContain("getCall enum status=error");
   });
 
-  it("reads a 100-item page of calls in a fraction of the time it takes to serialise it", () => {
+  it("reads every item of a 100-item page of calls", () => {
     const statuses = ["scheduled", "in_progress", "ended", "not_connected", "error"];
     const items = Array.from({ length: 100 }, (_, i) => ({
       ...exampleCall,
       status: statuses[i % statuses.length],
       recordingUrl: i % 2 ? null : "https://x",
     }));
-    const body = page(items, true, true);
-    const run = () => observedVariants(catalogue, answer({ operationId: "listCalls", body }));
-    /** The best of 15 rounds, in µs per call: the machine's other work only ever adds. */
-    const best = (work: () => unknown) => {
-      for (let i = 0; i < 100; i++) work();
-      let min = Infinity;
-      for (let round = 0; round < 15; round++) {
-        const started = performance.now();
-        for (let i = 0; i < 50; i++) work();
-        min = Math.min(min, ((performance.now() - started) * 1000) / 50);
-      }
-      return min;
-    };
-    expect(run()).toContain("listCalls enum status=not_connected");
-    // Measured on a busy 2-core VM: about 35 µs against 250 µs for JSON.stringify.
-    // The pipeline serialises every answer anyway, so coverage stays a small part of an answer's cost.
-    expect(best(run)).toBeLessThan(best(() => JSON.stringify(body)) / 3);
+    // Its cost per answer is measured by the bench (npm run bench -- --only exercised), not here.
+    const keys = observedVariants(catalogue, answer({ operationId: "listCalls", body: page(items, true, true) }));
+    for (const status of statuses) expect(keys).toContain(`listCalls enum status=${status}`);
+    expect(keys).toContain("listCalls nullable recordingUrl=null");
+    expect(keys).toContain("listCalls nullable recordingUrl=set");
   });
 });
 
