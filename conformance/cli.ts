@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { cleanup, CleanupCannotStart } from "./cleanup.js";
 import { fuzzRules } from "./fuzz/fuzz-rules.js";
 import { RunCannotStart, runSuite, selectRules, type RunOptions, type RunResult } from "./lib/runner.js";
+import { parityMain } from "./parity/command.js";
 import { applyBaseline, loadBaseline, type Baseline } from "./report/baseline.js";
 import { consoleReport } from "./report/console.js";
 import { runFails } from "./report/group.js";
@@ -41,6 +42,8 @@ Through gateways (Retry-After on 429 and 503 is always honoured; nothing the env
   --fail-on-inconclusive       exit 1 when a rule got no real answer through the environment
   --ledger FILE                the ledger file on a foreign target (default: in the OS temp dir, named by run id)
 agent-platform-conformance cleanup --ledger FILE --base-url URL --api-key KEY   put back what a killed run left
+agent-platform-conformance parity --base-url A --api-key KA --against B --against-api-key KB [--json F] [--html F]
+                               where two targets differ (parity --help for its options)
 environment: CONFORMANCE_BASE_URL, CONFORMANCE_API_KEY, CONFORMANCE_SECOND_API_KEY`;
 
 export interface CliIo {
@@ -161,6 +164,7 @@ export async function main(
   extra: Partial<RunOptions> = {},
 ): Promise<{ code: number; run?: RunResult }> {
   if (argv[0] === "cleanup") return cleanupMain(argv.slice(1), env, io, extra);
+  if (argv[0] === "parity") return parityMain(argv.slice(1), env, io, extra);
   let values: Values;
   try {
     values = parseArgs({ args: argv, strict: true, options: OPTIONS }).values;
