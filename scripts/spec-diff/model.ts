@@ -3,6 +3,8 @@
  * A change either lets fewer values through (narrows), more (widens), or a different set (both).
  * Whether that breaks a client depends on who writes the value: the client (request) or the server
  * (response). Keeping that rule in one place is what makes request and response agree.
+ * Each change also says where it sits as data (`location`, set by the sink the comparers write to), so
+ * that spec:diff --traffic can find the recorded exchanges it meets without parsing `where`.
  */
 
 export type Direction = "request" | "response";
@@ -16,6 +18,46 @@ export interface Change {
   message: string;
   /** The component the changed node is defined in, e.g. `components.schemas.Campaign.properties.scheduledDate`. */
   origin?: string;
+  /** What the change does to the values allowed there (changes to a schema node's keywords). */
+  effect?: Effect;
+  /** A named member (field, parameter, header, body) that vanished, appeared or changed requiredness. */
+  member?: Member;
+  /** `where` as data, for tools that match changes against recorded traffic (spec:diff --traffic). */
+  location?: Location;
+}
+
+export type Member = "removed" | "added" | "required" | "optional";
+
+/**
+ * Which part of an HTTP exchange a change is about. `side` is the HTTP message (a webhook's payload is
+ * a request even though the client receives it); `field` is the schema path below a parameter, header
+ * or media type, spelt as in `where` (`data[].status`, `oneOf[ApiKeyAuthCreate].apiKey`, `variables{}`).
+ */
+export interface Location {
+  /** compare.ts's key: `GET /v1/calls/{}` (path parameter names dropped) or `webhook NAME POST`. */
+  operation?: string;
+  part:
+    | "operation"
+    | "security"
+    | "scheme"
+    | "parameter"
+    | "serialization"
+    | "request-body"
+    | "media-type"
+    | "schema"
+    | "status"
+    | "header";
+  side?: "request" | "response";
+  /** The response key as written in the spec: `200`, `4XX`, `default`. */
+  status?: string;
+  /** A changed success status: the codes no longer documented. */
+  statuses?: string[];
+  mediaType?: string;
+  /** `in` and name; a path parameter by its position in the template (`path#1`), as compare.ts keys them. */
+  parameter?: { in: string; name: string; position?: number };
+  header?: string;
+  scheme?: string;
+  field?: string;
 }
 
 /** Documentation-only edits (descriptions, examples, x-assumption...), counted per operation or component. */
@@ -41,19 +83,45 @@ export function severityOf(direction: Direction, effect: Effect): Severity {
 /** Sink the comparers write to: location prefix, direction and origin travel with it. */
 export interface Sink {
   direction: Direction;
-  add(where: string, effect: Effect, message: string, origin?: string): void;
+  add(where: string, effect: Effect, message: string, origin?: string, member?: Member): void;
   /** A change whose severity is decided by the caller (removed operation, security...). */
   push(change: Change): void;
+  /**
+   * The same sink, attaching `location` to what it is given; `field` is read off each `where` as the
+   * part after `prefix: ` (the comparers spell a schema path that way), "" for `prefix` itself.
+   */
+  at(prefix: string, location: Location): Sink;
 }
 
-export function makeSink(changes: Change[], direction: Direction): Sink {
+export function makeSink(
+  changes: Change[],
+  direction: Direction,
+  scope?: { prefix: string; location: Location },
+): Sink {
+  const locate = (where: string): { location?: Location } => {
+    if (!scope) return {};
+    const { prefix, location } = scope;
+    const field = where === prefix ? "" : where.startsWith(`${prefix}: `) ? where.slice(prefix.length + 2) : undefined;
+    return { location: field === undefined ? location : { ...location, field } };
+  };
   return {
     direction,
-    add(where, effect, message, origin) {
-      changes.push({ severity: severityOf(direction, effect), where, message, ...(origin ? { origin } : {}) });
+    add(where, effect, message, origin, member) {
+      changes.push({
+        severity: severityOf(direction, effect),
+        where,
+        message,
+        ...(origin ? { origin } : {}),
+        effect,
+        ...(member ? { member } : {}),
+        ...locate(where),
+      });
     },
     push(change) {
-      changes.push(change);
+      changes.push(change.location ? change : { ...change, ...locate(change.where) });
+    },
+    at(prefix, location) {
+      return makeSink(changes, direction, { prefix, location });
     },
   };
 }
@@ -79,7 +147,13 @@ export function memberChange(
         ? " (additionalProperties is false: clients sending it are now rejected)"
         : " (clients sending it are ignored)"
       : "";
-    sink.push({ severity: "breaking", where, message: `${kind} removed${why}`, ...(origin ? { origin } : {}) });
+    sink.push({
+      severity: "breaking",
+      where,
+      message: `${kind} removed${why}`,
+      ...(origin ? { origin } : {}),
+      member: "removed",
+    });
   } else if (!base && head) {
     if (request)
       sink.add(
@@ -87,8 +161,9 @@ export function memberChange(
         head.required ? "narrows" : "neutral",
         head.required ? `new required ${kind}` : `optional ${kind} added`,
         origin,
+        head.required ? "required" : "added",
       );
-    else sink.add(where, "neutral", `${kind} added`, origin);
+    else sink.add(where, "neutral", `${kind} added`, origin, "added");
   } else if (base && head && base.required !== head.required) {
     // Request: newly required narrows what clients may send. Response: no longer required means it may be absent.
     const effect: Effect = head.required ? "narrows" : "widens";
@@ -97,6 +172,7 @@ export function memberChange(
       effect,
       head.required ? `${kind} became required` : `${kind} no longer required${request ? "" : " (may now be absent)"}`,
       origin,
+      head.required ? "required" : "optional",
     );
   }
 }

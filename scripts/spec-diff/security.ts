@@ -34,13 +34,16 @@ export function compareSchemes(changes: Change[], base: Obj, head: Obj): void {
   };
   for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const where = `components.securitySchemes.${name}`;
-    if (!(name in after)) changes.push({ severity: "breaking", where, message: "security scheme removed" });
-    else if (!(name in before)) changes.push({ severity: "non-breaking", where, message: "security scheme added" });
+    const location = { part: "scheme" as const, scheme: name };
+    if (!(name in after)) changes.push({ severity: "breaking", where, message: "security scheme removed", location });
+    else if (!(name in before))
+      changes.push({ severity: "non-breaking", where, message: "security scheme added", location });
     else if (strip(base, before[name]) !== strip(head, after[name])) {
       changes.push({
         severity: "breaking",
         where,
         message: `security scheme changed: ${strip(base, before[name])} -> ${strip(head, after[name])}`,
+        location,
       });
     }
   }
