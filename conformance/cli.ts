@@ -5,7 +5,7 @@
  * Exit 0: nothing failed at the chosen level. 1: a rule failed or crashed. 2: the run could not start
  * (one line on stderr saying what to fix; with --junit, a file holding that one error).
  */
-import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { realpathSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { cleanup, CleanupCannotStart } from "./cleanup.js";
@@ -18,7 +18,7 @@ import { runFails } from "./report/group.js";
 import { htmlReport } from "./report/html.js";
 import { jsonReport } from "./report/json.js";
 import { junitCannotStart, junitReport } from "./report/junit.js";
-import { parseRateLimit } from "./transport/retry-after.js";
+import { gatewayOptions, tlsOf, tlsProblem } from "./run-options.js";
 
 const USAGE = `usage: agent-platform-conformance --base-url URL --api-key KEY [options]   (npm run conformance -- ... in the kit's repo)
   --level documented|assumed   what may fail the run (default: documented on a foreign target, assumed on the kit's mock)
@@ -88,33 +88,11 @@ const OPTIONS = {
 } as const;
 
 /** The gateway options, read and checked: numbers where numbers belong. */
+/** The gateway options, and the ledger a run on a foreign target writes as it goes. */
 function transportOptions(values: Values): { options: Partial<RunOptions> } | { problem: string } {
-  const rate = parseRateLimit(String(values["rate-limit"] ?? "auto"));
-  if (!rate)
-    return { problem: `--rate-limit must be auto, N/s or N/m (e.g. 20/s, 600/m), not ${values["rate-limit"]}` };
-  const number = (name: string, min: number, integer: boolean): number | undefined | string => {
-    if (values[name] === undefined) return undefined;
-    const n = Number(values[name]);
-    return Number.isFinite(n) && n >= min && (!integer || Number.isInteger(n))
-      ? n
-      : `--${name} must be ${integer ? "a whole number" : "a number"} of at least ${min}, not ${values[name]}`;
-  };
-  const concurrency = number("concurrency", 1, true);
-  const retries = number("retries", 0, true);
-  const timeout = number("timeout", 0.001, false);
-  const maxWait = number("max-wait", 0, false);
-  const problem = [concurrency, retries, timeout, maxWait].find((v) => typeof v === "string");
-  if (typeof problem === "string") return { problem };
-  return {
-    options: {
-      rateLimit: rate,
-      concurrency: concurrency as number | undefined,
-      retries: retries as number | undefined,
-      timeoutMs: timeout === undefined ? undefined : (timeout as number) * 1000,
-      maxWaitMs: maxWait === undefined ? undefined : (maxWait as number) * 1000,
-      ledgerPath: values.ledger as string | undefined,
-    },
-  };
+  const gateway = gatewayOptions(values);
+  if ("problem" in gateway) return gateway;
+  return { options: { ...gateway.options, ledgerPath: values.ledger as string | undefined } };
 }
 
 type Values = Record<string, string | boolean | undefined>;
@@ -144,17 +122,7 @@ function optionProblem(values: Values, baseUrl: string | undefined, apiKey: stri
   if (values.target !== undefined && values.target !== "mock" && values.target !== "foreign")
     return `--target must be mock or foreign, not ${values.target}`;
   if (!Number.isInteger(fuzz) || fuzz < 0) return `--fuzz must be a whole number, not ${values.fuzz}`;
-  if (values.insecure && values.ca)
-    return "--insecure and --ca exclude each other: --ca trusts one CA, --insecure trusts any certificate";
-  if (typeof values.ca === "string") {
-    try {
-      if (!readFileSync(values.ca, "utf8").includes("-----BEGIN CERTIFICATE-----"))
-        return `--ca ${values.ca} holds no PEM certificate`;
-    } catch (error) {
-      return `--ca ${values.ca} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-    }
-  }
-  return undefined;
+  return tlsProblem(values);
 }
 
 export async function main(
@@ -210,10 +178,7 @@ export async function main(
       only: values.only as string | undefined,
       target: values.target as RunOptions["target"],
       secondApiKey: (values["second-api-key"] as string | undefined) ?? env.CONFORMANCE_SECOND_API_KEY,
-      tls:
-        values.insecure || values.ca
-          ? { insecure: Boolean(values.insecure), caFile: values.ca as string | undefined }
-          : undefined,
+      tls: tlsOf(values),
       largeUploads: Boolean(values["large-uploads"]),
       agentId: values["agent-id"] as string | undefined,
       testCaseId: values["test-case-id"] as string | undefined,
@@ -287,10 +252,7 @@ async function cleanupMain(
         apiKey: apiKey!,
         ...transport.options,
         ...extra,
-        tls:
-          values.insecure || values.ca
-            ? { insecure: Boolean(values.insecure), caFile: values.ca as string | undefined }
-            : undefined,
+        tls: tlsOf(values),
       },
       io.out,
     );

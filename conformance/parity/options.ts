@@ -1,14 +1,12 @@
 /**
  * The options of `agent-platform-conformance parity`, read and checked before any request: two
  * targets with their keys, the suite's selection and level, and the gateway options the suite takes
- * (the same for both targets). The checks mirror the suite's own in cli.ts, which parity cannot import
- * (cli.ts dispatches to parity).
+ * (the same for both targets), checked by the same code as the suite's (run-options.ts).
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { RunOptions } from "../lib/runner.js";
 import type { Level } from "../lib/schemas.js";
-import { parseRateLimit } from "../transport/retry-after.js";
+import { gatewayOptions, tlsOf, tlsProblem, type OptionValues } from "../run-options.js";
 
 export const PARITY_USAGE = `usage: agent-platform-conformance parity --base-url A --api-key KA --against B --against-api-key KB [options]
   Runs the suite and parity's probes against both targets and lists where they differ: rule outcomes, the
@@ -74,25 +72,7 @@ export interface ParityOptions {
 
 export type Parsed = { help: true } | { options: ParityOptions } | { problem: string };
 
-type Values = Record<string, string | boolean | undefined>;
-
-function number(values: Values, name: string, min: number, integer: boolean): number | undefined | string {
-  if (values[name] === undefined) return undefined;
-  const n = Number(values[name]);
-  return Number.isFinite(n) && n >= min && (!integer || Number.isInteger(n))
-    ? n
-    : `--${name} must be ${integer ? "a whole number" : "a number"} of at least ${min}, not ${values[name]}`;
-}
-
-function caProblem(ca: string): string | undefined {
-  try {
-    return readFileSync(ca, "utf8").includes("-----BEGIN CERTIFICATE-----")
-      ? undefined
-      : `--ca ${ca} holds no PEM certificate`;
-  } catch (error) {
-    return `--ca ${ca} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-  }
-}
+type Values = OptionValues;
 
 /** The options, or the first problem with them (one line, no secret in it). */
 export function parseParityArgs(argv: string[], env: NodeJS.ProcessEnv): Parsed {
@@ -122,21 +102,10 @@ export function parseParityArgs(argv: string[], env: NodeJS.ProcessEnv): Parsed 
   const level = (values.level as string | undefined) ?? "assumed";
   if (level !== "documented" && level !== "assumed")
     return { problem: `--level must be documented or assumed, not ${level}` };
-  if (values.insecure && values.ca)
-    return { problem: "--insecure and --ca exclude each other: --ca trusts one CA, --insecure trusts any certificate" };
-  if (typeof values.ca === "string") {
-    const problem = caProblem(values.ca);
-    if (problem) return { problem };
-  }
-  const rateLimit = parseRateLimit(String(values["rate-limit"] ?? "auto"));
-  if (!rateLimit)
-    return { problem: `--rate-limit must be auto, N/s or N/m (e.g. 20/s, 600/m), not ${values["rate-limit"]}` };
-  const concurrency = number(values, "concurrency", 1, true);
-  const retries = number(values, "retries", 0, true);
-  const timeout = number(values, "timeout", 0.001, false);
-  const maxWait = number(values, "max-wait", 0, false);
-  const problem = [concurrency, retries, timeout, maxWait].find((v) => typeof v === "string");
-  if (typeof problem === "string") return { problem };
+  const tls = tlsProblem(values);
+  if (tls) return { problem: tls };
+  const gateway = gatewayOptions(values);
+  if ("problem" in gateway) return gateway;
   return {
     options: {
       sides: [
@@ -161,17 +130,7 @@ export function parseParityArgs(argv: string[], env: NodeJS.ProcessEnv): Parsed 
       json: values.json as string | undefined,
       html: values.html as string | undefined,
       quiet: Boolean(values.quiet),
-      run: {
-        tls:
-          values.insecure || values.ca
-            ? { insecure: Boolean(values.insecure), caFile: values.ca as string | undefined }
-            : undefined,
-        rateLimit,
-        concurrency: concurrency as number | undefined,
-        retries: retries as number | undefined,
-        timeoutMs: timeout === undefined ? undefined : (timeout as number) * 1000,
-        maxWaitMs: maxWait === undefined ? undefined : (maxWait as number) * 1000,
-      },
+      run: { tls: tlsOf(values), ...gateway.options },
     },
   };
 }
