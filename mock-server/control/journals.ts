@@ -1,13 +1,14 @@
 /**
- * Control plane, journals: recent requests (filtered, counted, cleared), the webhook outbox, and the
- * upstream door's drift findings.
+ * Control plane, journals: recent requests (filtered, counted, cleared, exported as HAR), the webhook
+ * outbox, and the upstream door's drift findings.
  */
 import { invalid } from "../core/errors.js";
 import type { ControlQuery } from "../core/control-operations.js";
 import type { JournalFilter } from "../store/journal.js";
+import { harOf } from "./har.js";
 import type { ControlHandlers, ControlServices } from "./types.js";
 
-function filterOf(query: ControlQuery<"listRequests">, capacity: number): JournalFilter {
+function filterOf(query: ControlQuery<"listRequests" | "exportHar">, capacity: number): JournalFilter {
   // The journal's size is a setting of the run (--journal-size), which the spec cannot know.
   const most = Math.max(1, capacity);
   if (query.limit !== undefined && query.limit > most)
@@ -21,7 +22,7 @@ export function journalHandlers({
   workspaces,
   drift,
 }: ControlServices): ControlHandlers<
-  "listRequests" | "countRequests" | "clearRequests" | "listWebhookDeliveries" | "listDriftFindings"
+  "listRequests" | "countRequests" | "clearRequests" | "exportHar" | "listWebhookDeliveries" | "listDriftFindings"
 > {
   return {
     listDriftFindings: {
@@ -38,6 +39,13 @@ export function journalHandlers({
         status: 200,
         body: { count: await journal.count(filterOf(query, journal.capacity)) },
       }),
+    },
+    exportHar: {
+      handle: async ({ query }) => {
+        const { limit, ...filter } = filterOf(query, journal.capacity);
+        // The limit counts /v1 exchanges only: the control plane's own requests are not in a HAR.
+        return { status: 200, body: await harOf(await journal.exchanges(filter), limit) };
+      },
     },
     clearRequests: {
       handle: async () => {

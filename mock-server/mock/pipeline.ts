@@ -244,6 +244,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       workspace,
       readBody,
       serveMock,
+      sawBody: (body) => (exchange.requestBody = body),
     });
     exchange.source = forwarded.source;
     if (forwarded.fellBack) options.log(`fallback: ${op.operationId} served by the mock (${forwarded.fellBack})`);

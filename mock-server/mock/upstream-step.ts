@@ -19,6 +19,7 @@ import {
 } from "../core/exchange.js";
 import type { Contract } from "../core/contract.js";
 import type { Operation } from "../core/operations.js";
+import type { CapturedExchange } from "../store/journal.js";
 import { recordCheck } from "../store/record-checks.js";
 import type { Store } from "../store/store.js";
 import type { Workspace } from "../store/workspace.js";
@@ -63,6 +64,8 @@ export interface ForwardInput {
   readBody: BodyReader;
   /** Serves the request from the mock, reading the body through the reader given. */
   serveMock: (readBody: BodyReader) => Promise<CoreReply>;
+  /** Told the request body the door copied, for the journal's captured exchange (the HAR export). */
+  sawBody?: (body: CapturedExchange["requestBody"]) => void;
 }
 
 export interface Forwarded {
@@ -84,6 +87,10 @@ export async function forward(inFront: InFront, store: Store, input: ForwardInpu
     );
   const read = head.hasBody ? await input.readBody({ kind: "forward", limit: FORWARD_COPY_LIMIT }) : undefined;
   const body = read?.kind === "forward" ? read.body : undefined;
+  // Read once, as the copy settles (the client has sent it all, mostly long before the upstream answers):
+  // the journal gets it then, without the answer waiting for it, and the checks after the answer use it.
+  const copied = body?.copy.then(bodyOfCopy, () => NOTHING_COPIED);
+  if (copied && input.sawBody) void copied.then(({ captured }) => input.sawBody!(captured));
   let answer: UpstreamAnswer;
   try {
     answer = await inFront.transport.forward({
@@ -104,7 +111,9 @@ export async function forward(inFront: InFront, store: Store, input: ForwardInpu
     return fallBack(input, body, `${inFront.transport.target} answered ${answer.status}`);
   // After the answer is written: the checks cost the client nothing, not even a microtask's turn.
   inFront.drift.track(
-    new Promise<void>((resolve) => later(() => resolve())).then(() => afterAnswer(inFront, store, input, body, answer)),
+    new Promise<void>((resolve) => later(() => resolve())).then(() =>
+      afterAnswer(inFront, store, input, copied, answer),
+    ),
   );
   return { reply: replyOf(answer), source: "upstream" };
 }
@@ -131,19 +140,32 @@ function replyOf(answer: UpstreamAnswer): CoreReply {
   return { status: answer.status, headers, body: answer.body.length > 0 ? answer.body : undefined };
 }
 
+/** The door's copy of a request body: its JSON (when it was JSON, copied whole), as the journal captures it. */
+interface CopiedBody {
+  json: unknown;
+  captured: CapturedExchange["requestBody"];
+}
+
+const NOTHING_COPIED: CopiedBody = { json: undefined, captured: undefined };
+
+function bodyOfCopy(copy: Awaited<ForwardedBody["copy"]>): CopiedBody {
+  if (copy.kind === "multipart") return { json: undefined, captured: { form: copy.parts } };
+  const json = parseJson(copy.text);
+  return { json, captured: json === undefined ? undefined : { json } };
+}
+
 /** Off the response path: the drift checks, then the recording. */
 async function afterAnswer(
   inFront: InFront,
   store: Store,
   input: ForwardInput,
-  body: ForwardedBody | undefined,
+  copied: Promise<CopiedBody> | undefined,
   answer: UpstreamAnswer,
 ): Promise<void> {
   const { head, op, contract, workspace } = input;
   const { redactor } = inFront;
-  const copy = body ? await body.copy : undefined;
   // A form's parts are no JSON: the request's body is judged only when it was JSON and copied whole.
-  const requestJson = parseJson(copy?.kind === "json" ? copy.text : undefined);
+  const requestJson = (await copied)?.json;
   const text = (await answer.text()) ?? "";
   const json = parseJson(text);
   const contentType = [head.headers["content-type"]].flat()[0];

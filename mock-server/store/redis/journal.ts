@@ -1,6 +1,10 @@
 /**
  * The request journal in Redis: one list for every process (newest first, trimmed to the capacity in
  * the same script that adds), so GET /__mock/requests shows the requests any of them served.
+ *
+ * A /v1 exchange is kept for the HAR export in its safe form only (store/safe-exchange.ts): redacted,
+ * decoded and cut at CAPTURE_LIMIT here, before it leaves the process. It is written last in the
+ * entry (`,"safe":{...}}`), so the readers that show or count entries cut it off unparsed.
  */
 import {
   format,
@@ -12,7 +16,14 @@ import {
   type Recorded,
   type RequestJournal,
 } from "../journal.js";
+import { redactedExchange, redactExchange, type SafeExchange } from "../safe-exchange.js";
 import type { RedisLink } from "./redis.js";
+
+/** An entry as the list holds it: the exchange's safe form, if any, last. */
+type Stored = Recorded & { safe?: SafeExchange };
+
+/** Where an entry's exchange starts: no other field is named `safe`, and a quote inside a string is escaped. */
+const SAFE_FIELD = ',"safe":';
 
 export class RedisJournal implements RequestJournal {
   constructor(
@@ -25,11 +36,18 @@ export class RedisJournal implements RequestJournal {
     const coverage =
       variants && rest.workspaceId !== null ? { workspaceId: rest.workspaceId, keys: variants } : undefined;
     if (this.capacity <= 0 && !coverage) return;
-    await this.link.journalAdd({ ...rest, url: withoutSecrets(rest.url) }, Math.max(0, this.capacity), coverage);
+    const url = withoutSecrets(rest.url);
+    // An exchange that cannot be made safe is not kept at all: the entry still is.
+    const safe = exchange && this.capacity > 0 ? await redactExchange(url, exchange).catch(() => undefined) : undefined;
+    await this.link.journalAdd({ ...rest, url, ...(safe && { safe }) }, Math.max(0, this.capacity), coverage);
   }
 
   async exchanges(filter: JournalFilter = {}): Promise<Recorded[]> {
-    return oldestOf(await this.all(), filter);
+    const all = (await this.link.journalAll()).map((text) => {
+      const { safe, ...recorded } = JSON.parse(text) as Stored;
+      return safe ? { ...recorded, exchange: redactedExchange(safe) } : recorded;
+    });
+    return oldestOf(all, filter);
   }
 
   async addVariants(workspaceId: string, keys: readonly string[]): Promise<void> {
@@ -58,7 +76,11 @@ export class RedisJournal implements RequestJournal {
     await this.link.journalClear(workspaceId);
   }
 
+  /** The entries without their exchanges, which are cut off before parsing: listing stays as cheap as it was. */
   private async all(): Promise<Recorded[]> {
-    return (await this.link.journalAll()).map((text) => JSON.parse(text) as Recorded);
+    return (await this.link.journalAll()).map((text) => {
+      const at = text.indexOf(SAFE_FIELD);
+      return JSON.parse(at === -1 ? text : `${text.slice(0, at)}}`) as Recorded;
+    });
   }
 }
