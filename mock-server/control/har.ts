@@ -85,9 +85,6 @@ export interface Har {
 /** What a cut body says in its `comment`. */
 export const CUT_COMMENT = `cut at ${CAPTURE_LIMIT} bytes`;
 
-/** The success statuses of the API and its upstream doors; the error statuses are core/errors.ts's. */
-const SUCCESS_TEXT: Record<number, string> = { 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content" };
-
 /**
  * The HAR of the journal's entries (oldest first, as `exchanges` gives them): the /v1 exchanges among
  * them, the newest `limit` of those when given.
@@ -191,7 +188,7 @@ function responseOf(r: Recorded, safe: SafeExchange): HarEntry["response"] {
     };
   return {
     status: r.status,
-    statusText: STATUS_TEXT[r.status] ?? SUCCESS_TEXT[r.status] ?? "",
+    statusText: STATUS_TEXT[r.status] ?? "",
     httpVersion: "HTTP/1.1",
     cookies: [],
     headers: listOf(headers),

@@ -13,7 +13,6 @@ import { journalHandlers } from "./journals.js";
 import { recordHandlers } from "./records.js";
 import type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
 import { workspaceHandlers } from "./workspaces.js";
-import { pendingHandlers } from "./pending.js";
 
 export type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
 
@@ -37,7 +36,6 @@ export function controlRoutes(services: ControlServices): ControlRoute[] {
     ...oneTransaction(faultHandlers(services)),
     ...oneTransaction(journalHandlers(services)),
     ...oneTransaction(coverageHandlers(services)),
-    ...pendingHandlers(),
   };
   return joinHandlers(handlers as Record<string, ControlHandler<never> | undefined>);
 }

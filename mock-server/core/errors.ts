@@ -5,7 +5,12 @@
  */
 import type { Clock } from "./clock.js";
 
+/** Reason phrases: of the error bodies (`error`), and of the statuses a HAR export shows. */
 export const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No Content",
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",

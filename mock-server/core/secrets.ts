@@ -37,7 +37,10 @@ const SECRET_INSIDE: Readonly<Record<string, string>> = { apiKey: "value" };
  * Query parameter names that may carry a secret (a key sent in the query is refused, but kept out all
  * the same). Broader than the field names: a query has no schema to be precise with.
  */
-export const isSecretQueryName = (name: string) => /key|token|secret|password|auth/i.test(name);
+/** Query parameter names that may carry a credential (an API key sent in the URL is refused, but kept out too). */
+export const SECRET_QUERY_NAME = /key|token|secret|password|auth/i;
+
+export const isSecretQueryName = (name: string) => SECRET_QUERY_NAME.test(name);
 
 /**
  * Whether a `{ key, value }` pair names a credential (E5's NONE auth sends headers as such pairs:

@@ -9,6 +9,7 @@
  * workspace's journal.
  */
 import { pathOf } from "../core/errors.js";
+import { SECRET_QUERY_NAME } from "../core/secrets.js";
 import type { AnswerSource, FormPart } from "../core/exchange.js";
 
 /** Bodies the journal keeps for the HAR export, each cut at this many bytes. */
@@ -92,10 +93,10 @@ export interface RequestJournal {
 export function capped(exchange: CapturedExchange): CapturedExchange {
   const body = exchange.responseBody;
   if (body === undefined || body.length <= CAPTURE_LIMIT / 3) return exchange;
-  const bytes = typeof body === "string" ? Buffer.byteLength(body) : body.length;
-  if (bytes <= CAPTURE_LIMIT) return exchange;
-  const whole = typeof body === "string" ? Buffer.from(body) : body;
-  return { ...exchange, responseBody: Uint8Array.prototype.slice.call(whole, 0, CAPTURE_LIMIT), responseBytes: bytes };
+  // TextEncoder, not Buffer: the MSW door keeps a journal in the browser too.
+  const whole = typeof body === "string" ? new TextEncoder().encode(body) : body;
+  if (whole.length <= CAPTURE_LIMIT) return exchange;
+  return { ...exchange, responseBody: whole.slice(0, CAPTURE_LIMIT), responseBytes: whole.length };
 }
 
 export class Journal implements RequestJournal {
@@ -209,8 +210,6 @@ export function format(r: Recorded): JournalEntry {
   };
 }
 
-const SECRET_NAME = /key|token|secret|password|auth/i;
-
 /** A key sent in the query is refused, but it must not be kept either: redacted before it is stored. */
 export function withoutSecrets(url: string): string {
   const q = url.indexOf("?");
@@ -219,12 +218,12 @@ export function withoutSecrets(url: string): string {
 
 function redactQuery(query: string): string {
   // Most queries hold no secret name anywhere and no escapes (which could spell one): kept as they are.
-  if (query.indexOf("%") === -1 && !SECRET_NAME.test(query)) return query;
+  if (query.indexOf("%") === -1 && !SECRET_QUERY_NAME.test(query)) return query;
   return query
     .split("&")
     .map((pair) => {
       const name = decodeSafely(pair.split("=")[0]);
-      return SECRET_NAME.test(name) ? `${pair.split("=")[0]}=REDACTED` : pair;
+      return SECRET_QUERY_NAME.test(name) ? `${pair.split("=")[0]}=REDACTED` : pair;
     })
     .join("&");
 }

@@ -72,6 +72,9 @@ describe("control plane contract", () => {
       ["GET", "/__mock/requests", "/__mock/requests", undefined, 200],
       ["GET", "/__mock/requests", `/__mock/requests?workspaceId=${id}&method=GET&status=200&limit=5`, undefined, 200],
       ["GET", "/__mock/requests/count", "/__mock/requests/count?operationId=createChat", undefined, 200],
+      ["GET", "/__mock/requests.har", `/__mock/requests.har?workspaceId=${id}&limit=5`, undefined, 200],
+      ["GET", "/__mock/coverage", `/__mock/coverage?workspaceId=${id}`, undefined, 200],
+      ["GET", "/__mock/coverage", "/__mock/coverage?workspaceId=no-such-workspace", undefined, 404],
       ["DELETE", "/__mock/requests", "/__mock/requests", undefined, 204],
       // Empty without --upstream; mock-server/test/upstream/drift.test.ts checks findings against this schema too.
       ["GET", "/__mock/drift", "/__mock/drift?rule=enum&level=documented&where=response&limit=5", undefined, 200],

@@ -22,6 +22,7 @@ const FILES = [
   "control/control-plane-input",
   "control/control-plane",
   "control/coverage",
+  "control/har",
   "doors/docs",
   "api/integrations",
   "api/knowledge-bases",
