@@ -96,7 +96,8 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     const head: RequestHead = {
       method: request.method,
       url: url.pathname.slice(prefix.length) + url.search,
-      headers: headersOf(request.headers),
+      // fetch sends no Host header (a forbidden name); the URL's host is what a server would have got.
+      headers: { host: url.host, ...headersOf(request.headers) },
       hasBody: request.body !== null,
       base: prefix,
     };

@@ -38,6 +38,8 @@ describe("the HAR export under MSW", () => {
     expect(har.log.entries).toHaveLength(1);
     const [entry] = har.log.entries;
     expect(entry.request.url).toMatch(new RegExp(`/v1/integrations/${integration.integrationId}/auth$`));
+    // The page's base URL's host, not localhost (fetch sends no Host header; the door supplies the URL's).
+    expect(new URL(entry.request.url).host).toBe(new URL(baseUrl).host);
     expect(JSON.parse(entry.request.postData.text)).toEqual({
       authType: "BASIC",
       username: "u",
