@@ -209,6 +209,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
       record: recordInto !== undefined,
       drift,
       redactor: new Redactor(upstream.secrets),
+      coverage: (workspaceId, keys) => journal.addVariants(workspaceId, keys),
       ready: opened,
       rules: upstream.rules,
       via: `agent-platform-mock-${randomUUID().slice(0, 8)}`,

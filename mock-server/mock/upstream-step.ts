@@ -5,6 +5,8 @@
  * single-exchange rules (drift findings) and, with `--record`, the records it holds are kept.
  * `fallback` serves the mock when the upstream gives no answer or a gateway error.
  */
+import { variantCatalogue } from "../core/coverage/catalogue.js";
+import { observedVariants } from "../core/coverage/observe.js";
 import { ApiError } from "../core/errors.js";
 import type * as DriftRules from "../core/exchange-rules/drift.js";
 import {
@@ -45,6 +47,8 @@ export interface InFront {
   rules: () => Promise<typeof DriftRules>;
   /** Settles once the door's workspace exists (a `--record` workspace is made at start). */
   ready: Promise<unknown>;
+  /** Adds the response variants an upstream's answer showed to the workspace's coverage (the journal's). */
+  coverage: (workspaceId: string, keys: readonly string[]) => void | Promise<void>;
   /** This door's name in Via headers (RFC 9110, 7.6.3): a request that already passed it is a loop. */
   via: string;
 }
@@ -168,6 +172,10 @@ async function afterAnswer(
   const requestJson = (await copied)?.json;
   const text = (await answer.text()) ?? "";
   const json = parseJson(text);
+  // The upstream's answers count for the workspace's coverage as the mock's do (pipeline.ts variantsOf).
+  const catalogue = variantCatalogue(contract.document);
+  const observed = { operationId: op.operationId, status: answer.status, query: input.query, body: json };
+  await inFront.coverage(workspace.workspaceId, observedVariants(catalogue, observed));
   const contentType = [head.headers["content-type"]].flat()[0];
   const { requestFindings, responseFindings } = await inFront.rules();
   const findings = [
