@@ -225,12 +225,16 @@ describe("docs: curl lines", () => {
 
 /** The mock's own option parser (`npm start`, the bin): it throws on a flag it does not know. */
 async function mockFlags(c: Command, args: string[]): Promise<string[]> {
-  if (args[0] === "drift") {
-    // The drift command parses its flags first and answers --help without reading anything.
+  if (args[0] === "drift" || args[0] === "coverage") {
+    // These commands parse their flags first and answer --help without reading anything.
     const errors: string[] = [];
-    const { driftMain } = await import("../../conformance/drift/command.js");
-    const code = await driftMain([...args.slice(1), "--help"], {}, { out: () => {}, err: (t) => errors.push(t) });
-    return code === 0 ? [] : [`${c.block.file}:${c.line}: agent-platform-mock drift: ${errors.join(" ")}`];
+    const io = { out: () => {}, err: (t: string) => void errors.push(t) };
+    const flags = [...args.slice(1), "--help"];
+    const code =
+      args[0] === "drift"
+        ? await (await import("../../conformance/drift/command.js")).driftMain(flags, {}, io)
+        : await (await import("../../conformance/coverage/command.js")).coverageMain(flags, {}, io);
+    return code === 0 ? [] : [`${c.block.file}:${c.line}: agent-platform-mock ${args[0]}: ${errors.join(" ")}`];
   }
   try {
     readConfig(args, {});
