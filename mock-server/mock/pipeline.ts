@@ -31,16 +31,14 @@ import type {
   RequestLogEntry,
   StaticFile,
 } from "../core/exchange.js";
-import type { CapturedExchange, RequestJournal } from "../store/journal.js";
+import type { RequestJournal } from "../store/journal.js";
 import type { Operation } from "../core/operations.js";
 import { preferredReply } from "../core/prefer.js";
-import { variantCatalogue } from "../core/coverage/catalogue.js";
-import { observedVariants } from "../core/coverage/observe.js";
+import { captured, isApiPath, variantsOf, type Exchange } from "./exchange-record.js";
 import { ReplyJson } from "../core/reply-json.js";
 import { RouteTable } from "../core/routes.js";
 import { replyDrift, toValidationErrors } from "../core/validation.js";
 import { EMPTY_FORM, validatedForm } from "../core/uploads.js";
-import type { AnswerSource } from "../core/exchange.js";
 import { forward, type InFront } from "./upstream-step.js";
 
 export const JSON_LIMIT_BYTES = 1024 * 1024;
@@ -76,27 +74,6 @@ type Target =
   | { kind: "operation"; op: Operation; handler: Handler<never> }
   | { kind: "control"; route: ControlRoute }
   | { kind: "static"; file: (params: Record<string, string>) => StaticFile | undefined };
-
-/** Where a request stands, for the routing, the journal and the error body. */
-interface Exchange {
-  head: RequestHead;
-  /** head.url split at its `?`: the path routed on, and the raw query. */
-  urlPath: string;
-  query: string;
-  /** The path as the client sent it (mount path included), without the query. */
-  path: string;
-  operationId: string | null;
-  workspace?: Workspace;
-  fault?: Fault;
-  /** In front of an upstream: where the answer came from. */
-  source?: AnswerSource;
-  /** The request body as read, for the journal's captured exchange (the HAR export). */
-  requestBody?: CapturedExchange["requestBody"];
-  /** An operation of the API: what its answer is judged against for coverage (core/coverage). */
-  api?: { contract: Contract; query: Record<string, string | string[]> };
-  /** The mock's answer before it was written as JSON: what coverage observes, no parse needed. */
-  answer?: unknown;
-}
 
 export interface Core {
   /** The fault rules (POST /__mock/faults); a shared store keeps them with the mock-wide state. */
@@ -418,31 +395,6 @@ export function createCore(services: Services, journal: RequestJournal, options:
       void finish(exchange, reply, performance.now());
       return reply;
     },
-  };
-}
-
-/** The API's own paths: what the upstream door marks with X-Mock-Source and the HAR export shows. */
-const isApiPath = (urlPath: string) => urlPath === "/v1" || urlPath.startsWith("/v1/");
-
-/**
- * The response variants the mock's answer showed its workspace (GET /__mock/coverage); an upstream's
- * answer is observed by the door after it is written (upstream-step.ts). A body-less answer (an error
- * reply, a fault) shows its status.
- */
-function variantsOf(exchange: Exchange, status: number | null): { variants?: string[] } {
-  const { api, workspace, operationId } = exchange;
-  if (!api || !workspace || status === null || operationId === null || exchange.source === "upstream") return {};
-  const catalogue = variantCatalogue(api.contract.document);
-  return { variants: observedVariants(catalogue, { operationId, status, query: api.query, body: exchange.answer }) };
-}
-
-/** What the journal keeps of a /v1 exchange for the HAR export: references, no copies. */
-function captured(exchange: Exchange, reply: CoreReply): CapturedExchange {
-  return {
-    requestHeaders: exchange.head.headers,
-    ...(exchange.requestBody && { requestBody: exchange.requestBody }),
-    responseHeaders: reply.headers,
-    ...(reply.body !== undefined && { responseBody: reply.body }),
   };
 }
 

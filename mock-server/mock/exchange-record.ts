@@ -1,0 +1,57 @@
+/**
+ * What the pipeline knows of one request as it goes (Exchange), and what the journal keeps of it: the
+ * captured /v1 exchange for the HAR export and the response variants its answer showed (coverage).
+ */
+import type { AnswerSource, CoreReply, RequestHead } from "../core/exchange.js";
+import type { Contract } from "../core/contract.js";
+import { variantCatalogue } from "../core/coverage/catalogue.js";
+import { observedVariants } from "../core/coverage/observe.js";
+import type { Fault } from "../core/faults.js";
+import type { CapturedExchange } from "../store/journal.js";
+import type { Workspace } from "../store/workspace.js";
+
+/** Where a request stands, for the routing, the journal and the error body. */
+export interface Exchange {
+  head: RequestHead;
+  /** head.url split at its `?`: the path routed on, and the raw query. */
+  urlPath: string;
+  query: string;
+  /** The path as the client sent it (mount path included), without the query. */
+  path: string;
+  operationId: string | null;
+  workspace?: Workspace;
+  fault?: Fault;
+  /** In front of an upstream: where the answer came from. */
+  source?: AnswerSource;
+  /** The request body as read, for the journal's captured exchange (the HAR export). */
+  requestBody?: CapturedExchange["requestBody"];
+  /** An operation of the API: what its answer is judged against for coverage (core/coverage). */
+  api?: { contract: Contract; query: Record<string, string | string[]> };
+  /** The mock's answer before it was written as JSON: what coverage observes, no parse needed. */
+  answer?: unknown;
+}
+
+/** The API's own paths: what the upstream door marks with X-Mock-Source and the HAR export shows. */
+export const isApiPath = (urlPath: string) => urlPath === "/v1" || urlPath.startsWith("/v1/");
+
+/**
+ * The response variants the mock's answer showed its workspace (GET /__mock/coverage); an upstream's
+ * answer is observed by the door after it is written (upstream-step.ts). A body-less answer (an error
+ * reply, a fault) shows its status.
+ */
+export function variantsOf(exchange: Exchange, status: number | null): { variants?: string[] } {
+  const { api, workspace, operationId } = exchange;
+  if (!api || !workspace || status === null || operationId === null || exchange.source === "upstream") return {};
+  const catalogue = variantCatalogue(api.contract.document);
+  return { variants: observedVariants(catalogue, { operationId, status, query: api.query, body: exchange.answer }) };
+}
+
+/** What the journal keeps of a /v1 exchange for the HAR export: references, no copies. */
+export function captured(exchange: Exchange, reply: CoreReply): CapturedExchange {
+  return {
+    requestHeaders: exchange.head.headers,
+    ...(exchange.requestBody && { requestBody: exchange.requestBody }),
+    responseHeaders: reply.headers,
+    ...(reply.body !== undefined && { responseBody: reply.body }),
+  };
+}
