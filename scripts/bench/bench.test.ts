@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TARGETS } from "./compare.js";
+import { EXERCISED_ANSWERS, EXERCISED_SCENARIOS, PROFILED, type ExercisedFigures } from "./exercised.js";
 import { GATEWAY_CASES, gatewayDerived, gatewayGoals, type GatewayFigures, type GatewayRun } from "./gateway.js";
 import { MSW_SCENARIOS } from "./msw.js";
 import { renderResults, type Results } from "./report.js";
@@ -60,6 +61,51 @@ function expectUpstreamFigures(u: UpstreamFigures | undefined): void {
     expect(m.statuses, id).toEqual(Array(u!.plan.uploads).fill(201));
     expect([m.before, m.peakFirst, m.afterFirst, m.peak, m.after].every(finite), id).toBe(true);
   }
+}
+
+/**
+ * Part 9's figures: every measure taken without an error; the journal kept exactly its size, cut the
+ * page of 100 (and only it) to exactly the capture limit; the HAR, once the endpoint answers, holds the
+ * whole journal.
+ */
+function expectExercisedFigures(e: ExercisedFigures | undefined): void {
+  const size = e!.plan.journalSize;
+  const limit = e!.memory.captureLimit;
+  expect(e?.observe.map((row) => row.answer)).toEqual([...EXERCISED_ANSWERS]);
+  for (const row of e!.observe) {
+    expect(row.keys, row.answer).toBeGreaterThan(0);
+    expect([row.observeUs, row.cappedUs, row.cappedFaults].every(finite), row.answer).toBe(true);
+    expect(row.cut, row.answer).toBe(row.bytes > limit);
+  }
+  expect(e!.observe.find((row) => row.answer === "listCalls, page of 100")?.cut).toBe(true);
+  expect(e!.requests.map((row) => row.scenario)).toEqual(EXERCISED_SCENARIOS.map((s) => s.scenario));
+  for (const row of e!.requests) {
+    for (const r of [...row.atRate, ...row.max]) {
+      expect(r.requests, row.scenario).toBeGreaterThan(0);
+      expect(r.errors, row.scenario).toBe(0);
+      expect([r.p50, r.p99].every(finite), row.scenario).toBe(true);
+    }
+    // The profiled run's samples were read; a function's samples are some of the busy ones.
+    const { busySamples, samples } = row.profile;
+    expect(busySamples, row.scenario).toBeGreaterThan(0);
+    for (const f of PROFILED) expect(samples[f], `${row.scenario} ${f}`).toBeLessThanOrEqual(busySamples);
+  }
+  expect(e!.memory.rows.map((row) => row.answer)).toEqual([...EXERCISED_ANSWERS]);
+  for (const row of e!.memory.rows) {
+    expect([row.entries, row.unexpected], row.answer).toEqual([size, 0]);
+    const cut = row.answerBytes > limit;
+    expect(row.cut, row.answer).toBe(cut ? size : 0);
+    if (cut) expect(row.heldBytes, row.answer).toBe(size * limit);
+    else expect(row.heldBytes, row.answer).toBeGreaterThan(0);
+    expect([row.before.rss, row.after.rss, row.after.heapUsed].every(finite), row.answer).toBe(true);
+  }
+  expect(e!.coverage.map((c) => [c.status, c.count])).toEqual([
+    [200, e!.catalogue.variants],
+    [200, e!.catalogue.variants],
+  ]);
+  // Another change brings the HAR export; until it lands the endpoint answers 501 and the row is left out.
+  expect([200, 501]).toContain(e!.harStatus);
+  if (e!.harStatus === 200) expect(e!.har?.count).toBe(size);
 }
 
 const gatewayRun = (wallSec: number, received: number, rateLimited: number, early = 0): GatewayRun =>
@@ -125,6 +171,31 @@ describe("part 8, the upstream door", () => {
       );
       const markdown = readFileSync(join(dir, "RESULTS.md"), "utf8");
       expect(markdown).toMatch(/## 7\. The conformance[\s\S]*## 8\. The upstream door[\s\S]*## Profiling/);
+      expect(markdown).not.toMatch(/NaN|undefined/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
+describe("part 9, what was exercised", () => {
+  it("--only exercised measures it alone, keeps the saved figures, and puts its section before the profiling notes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-only-"));
+    try {
+      const saved = join(dir, "results.json");
+      copyFileSync(new URL("./results.json", import.meta.url), saved);
+      const before = JSON.parse(readFileSync(saved, "utf8")) as Results;
+      const r = await runBench(
+        ["--quick", "--only", "exercised", "--json", saved, "--out", join(dir, "RESULTS.md")],
+        () => undefined,
+      );
+      expectExercisedFigures(r.exercised);
+      const after = JSON.parse(readFileSync(saved, "utf8")) as Results & { exercised?: unknown };
+      expect({ ...after, exercised: undefined }).toEqual({ ...before, exercised: undefined });
+      const markdown = readFileSync(join(dir, "RESULTS.md"), "utf8");
+      expect(markdown).toMatch(
+        /## 7\. The conformance[\s\S]*## 9\. What was exercised: coverage and the HAR journal[\s\S]*## Profiling/,
+      );
       expect(markdown).not.toMatch(/NaN|undefined/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -198,6 +269,7 @@ describe("npm run bench -- --quick", () => {
     // Part 7: each case through the gateway with --only listAgents, all at once.
     expectGatewayConsistent(r.gateway);
     expectUpstreamFigures(r.upstream);
+    expectExercisedFigures(r.exercised);
     // CPU ratios may read n/a here: ten requests can use less than one 10 ms tick of CPU time.
     const markdown = renderResults(r, "/nonexistent");
     expect(markdown).not.toMatch(/NaN|undefined/);

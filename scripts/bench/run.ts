@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE] [--only gateway|compare]
+ * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE] [--only gateway|compare|upstream|exercised]
  * Runs every part of the benchmark in one process on this machine and rewrites scripts/bench/RESULTS.md.
  * --quick: a smoke run of a few seconds per part (tiny durations and sizes), for `npm test`; its figures
  * mean nothing and it writes RESULTS.md only when --out says so. --json keeps the figures; --render-from
@@ -8,7 +8,11 @@
  * rewrites RESULTS.md (and the --json file) from the whole. --only compare does the same for part 1 (the
  * mock beside bare Express, bare node:http and Prism), the figures a change to the request path moves;
  * --only upstream for part 8 (the upstream door beside a bare proxy, scripts/bench/upstream.ts), whose
- * section RESULTS.md gets from renderUpstream, before the profiling notes.
+ * section RESULTS.md gets from renderUpstream, before the profiling notes; --only exercised for part 9
+ * (what observing every answer for coverage and journaling it for the HAR export cost, scripts/bench/
+ * exercised.ts), whose section report.ts's renderExercised writes after part 8's. Every run but --quick
+ * saves its figures to the --json file (default scripts/bench/results.json), so a later --only run keeps
+ * them; --quick saves them only when --json says where.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -18,8 +22,9 @@ import { runComparison } from "./compare.js";
 import { measureGateway, type GatewayPlan } from "./gateway.js";
 import type { LoadOptions } from "./load.js";
 import { measureInstalledBin } from "./installed.js";
+import { measureExercised, type ExercisedFigures, type ExercisedPlan } from "./exercised.js";
 import { measureMswDoor } from "./msw.js";
-import { renderResults, type Results } from "./report.js";
+import { renderExercised, renderResults, type Results } from "./report.js";
 import { runScale } from "./scale.js";
 import { measureSharedStore } from "./shared-store.js";
 import { measureStarts, measureTooling } from "./tooling.js";
@@ -46,6 +51,19 @@ export const FULL = {
   gateway: {} as GatewayPlan,
   /** Part 8: latency at this rate through the bare proxy and the door; RSS while this upload streams through. */
   upstream: { rate: 200, rateConnections: 2, uploadMB: 25, uploads: 4 } as UpstreamPlan,
+  /** Part 9: medians of 3 rounds; the journal at its default size; reads of the coverage report and the HAR. */
+  exercised: {
+    rounds: 3,
+    rate: 200,
+    rateConnections: 2,
+    rateSec: 3,
+    profileSec: 3,
+    journalSize: 500,
+    batches: 51,
+    batchMs: 2,
+    coverageReads: 20,
+    harReads: 10,
+  } as ExercisedPlan,
 };
 
 export const QUICK: typeof FULL = {
@@ -62,18 +80,30 @@ export const QUICK: typeof FULL = {
   roundTripRequests: 5,
   gateway: { only: "listAgents", parallel: true },
   upstream: { rate: 50, rateConnections: 2, uploadMB: 2, uploads: 2 },
+  exercised: {
+    rounds: 1,
+    rate: 50,
+    rateConnections: 2,
+    rateSec: 1,
+    profileSec: 1,
+    journalSize: 20,
+    batches: 3,
+    batchMs: 1,
+    coverageReads: 2,
+    harReads: 2,
+  },
 };
 
 /** Parts that can run alone (--only). */
-const ALONE = ["gateway", "compare", "upstream"];
+const ALONE = ["gateway", "compare", "upstream", "exercised"];
 
-/** What a run saves: report.ts's figures, and part 8's (absent in figures saved before it was measured). */
-type BenchResults = Results & { upstream?: UpstreamFigures };
+/** What a run saves: report.ts's figures, and parts 8 and 9 (each absent in figures saved before it was measured). */
+type BenchResults = Results & { upstream?: UpstreamFigures; exercised?: ExercisedFigures };
 
-/** RESULTS.md: report.ts's document with part 8's section before the profiling notes (kept by hand, last). */
+/** RESULTS.md: report.ts's document with parts 8 and 9 before the profiling notes (kept by hand, last). */
 function render(results: BenchResults): string {
   const markdown = renderResults(results, here("profile-notes.md"));
-  const section = renderUpstream(results.upstream);
+  const section = [renderUpstream(results.upstream), renderExercised(results.exercised)].filter(Boolean).join("\n");
   const notes = markdown.indexOf("\n## Profiling");
   if (!section) return markdown;
   return notes < 0 ? `${markdown}\n${section}` : `${markdown.slice(0, notes)}\n${section}${markdown.slice(notes)}`;
@@ -118,7 +148,9 @@ export async function runBench(argv: string[], log: (line: string) => void = con
   const write = (results: BenchResults) => {
     const out = values.out ?? (quick ? undefined : here("RESULTS.md"));
     if (out) writeFileSync(out, render(results));
-    if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
+    // Saved beside RESULTS.md, so that a later --only run keeps this run's figures of the other parts.
+    const json = values.json ?? (quick ? undefined : here("results.json"));
+    if (json) writeFileSync(json, JSON.stringify(results, null, 2));
     return out;
   };
 
@@ -158,6 +190,18 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     return results;
   }
 
+  const exercisedTitle =
+    "9. what was exercised: observing each answer for coverage, the HAR journal's memory, reading the coverage report and the HAR";
+  if (values.only === "exercised") {
+    const from = values.json ?? here("results.json");
+    const saved = JSON.parse(readFileSync(from, "utf8")) as BenchResults;
+    const exercised = await step(exercisedTitle, () => measureExercised(command, plan.load, plan.exercised, log));
+    const results: BenchResults = { ...saved, exercised };
+    const out = write(results);
+    log(`part 9 done; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`);
+    return results;
+  }
+
   const compare = await step(compareTitle, () => runComparison(plan.load, log));
   const msw = await step("2. the MSW door (setupServer in Node, fetch in the same process)", () =>
     measureMswDoor(plan.load, log),
@@ -175,6 +219,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
   );
   const gateway = await step(gatewayTitle, () => measureGateway(command, plan.gateway, log));
   const upstream = await step(upstreamTitle, () => measureUpstream(command, plan.load, plan.upstream, log));
+  const exercised = await step(exercisedTitle, () => measureExercised(command, plan.load, plan.exercised, log));
 
   const cpus = os.cpus();
   const results: BenchResults = {
@@ -202,6 +247,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     sharedStore,
     gateway,
     upstream,
+    exercised,
     durationSec: (performance.now() - started) / 1000,
   };
   const out = write(results);
