@@ -89,14 +89,29 @@ export interface RequestJournal {
   clear(workspaceId?: string): void | Promise<void>;
 }
 
-/** The captured exchange cut to CAPTURE_LIMIT: a copy only of a body over it. */
+const encoder = new TextEncoder();
+
+/** A text's UTF-8 size: Buffer measures without encoding; the MSW door in a browser has no Buffer. */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+const utf8Bytes = (text: string) => (NodeBuffer ? NodeBuffer.byteLength(text, "utf8") : encoder.encode(text).length);
+
+/**
+ * The captured exchange cut to CAPTURE_LIMIT: a copy only of a body over it, and only of its first
+ * CAPTURE_LIMIT bytes (encoded straight into them: the journal adds on the answer's path).
+ */
 export function capped(exchange: CapturedExchange): CapturedExchange {
   const body = exchange.responseBody;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: a text this short fits whatever it holds.
   if (body === undefined || body.length <= CAPTURE_LIMIT / 3) return exchange;
-  // TextEncoder, not Buffer: the MSW door keeps a journal in the browser too.
-  const whole = typeof body === "string" ? new TextEncoder().encode(body) : body;
-  if (whole.length <= CAPTURE_LIMIT) return exchange;
-  return { ...exchange, responseBody: whole.slice(0, CAPTURE_LIMIT), responseBytes: whole.length };
+  if (typeof body !== "string")
+    return body.length <= CAPTURE_LIMIT
+      ? exchange
+      : { ...exchange, responseBody: body.slice(0, CAPTURE_LIMIT), responseBytes: body.length };
+  const bytes = utf8Bytes(body);
+  if (bytes <= CAPTURE_LIMIT) return exchange;
+  const cut = new Uint8Array(CAPTURE_LIMIT);
+  const { written } = encoder.encodeInto(body, cut);
+  return { ...exchange, responseBody: cut.subarray(0, written), responseBytes: bytes };
 }
 
 export class Journal implements RequestJournal {
