@@ -65,8 +65,7 @@ function expectUpstreamFigures(u: UpstreamFigures | undefined): void {
 
 /**
  * Part 9's figures: every measure taken without an error; the journal kept exactly its size, cut the
- * page of 100 (and only it) to exactly the capture limit; the HAR, once the endpoint answers, holds the
- * whole journal.
+ * page of 100 (and only it) to exactly the capture limit; the HAR holds the whole journal.
  */
 function expectExercisedFigures(e: ExercisedFigures | undefined): void {
   const size = e!.plan.journalSize;
@@ -103,9 +102,8 @@ function expectExercisedFigures(e: ExercisedFigures | undefined): void {
     [200, e!.catalogue.variants],
     [200, e!.catalogue.variants],
   ]);
-  // Another change brings the HAR export; until it lands the endpoint answers 501 and the row is left out.
-  expect([200, 501]).toContain(e!.harStatus);
-  if (e!.harStatus === 200) expect(e!.har?.count).toBe(size);
+  expect(e!.harStatus).toBe(200);
+  expect(e!.har?.count).toBe(size);
 }
 
 const gatewayRun = (wallSec: number, received: number, rateLimited: number, early = 0): GatewayRun =>

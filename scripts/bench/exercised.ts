@@ -28,9 +28,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ask, freePort, root, startChild, TSX_EXEC_ARGV, type Child } from "./children.js";
-import type { BenchRequest, LoadOptions, LoadResult } from "./load.js";
+import { atFixedRate, type BenchRequest, type LoadOptions, type LoadResult, type RateResult } from "./load.js";
 import { MOCK_API_KEY, startMockTarget } from "./targets.js";
-import type { RateResult } from "./upstream.js";
 
 export interface ExercisedPlan {
   /** Rounds of each load measurement of (2); the figures are their medians. */
@@ -72,8 +71,7 @@ export interface ObserveRow {
   /** The journal's capped() on the answer's text, µs per answer: a length check, or a copy of 64 KB when over. */
   cappedUs: number;
   /**
-   * Minor page faults per capped() call: a cut encodes the whole body into fresh memory and copies 64 KB
-   * into more; on this VM a fault costs microseconds, so its time follows how often the allocator maps new pages.
+   * Minor page faults per capped() call: a cut encodes the body's first 64 KB into fresh memory; on this VM a fault costs microseconds, so its time follows how often the allocator maps new pages.
    */
   cappedFaults: number;
   /** capped() cut the body. */
@@ -149,7 +147,7 @@ export interface ExercisedFigures {
   requests: RequestRow[];
   memory: { captureLimit: number; rows: MemoryRow[] };
   coverage: ReadFigures[];
-  /** Absent when the endpoint was not there yet (501): `harStatus` says what it answered. */
+  /** Absent when the endpoint did not answer 200: `harStatus` says what it answered. */
   har?: ReadFigures;
   harStatus: number;
 }
@@ -320,43 +318,6 @@ async function measureObservation({ texts, plan }: ObservationRequest): Promise<
   };
 }
 
-/**
- * `plan.rate` requests per second over `plan.rateConnections` (autocannon's overallRate), as part 8's
- * latency runs (upstream.ts): latency without queueing, per response.
- */
-async function atRate(url: string, r: BenchRequest, o: LoadOptions, plan: ExercisedPlan): Promise<RateResult> {
-  const [{ default: autocannon }, { percentile }] = await Promise.all([import("autocannon"), import("./load.js")]);
-  const latencies: number[] = [];
-  let unexpected = 0;
-  // overallRate is autocannon's (lib/run.js); scripts/lib/autocannon.d.ts does not list it.
-  const options = {
-    url: url + r.path,
-    method: r.method,
-    headers: r.headers,
-    connections: plan.rateConnections,
-    overallRate: plan.rate,
-    ...(o.amount ? { amount: o.amount } : { duration: plan.rateSec }),
-    timeout: 10,
-  };
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(options, (error, result) => {
-      if (error) return reject(error);
-      const sorted = Float64Array.from(latencies).sort();
-      resolve({
-        rate: sorted.length / ((result.finish.getTime() - result.start.getTime()) / 1000),
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
-        errors: result.errors + result.timeouts + unexpected,
-        requests: sorted.length,
-      });
-    });
-    instance.on("response", (_client, status, _bytes, ms) => {
-      latencies.push(ms);
-      if (status !== r.expect) unexpected++;
-    });
-  });
-}
-
 /** (2): the rounds interleave the requests, so a noisy moment hits each; then one profiled mock per request. */
 async function measureRequests(
   mock: Child,
@@ -374,7 +335,13 @@ async function measureRequests(
   const { measureLoad } = await import("./load.js");
   for (let round = 0; round < plan.rounds; round++)
     for (const { row, request } of rows) {
-      row.atRate.push(await atRate(mock.url, request, load, plan));
+      row.atRate.push(
+        await atFixedRate(mock.url, request, load, {
+          rate: plan.rate,
+          connections: plan.rateConnections,
+          durationSec: plan.rateSec,
+        }),
+      );
       row.max.push(await measureLoad(mock.url, request, load, mock.process.pid));
     }
   for (const { row, answer } of rows) {
@@ -649,7 +616,7 @@ export async function measureExercised(
     for (const c of coverage)
       log(`  coverage, ${c.what}: ${median(c.ms).toFixed(1)} ms, ${(c.bytes / 1024).toFixed(0)} KiB; ${c.detail}`);
 
-    // Last: another helper was finishing the endpoint (501 until then).
+    // Last: the HAR reads refill the journal with exchanges of their own.
     const integrations = (await (await fetch(`${mock.url}/__mock/workspaces/default/integrations`)).json()) as {
       integrationId: string;
     }[];

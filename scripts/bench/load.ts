@@ -169,3 +169,53 @@ export function exchange(url: string, r: BenchRequest): Promise<{ status: number
     req.end(r.body);
   });
 }
+
+export interface RateResult {
+  rate: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  requests: number;
+}
+
+/**
+ * `pace.rate` requests per second over `pace.connections` (autocannon's overallRate: each connection
+ * sends its share of a second back to back, one request at a time, then waits for the next second), for
+ * `pace.durationSec` (or the options' amount): latency without queueing, per response.
+ */
+export function atFixedRate(
+  url: string,
+  r: BenchRequest,
+  o: LoadOptions,
+  pace: { rate: number; connections: number; durationSec: number },
+): Promise<RateResult> {
+  const latencies: number[] = [];
+  let unexpected = 0;
+  // overallRate is autocannon's (lib/run.js); scripts/lib/autocannon.d.ts does not list it.
+  const options = {
+    url: url + r.path,
+    method: r.method,
+    headers: r.headers,
+    connections: pace.connections,
+    overallRate: pace.rate,
+    ...(o.amount ? { amount: o.amount } : { duration: pace.durationSec }),
+    timeout: 10,
+  };
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(options, (error, result) => {
+      if (error) return reject(error);
+      const sorted = Float64Array.from(latencies).sort();
+      resolve({
+        rate: sorted.length / ((result.finish.getTime() - result.start.getTime()) / 1000),
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        errors: result.errors + result.timeouts + unexpected,
+        requests: sorted.length,
+      });
+    });
+    instance.on("response", (_client, status, _bytes, ms) => {
+      latencies.push(ms);
+      if (status !== r.expect) unexpected++;
+    });
+  });
+}

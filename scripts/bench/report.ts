@@ -779,7 +779,7 @@ The catalogue of \`generated/openapi.json\` (${e.catalogue.variants} variants; b
 The answers are the texts a mock answered (its default workspace, topped up to 120 calls), parsed as the pipeline's
 handler object would be. Timed in a child process that loads the compiled modules and nothing else of the bench: each
 function is called for 100 ms unmeasured, then in ${plan.batches} batches of about ${plan.batchMs} ms; the median batch's time per call is shown.
-A cut encodes the whole body into fresh memory and copies ${kib(e.memory.captureLimit)} of it into more. On this VM a page fault costs
+A cut measures the body's size and encodes only its first ${kib(e.memory.captureLimit)}, into fresh memory. On this VM a page fault costs
 microseconds, so the cut's time follows how often the allocator maps new pages (the faults column${
     pages
       ? `; ${pages} pages of

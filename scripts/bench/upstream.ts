@@ -20,10 +20,16 @@
 import http from "node:http";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
 import { freePort, rssOf, startChild, TSX_EXEC_ARGV, watchRss, type Child } from "./children.js";
 import { formatCell } from "./compare.js";
-import { measureLoad, percentile, type BenchRequest, type LoadOptions, type LoadResult } from "./load.js";
+import {
+  atFixedRate,
+  measureLoad,
+  type BenchRequest,
+  type LoadOptions,
+  type LoadResult,
+  type RateResult,
+} from "./load.js";
 import { MB } from "./scenarios.js";
 import { MOCK_API_KEY, startMockTarget } from "./targets.js";
 import { upload } from "./uploads.js";
@@ -49,14 +55,6 @@ export const UPSTREAM_SCENARIOS = ["GET /v1/calls/{callId}", "GET /v1/calls?page
 
 /** The door may cost at most this many times the bare proxy (latency, and requests per second the other way). */
 export const UPSTREAM_GOAL = 1.3;
-
-export interface RateResult {
-  rate: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  requests: number;
-}
 
 export interface UpstreamCell {
   atRate: RateResult;
@@ -173,49 +171,6 @@ function startDoor(upstream: string): Promise<Child> {
   return startMockTarget({ name: "door (--upstream)", args: ["--upstream", upstream] });
 }
 
-/**
- * `plan.rate` requests per second over `plan.rateConnections` (autocannon's overallRate: each connection
- * sends its share of a second back to back, one request at a time, then waits for the next second), for
- * `durationSec` (or the plan's amount); latencies per response, as load.ts takes them.
- */
-function atRate(
-  url: string,
-  r: BenchRequest,
-  o: LoadOptions,
-  plan: UpstreamPlan,
-  durationSec: number,
-): Promise<RateResult> {
-  const latencies: number[] = [];
-  let unexpected = 0;
-  // overallRate is autocannon's (lib/run.js); scripts/lib/autocannon.d.ts does not list it.
-  const options = {
-    url: url + r.path,
-    method: r.method,
-    headers: r.headers,
-    connections: plan.rateConnections,
-    overallRate: plan.rate,
-    ...(o.amount ? { amount: o.amount } : { duration: durationSec }),
-    timeout: 10,
-  };
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(options, (error, result) => {
-      if (error) return reject(error);
-      const sorted = Float64Array.from(latencies).sort();
-      resolve({
-        rate: sorted.length / ((result.finish.getTime() - result.start.getTime()) / 1000),
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
-        errors: result.errors + result.timeouts + unexpected,
-        requests: sorted.length,
-      });
-    });
-    instance.on("response", (_client, status, _bytes, ms) => {
-      latencies.push(ms);
-      if (status !== r.expect) unexpected++;
-    });
-  });
-}
-
 const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) ? a / b : Number.NaN);
 const x = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}x` : "n/a");
 const goal = (n: number) => (Number.isFinite(n) ? (n <= UPSTREAM_GOAL ? "met" : "**missed**") : "n/a");
@@ -253,8 +208,9 @@ export async function measureUpstream(
       const cells = {} as Record<UpstreamTargetId, UpstreamCell>;
       for (const { id } of UPSTREAM_TARGETS) {
         const { url, process } = targets[id];
-        if (load.warmupSec > 0) await atRate(url, request, load, plan, load.warmupSec);
-        const fixed = await atRate(url, request, load, plan, load.durationSec);
+        const pace = { rate: plan.rate, connections: plan.rateConnections };
+        if (load.warmupSec > 0) await atFixedRate(url, request, load, { ...pace, durationSec: load.warmupSec });
+        const fixed = await atFixedRate(url, request, load, { ...pace, durationSec: load.durationSec });
         cells[id] = { atRate: fixed, max: await measureLoad(url, request, load, process.pid) };
       }
       for (const { id, label } of UPSTREAM_TARGETS) {
