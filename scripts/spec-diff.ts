@@ -6,8 +6,8 @@
  * With --traffic FILE... (HAR files, the journal's JSON) it also says which recorded exchanges each
  * breaking change breaks, and then fails only when one does: the blast radius.
  * The pieces live in scripts/spec-diff/: load (git + bundle), compare, schema-diff, docs-diff, report;
- * for traffic: traffic-read, traffic-match, blast-radius (with traffic-fields and traffic-values),
- * traffic-report, traffic-html.
+ * for traffic: conformance/recorded/traffic-file (the kit's reader of HAR and journal files), then
+ * traffic-match, blast-radius (with traffic-fields and traffic-values), traffic-report, traffic-html.
  */
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
@@ -17,7 +17,7 @@ import { bundleAtRef, bundleWorkingTree, findSpecAtRef, loadFile, UsageError } f
 import { breakingCount, renderMarkdown, renderText } from "./spec-diff/report.js";
 import { renderHtml } from "./spec-diff/traffic-html.js";
 import { matchTraffic } from "./spec-diff/traffic-match.js";
-import { readTraffic } from "./spec-diff/traffic-read.js";
+import { readTraffic, TrafficFileError } from "../conformance/recorded/traffic-file.js";
 import {
   buildReport,
   hitting,
@@ -113,7 +113,9 @@ async function main(argv: string[]): Promise<number> {
   const title = { base: ref ?? values.base!, head: values.head ?? "working tree", spec: values.spec };
   let recorded: TrafficInput | undefined;
   if (traffic.length) {
-    const { files, exchanges } = await readTraffic(traffic);
+    const { files, exchanges } = await readTraffic(traffic).catch((error: unknown) => {
+      throw error instanceof TrafficFileError ? new UsageError(error.message) : error;
+    });
     const match = matchTraffic(base, exchanges);
     recorded = { files, match, radius: blastRadius(base, head, result.changes, match) };
   }

@@ -164,7 +164,7 @@ function fileCoverage(file: string, values: Values): Omit<CoverageRun, "failUnde
   }
   const catalogue = variantCatalogue(generatedDocument);
   const workspace = values.workspace as string | undefined;
-  const read = readTraffic(text, catalogue, { workspace, host: values.host as string | undefined });
+  const read = readTraffic(text, catalogue, { workspace, host: values.host as string | undefined }, file);
   if ("problem" in read) throw new CannotRun(`--from ${file} is not traffic this command reads: ${read.problem}`);
   const seen = new Set<string>();
   for (const answer of read.answers) for (const key of observedVariants(catalogue, answer)) seen.add(key);

@@ -1,12 +1,13 @@
 /**
- * Saved traffic as the answers coverage judges, for `agent-platform-mock coverage --from FILE`: an HTTP
- * Archive 1.2 (the mock's GET /__mock/requests.har, or a browser's devtools on an app that calls the
+ * Saved traffic as the answers coverage judges, for `agent-platform-mock coverage --from FILE`, read by
+ * the kit's one reader of recorded traffic (conformance/recorded/traffic-file.ts): an HTTP Archive 1.2 (the mock's GET /__mock/requests.har, or a browser's devtools on an app that calls the
  * API) or the journal's JSON array (GET /__mock/requests). A HAR holds the bodies, so every variant but
  * the webhook deliveries can be told from it; the journal holds none, so only statuses can. Entries that
  * are not the API's (another host, a path outside /v1, a control-plane request, a request that got no
  * answer) are counted apart and left out.
  */
 import { RouteTable } from "../../mock-server/core/routes.js";
+import { parseTraffic, TrafficFileError, type Exchange } from "../recorded/traffic-file.js";
 import type { Catalogue } from "../../mock-server/core/coverage/catalogue.js";
 import type { ObservedAnswer } from "../../mock-server/core/coverage/observe.js";
 
@@ -68,24 +69,14 @@ function operationOf(catalogue: Catalogue, named: unknown, method: string, pathn
   }
 }
 
-function queryOf(url: URL): Record<string, string | string[]> {
+/** The query as the mock's pipeline gives it: one value, or the values of a repeated name in order. */
+function queryOf(pairs: [string, string][]): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
-  for (const [name, value] of url.searchParams) {
+  for (const [name, value] of pairs) {
     const before = query[name];
     query[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
   }
   return query;
-}
-
-/** A HAR content's JSON, or undefined (no text, a body cut at the journal's cap, not JSON). */
-function harBody(content: unknown): unknown {
-  if (!isObject(content) || typeof content.text !== "string" || content.text === "") return undefined;
-  const text = content.encoding === "base64" ? Buffer.from(content.text, "base64").toString("utf8") : content.text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function emptyTraffic(format: TrafficFormat, entries: number): Traffic {
@@ -101,92 +92,40 @@ function emptyTraffic(format: TrafficFormat, entries: number): Traffic {
   };
 }
 
-function readHar(entries: unknown[], catalogue: Catalogue, filter: TrafficFilter): Traffic {
-  const traffic = emptyTraffic("har", entries.length);
+/** The API's answers among the exchanges, those the filter keeps; the others counted by why they were left. */
+function answersOf(format: TrafficFormat, exchanges: Exchange[], catalogue: Catalogue, filter: TrafficFilter): Traffic {
+  const traffic = emptyTraffic(format, exchanges.length);
   const workspaces = new Set<string>();
   const hosts = new Set<string>();
-  for (const entry of entries) {
-    if (!isObject(entry) || !isObject(entry.request) || !isObject(entry.response)) {
-      traffic.left.notApi++;
-      continue;
-    }
-    const { request, response } = entry;
-    let url: URL;
-    try {
-      url = new URL(String(request.url));
-    } catch {
-      traffic.left.notApi++;
-      continue;
-    }
-    const operationId = operationOf(catalogue, entry._operationId, String(request.method ?? "GET"), url.pathname);
+  for (const exchange of exchanges) {
+    const operationId = operationOf(catalogue, exchange.operationId, exchange.method, exchange.path);
     if (!operationId) {
       traffic.left.notApi++;
       continue;
     }
-    if (filter.host !== undefined && url.host !== filter.host && url.hostname !== filter.host) {
+    const { host, workspaceId } = exchange;
+    if (filter.host !== undefined && host !== filter.host && host?.replace(/:\d+$/, "") !== filter.host) {
       traffic.left.otherHost++;
       continue;
     }
-    const workspaceId = typeof entry._workspaceId === "string" ? entry._workspaceId : undefined;
     if (workspaceId === undefined) traffic.withoutWorkspace++;
     if (filter.workspace !== undefined && workspaceId !== filter.workspace) {
       traffic.left.otherWorkspace++;
       continue;
     }
-    // Status 0: a browser's aborted request, or a connection a fault rule reset. No answer came.
-    const status = Number(response.status);
-    if (!Number.isInteger(status) || status < 100) {
+    // No status: a browser's aborted request, or a connection a fault rule reset. No answer came.
+    if (exchange.status === null) {
       traffic.left.noAnswer++;
       continue;
     }
-    const body = harBody(response.content);
+    const body = exchange.responseBody.state === "json" ? exchange.responseBody.value : undefined;
     if (body === undefined) traffic.withoutBody++;
     if (workspaceId !== undefined) workspaces.add(workspaceId);
-    hosts.add(url.host);
-    traffic.answers.push({ operationId, status, query: queryOf(url), body });
+    if (host !== undefined) hosts.add(host);
+    traffic.answers.push({ operationId, status: exchange.status, query: queryOf(exchange.query), body });
   }
   traffic.workspaces = [...workspaces];
   traffic.hosts = [...hosts];
-  return traffic;
-}
-
-function readJournal(entries: unknown[], catalogue: Catalogue, filter: TrafficFilter): Traffic | { problem: string } {
-  const traffic = emptyTraffic("journal", entries.length);
-  const workspaces = new Set<string>();
-  for (const [i, entry] of entries.entries()) {
-    if (!isObject(entry) || typeof entry.method !== "string" || typeof entry.path !== "string")
-      return { problem: `item ${i} is not a journal entry (an object with method, path and status)` };
-    let url: URL;
-    try {
-      url = new URL(
-        `${entry.path}${typeof entry.query === "string" && entry.query ? `?${entry.query.replace(/^\?/, "")}` : ""}`,
-        "http://journal",
-      );
-    } catch {
-      traffic.left.notApi++;
-      continue;
-    }
-    const operationId = operationOf(catalogue, entry.operationId, entry.method, url.pathname);
-    if (!operationId) {
-      traffic.left.notApi++;
-      continue;
-    }
-    const workspaceId = typeof entry.workspaceId === "string" ? entry.workspaceId : undefined;
-    if (workspaceId === undefined) traffic.withoutWorkspace++;
-    if (filter.workspace !== undefined && workspaceId !== filter.workspace) {
-      traffic.left.otherWorkspace++;
-      continue;
-    }
-    // null: a fault rule reset the connection instead of answering.
-    if (typeof entry.status !== "number") {
-      traffic.left.noAnswer++;
-      continue;
-    }
-    if (workspaceId !== undefined) workspaces.add(workspaceId);
-    traffic.withoutBody++;
-    traffic.answers.push({ operationId, status: entry.status, query: queryOf(url), body: undefined });
-  }
-  traffic.workspaces = [...workspaces];
   return traffic;
 }
 
@@ -195,6 +134,7 @@ export function readTraffic(
   text: string,
   catalogue: Catalogue,
   filter: TrafficFilter = {},
+  file = "traffic",
 ): Traffic | { problem: string } {
   let json: unknown;
   try {
@@ -202,12 +142,13 @@ export function readTraffic(
   } catch (error) {
     return { problem: `it is not JSON (${(error as Error).message})` };
   }
-  if (isObject(json) && isObject(json.log)) {
-    if (!Array.isArray(json.log.entries)) return { problem: "its log has no entries array (HAR 1.2)" };
-    return readHar(json.log.entries, catalogue, filter);
+  if (isObject(json) && isObject(json.log) && !Array.isArray(json.log.entries))
+    return { problem: "its log has no entries array (HAR 1.2)" };
+  try {
+    const { format, exchanges } = parseTraffic(file, json);
+    return answersOf(format, exchanges, catalogue, filter);
+  } catch (error) {
+    if (error instanceof TrafficFileError) return { problem: error.reason };
+    throw error;
   }
-  if (Array.isArray(json)) return readJournal(json, catalogue, filter);
-  return {
-    problem: "it is neither a HAR 1.2 ({ log: { entries } }) nor the journal's JSON array (GET /__mock/requests)",
-  };
 }

@@ -16,7 +16,7 @@
 import type { Operation } from "./compare.js";
 import type { Change, Location } from "./model.js";
 import type { Matched, TrafficMatch } from "./traffic-match.js";
-import type { Body, Exchange } from "./traffic-read.js";
+import type { Body, Exchange } from "../../conformance/recorded/traffic-file.js";
 import {
   answeredWith,
   bare,

@@ -7,7 +7,7 @@
 import { operations, parameters, type Operation } from "./compare.js";
 import type { Change, Location } from "./model.js";
 import type { Matched } from "./traffic-match.js";
-import type { Body } from "./traffic-read.js";
+import type { Body } from "../../conformance/recorded/traffic-file.js";
 import { aspectOf, type Found, refuses, Schemas, type Token, tokens, valuesAt } from "./traffic-values.js";
 import { isObj, resolve, type Obj, type Slot } from "./view.js";
 

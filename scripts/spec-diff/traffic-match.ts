@@ -8,7 +8,7 @@
  * CORS preflights the spec does not describe).
  */
 import { operations, type Operation } from "./compare.js";
-import type { Exchange } from "./traffic-read.js";
+import type { Exchange } from "../../conformance/recorded/traffic-file.js";
 import type { Obj } from "./view.js";
 
 export interface Matched {

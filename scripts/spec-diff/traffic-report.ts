@@ -10,7 +10,7 @@ import type { Radius } from "./blast-radius.js";
 import type { Change, DiffResult } from "./model.js";
 import { group, type Title } from "./report.js";
 import type { TrafficMatch } from "./traffic-match.js";
-import type { Exchange, TrafficFile } from "./traffic-read.js";
+import type { Exchange, TrafficFile } from "../../conformance/recorded/traffic-file.js";
 
 export interface Example {
   file: string;

@@ -13,9 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningMock, startMock } from "../../mock-server/server.js";
 import { blastRadius } from "../spec-diff/blast-radius.js";
 import { compareDocuments } from "../spec-diff/compare.js";
-import { UsageError } from "../spec-diff/load.js";
 import { matchTraffic } from "../spec-diff/traffic-match.js";
-import { parseTraffic } from "../spec-diff/traffic-read.js";
+import { parseTraffic, TrafficFileError } from "../../conformance/recorded/traffic-file.js";
 import { type BlastReport, buildReport } from "../spec-diff/traffic-report.js";
 import { aspectOf, tokens } from "../spec-diff/traffic-values.js";
 import { loadGenerated, repoRoot } from "./lib/openapi-doc.js";
@@ -392,8 +391,8 @@ describe("blast radius per kind of change", () => {
   });
 
   it("refuses a file that is neither HAR nor the journal", () => {
-    expect(() => parseTraffic("x.json", { hello: "world" })).toThrow(UsageError);
-    expect(() => parseTraffic("x.json", [{ url: "/v1/calls" }])).toThrow(/neither a HAR file/);
+    expect(() => parseTraffic("x.json", { hello: "world" })).toThrow(TrafficFileError);
+    expect(() => parseTraffic("x.json", [{ url: "/v1/calls" }])).toThrow(/^x\.json: item 0 is not a journal entry/);
   });
 
   it("reads field paths and messages as schema-diff.ts writes them", () => {
@@ -560,16 +559,16 @@ describe("npm run spec:diff --traffic", () => {
       const broken = await cli("--traffic", file("broken.har"));
       expect(broken.code).toBe(2);
       expect(broken.stderr.trim()).toBe(
-        `spec:diff: ${file("broken.har")} is not JSON (neither a HAR file nor the journal's JSON)`,
+        `spec:diff: ${file("broken.har")}: not JSON (neither a HAR file nor the journal's JSON)`,
       );
       const other = await cli("--traffic", file("other.json"));
       expect(other.code).toBe(2);
       expect(other.stderr.trim().split("\n")).toHaveLength(1);
       expect(other.stderr.trim()).toMatch(
-        /^spec:diff: \S+other\.json is neither a HAR file \(log\.entries\) nor the journal's JSON/,
+        /^spec:diff: \S+other\.json: neither a HAR 1\.2 file \(log\.entries\) nor the journal's JSON/,
       );
       const missing = await cli("--traffic", file("missing.har"));
-      expect(missing.stderr.trim()).toBe(`spec:diff: cannot read traffic file ${file("missing.har")}`);
+      expect(missing.stderr.trim()).toBe(`spec:diff: ${file("missing.har")}: cannot be read`);
       expect(missing.code).toBe(2);
     },
     TIMEOUT,

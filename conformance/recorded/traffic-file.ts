@@ -1,5 +1,6 @@
 /**
- * Recorded traffic for spec:diff --traffic, read into one shape whatever recorded it: a HAR 1.2 file
+ * Recorded traffic, read into one shape whatever recorded it, for every command that judges it
+ * (`agent-platform-mock coverage --from`, `npm run spec:diff -- --traffic`): a HAR 1.2 file
  * (the mock's GET /__mock/requests.har, whose entries carry `_workspaceId` and `_operationId`, or a
  * browser's devtools export, entries of every host included) or the journal's JSON (GET /__mock/requests:
  * method, path, query and status, no headers and no bodies). What a file did not record stays "unknown",
@@ -7,8 +8,20 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { UsageError } from "./load.js";
-import { isObj, type Obj } from "./view.js";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A file that cannot be read as traffic: the commands answer it with exit 2 and this one line. */
+export class TrafficFileError extends Error {
+  constructor(
+    readonly file: string,
+    /** Why, without the file's name: "not JSON (...)". */
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+  }
+}
 
 /** none: nothing was sent; json: parsed; opaque: there, but not JSON or cut short; unknown: not recorded. */
 export type Body =
@@ -24,6 +37,10 @@ export interface Exchange {
   format: "har" | "journal";
   /** The workspace that sent it (`_workspaceId`, the journal's workspaceId), else the file's name. */
   consumer: string;
+  /** The workspace the file names, when it names one (a browser's HAR does not). */
+  workspaceId?: string;
+  /** The operation the mock named (`_operationId`, the journal's operationId), when it named one. */
+  operationId?: string;
   method: string;
   /** As recorded: absolute in a HAR file, path and query in the journal. */
   url: string;
@@ -68,28 +85,33 @@ async function readJson(file: string): Promise<unknown> {
   try {
     text = await readFile(file, "utf8");
   } catch {
-    throw new UsageError(`cannot read traffic file ${file}`);
+    throw new TrafficFileError(file, "cannot be read");
   }
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch {
-    throw new UsageError(`${file} is not JSON (neither a HAR file nor the journal's JSON)`);
+    throw new TrafficFileError(file, "not JSON (neither a HAR file nor the journal's JSON)");
   }
 }
 
-/** One file's content, HAR or journal; anything else is a UsageError (exit 2). */
+/** One file's content, HAR or journal; anything else is a TrafficFileError. */
 export function parseTraffic(file: string, data: unknown): { format: "har" | "journal"; exchanges: Exchange[] } {
   const fallback = path.basename(file);
   if (isObj(data) && isObj(data.log) && Array.isArray(data.log.entries)) {
     const entries = data.log.entries;
     if (!entries.every((e) => isObj(e) && isObj(e.request) && typeof e.request.url === "string"))
-      throw new UsageError(`${file}: a HAR entry without request.url`);
+      throw new TrafficFileError(file, "a HAR entry without request.url");
     return { format: "har", exchanges: entries.map((e, i) => fromHar(file, i, e as Obj, fallback)) };
   }
-  if (Array.isArray(data) && data.every((e) => isObj(e) && typeof e.method === "string" && typeof e.path === "string"))
+  if (Array.isArray(data)) {
+    const bad = data.findIndex((e) => !(isObj(e) && typeof e.method === "string" && typeof e.path === "string"));
+    if (bad !== -1)
+      throw new TrafficFileError(file, `item ${bad} is not a journal entry (an object with method, path and status)`);
     return { format: "journal", exchanges: data.map((e, i) => fromJournal(file, i, e as Obj, fallback)) };
-  throw new UsageError(
-    `${file} is neither a HAR file (log.entries) nor the journal's JSON (an array of {method, path, status, ...})`,
+  }
+  throw new TrafficFileError(
+    file,
+    "neither a HAR 1.2 file (log.entries) nor the journal's JSON array (GET /__mock/requests)",
   );
 }
 
@@ -143,6 +165,14 @@ function responseBody(method: string, status: number | null, response: Obj, got:
   return { state: "unknown", mimeType: mimeType || undefined };
 }
 
+/** The workspace and the operation an entry names, those that are names. */
+function named(workspaceId: unknown, operationId: unknown): Pick<Exchange, "workspaceId" | "operationId"> {
+  return {
+    ...(typeof workspaceId === "string" && workspaceId && { workspaceId }),
+    ...(typeof operationId === "string" && operationId && { operationId }),
+  };
+}
+
 function fromHar(file: string, index: number, entry: Obj, fallback: string): Exchange {
   const request = entry.request as Obj;
   const response = isObj(entry.response) ? entry.response : {};
@@ -162,6 +192,7 @@ function fromHar(file: string, index: number, entry: Obj, fallback: string): Exc
     index,
     format: "har",
     consumer: typeof entry._workspaceId === "string" && entry._workspaceId ? entry._workspaceId : fallback,
+    ...named(entry._workspaceId, entry._operationId),
     method,
     url: raw,
     host: url.host === "recorded.invalid" ? undefined : url.host,
@@ -184,6 +215,7 @@ function fromJournal(file: string, index: number, entry: Obj, fallback: string):
     index,
     format: "journal",
     consumer: typeof entry.workspaceId === "string" && entry.workspaceId ? entry.workspaceId : fallback,
+    ...named(entry.workspaceId, entry.operationId),
     method: String(entry.method).toUpperCase(),
     url: query ? `${pathname}?${query}` : pathname,
     path: pathname,
