@@ -6,13 +6,10 @@
  *
  *   npx tsx scripts/drift-demo.ts [--html FILE] [--json FILE]
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { driftMain } from "../conformance/drift/command.js";
 import { startMock } from "../mock-server/server.js";
-
-type Json = Record<string, any>;
+import { startRewritingProxy, type Json } from "./lib/rewriting-proxy.js";
 
 /** The four drifts: each rewrites one operation's answer as a deployment might get it wrong. */
 function drift(path: string, status: number, body: Json): Json {
@@ -30,37 +27,13 @@ function drift(path: string, status: number, body: Json): Json {
   return body;
 }
 
-async function startStaging(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers))
-      if (v !== undefined && !["host", "connection", "content-length"].includes(k)) headers[k] = [v].flat().join(", ");
-    const answer = await fetch(`${upstream}${req.url}`, {
-      method: req.method,
-      headers,
-      body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-    });
-    const text = await answer.text();
-    const path = new URL(req.url ?? "/", "http://staging").pathname;
-    const body =
-      text && answer.headers.get("content-type")?.includes("json")
-        ? JSON.stringify(drift(path, answer.status, JSON.parse(text)))
-        : text;
-    res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { html: { type: "string" }, json: { type: "string" } } });
   const real = await startMock({ log: () => {} });
-  const staging = await startStaging(real.url);
+  const staging = await startRewritingProxy(real.url, (path, status, body) => ({
+    status,
+    body: drift(path, status, body),
+  }));
   const door = await startMock({ upstream: staging.url, log: (line) => console.log(`[door] ${line}`) });
   const headers = { "X-API-Key": real.apiKey };
   const get = (path: string) => fetch(`${door.url}${path}`, { headers }).then((r) => r.json() as Promise<Json>);

@@ -12,15 +12,13 @@
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { coverageMain } from "../conformance/coverage/command.js";
 import { parityMain } from "../conformance/parity/command.js";
 import { startMock } from "../mock-server/server.js";
+import { startRewritingProxy, type Json } from "./lib/rewriting-proxy.js";
 
-type Json = Record<string, any>;
 const ROOT = join(import.meta.dirname, "..");
 
 /** The app's session: what a call list and a call page of a UI ask, one call that does not exist, a chat. */
@@ -59,37 +57,16 @@ function changedSpec(base: Json): Json {
   return head;
 }
 
-/** A "staging": the kit's mock behind a gateway that answers 422 for a bad size, lists calls oldest first and drops `path` from its 404s. */
-async function startStaging(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers))
-      if (v !== undefined && !["host", "connection", "content-length"].includes(k)) headers[k] = [v].flat().join(", ");
-    const answer = await fetch(`${upstream}${req.url}`, {
-      method: req.method,
-      headers,
-      body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-    });
-    const text = await answer.text();
-    const path = new URL(req.url ?? "/", "http://staging").pathname;
-    let status = answer.status;
-    let body = text;
-    if (text && path.startsWith("/v1") && answer.headers.get("content-type")?.includes("json")) {
-      const json = JSON.parse(text);
-      if (status === 400 && /size/.test(String(json.message))) status = json.status = 422;
-      if (status === 404) delete json.path;
-      if (path === "/v1/calls" && status === 200) json.data.reverse();
-      body = JSON.stringify(json);
-    }
-    res.writeHead(status, { "content-type": answer.headers.get("content-type") ?? "text/plain" }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+/** The "staging" gateway: 422 for a bad size, calls listed oldest first, `path` dropped from its 404s. */
+function stagingGateway(path: string, status: number, body: Json): { status: number; body: Json } {
+  if (!path.startsWith("/v1")) return { status, body };
+  if (status === 400 && /size/.test(String(body.message))) return { status: 422, body: { ...body, status: 422 } };
+  if (status === 404) {
+    const { path: _dropped, ...rest } = body;
+    return { status, body: rest };
+  }
+  if (path === "/v1/calls" && status === 200) return { status, body: { ...body, data: [...body.data].reverse() } };
+  return { status, body };
 }
 
 const print = (title: string, text: string) => console.log(`\n=== ${title}\n${text.trimEnd()}`);
@@ -102,7 +79,7 @@ async function main(): Promise<number> {
   mkdirSync(out, { recursive: true });
   const mock = await startMock({ log: () => undefined });
   const staging = values["skip-parity"] ? undefined : await startMock({ seed: 7, log: () => undefined });
-  const gateway = staging && (await startStaging(staging.url));
+  const gateway = staging && (await startRewritingProxy(staging.url, stagingGateway));
   try {
     const created = await fetch(`${mock.url}/__mock/workspaces`, { method: "POST" });
     const app = (await created.json()) as { workspaceId: string; apiKey: string };
