@@ -6,16 +6,21 @@
  * received with how to provoke it, writes the reports, and exits 0 at or above --fail-under, 1 below,
  * 2 when it cannot run (one line on stderr, and with --junit a file holding that one error).
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
 import generatedDocument from "../../generated/openapi-document.js";
 import { variantCatalogue, type VariantDef } from "../../mock-server/core/coverage/catalogue.js";
 import { observedVariants } from "../../mock-server/core/coverage/observe.js";
 import { coverageSummary } from "../../mock-server/core/coverage/summary.js";
-import { mockBaseUrl } from "../drift/command.js";
-import { detectTarget } from "../fixtures/control.js";
-import { fetchAnswer, TargetUnreachable } from "../lib/http.js";
-import { junitCannotStart } from "../report/junit.js";
+import {
+  CannotRun,
+  type CommandIo,
+  defaultIo,
+  getFromMock,
+  mockBaseUrl,
+  runMockCommand,
+  type Values,
+  writeReports,
+} from "../mock-command.js";
 import { readCoverage } from "./answer.js";
 import {
   coverageConsoleReport,
@@ -61,15 +66,7 @@ export const COVERAGE_USAGE = `usage: agent-platform-mock coverage --url URL [op
   kit's mock, the control plane refused, a file that is not a HAR or a journal).
   e.g. agent-platform-mock coverage --url http://127.0.0.1:4010 --workspace ws_1 --fail-under 80 --html coverage.html`;
 
-export interface CoverageIo {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-const defaultIo: CoverageIo = {
-  out: (t) => process.stdout.write(`${t}\n`),
-  err: (t) => process.stderr.write(`${t}\n`),
-};
+export type CoverageIo = CommandIo;
 
 const OPTIONS = {
   url: { type: "string" },
@@ -85,11 +82,7 @@ const OPTIONS = {
   help: { type: "boolean" },
 } as const;
 
-type Values = Record<string, string | boolean | undefined>;
-
 const PREFIX = "agent-platform-mock coverage";
-
-class CannotRun extends Error {}
 
 /** --fail-under as a number from 0 to 100. */
 function failUnderOf(raw: string | undefined): number {
@@ -100,47 +93,14 @@ function failUnderOf(raw: string | undefined): number {
   return value;
 }
 
-/** The 2.2 error body's message, or the start of the text. */
-function answerMessage(answer: { text: string; json: unknown }): string {
-  const message = (answer.json as { message?: unknown } | undefined)?.message;
-  return (typeof message === "string" ? message : answer.text.slice(0, 160)).replace(/\s+/g, " ").trim();
-}
-
 /** GET {base}/__mock/coverage for the workspace: the coverage and the answer's text, or CannotRun. */
 async function fetchCoverage(base: string, values: Values, env: NodeJS.ProcessEnv) {
   const url = new URL(`${base}/__mock/coverage`);
   if (values.workspace) url.searchParams.set("workspaceId", values.workspace as string);
-  const token = (values["control-token"] as string | undefined) ?? env.MOCK_CONTROL_TOKEN;
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (values["api-key"]) headers["X-API-Key"] = values["api-key"] as string;
-  const connection = { baseUrl: base };
-  let answer;
-  try {
-    answer = await fetchAnswer(connection, url.toString(), { headers });
-  } catch (error) {
-    if (error instanceof TargetUnreachable) throw new CannotRun(`the mock is unreachable: ${error.message}`);
-    throw error;
-  }
   const asked = `GET ${url.pathname}${url.search}`;
-  if (answer.status === 401 || answer.status === 403)
-    throw new CannotRun(
-      `the mock refused ${asked} with ${answer.status} (${answerMessage(answer)}): pass --control-token T (or MOCK_CONTROL_TOKEN), or --api-key KEY of the workspace`,
-    );
-  if (answer.status !== 200) {
-    // From the kit's mock an error is about the request (an unknown workspace); from anything else, about the target.
-    let detection;
-    try {
-      detection = await detectTarget(connection, undefined);
-    } catch {
-      detection = undefined;
-    }
-    if (detection?.kind !== "mock")
-      throw new CannotRun(
-        `${base} is not the kit's mock: ${asked} answered ${answer.status}${detection ? `, and ${detection.reason.replace(/; pass --target mock to override$/, "")}` : ""}`,
-      );
-    throw new CannotRun(`the mock answered ${asked} with ${answer.status}: ${answerMessage(answer)}`);
-  }
+  const answer = await getFromMock(base, url, values, env, {
+    refused: "pass --control-token T (or MOCK_CONTROL_TOKEN), or --api-key KEY of the workspace",
+  });
   const read = readCoverage(answer.json);
   if ("problem" in read)
     throw new CannotRun(
@@ -224,26 +184,7 @@ export async function coverageMain(
   env: NodeJS.ProcessEnv = process.env,
   io: CoverageIo = defaultIo,
 ): Promise<number> {
-  let values: Values;
-  try {
-    values = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }).values;
-  } catch (error) {
-    io.err(`${PREFIX}: bad flags: ${(error as Error).message.replace(/\s+/g, " ")} (see --help)`);
-    return 2;
-  }
-  if (values.help) return (io.out(COVERAGE_USAGE), 0);
-  const cannotRun = (message: string) => {
-    const line = message.replace(/\s*\n\s*/g, " ");
-    io.err(`${PREFIX}: cannot run: ${line}`);
-    if (typeof values.junit === "string")
-      try {
-        writeFileSync(values.junit, junitCannotStart(line, { baseUrl: values.url as string | undefined }));
-      } catch {
-        // The one line above says what went wrong; a JUnit file that cannot be written adds nothing.
-      }
-    return 2;
-  };
-  try {
+  return runMockCommand({ prefix: PREFIX, usage: COVERAGE_USAGE, options: OPTIONS }, argv, io, async (values) => {
     const failUnder = failUnderOf(values["fail-under"] as string | undefined);
     const file = values.from as string | undefined;
     if (file !== undefined && values.url !== undefined) throw new CannotRun("give --url or --from, not both");
@@ -259,13 +200,7 @@ export async function coverageMain(
     if (file !== undefined) {
       run = { ...fileCoverage(file, values), failUnder, startedAt: new Date(started).toISOString(), durationMs: 0 };
     } else {
-      let base: string;
-      try {
-        base = mockBaseUrl(values.url as string);
-      } catch (error) {
-        throw new CannotRun((error as Error).message);
-      }
-      const fetched = await fetchCoverage(base, values, env);
+      const fetched = await fetchCoverage(mockBaseUrl(values.url as string), values, env);
       served = fetched.text;
       run = {
         source: fetched.source,
@@ -278,24 +213,12 @@ export async function coverageMain(
       };
     }
     run.durationMs = Date.now() - started;
-    const write = (flag: "junit" | "html" | "json", content: () => string) => {
-      const target = values[flag];
-      if (typeof target !== "string") return;
-      try {
-        writeFileSync(target, content());
-      } catch (error) {
-        throw new CannotRun(
-          `--${flag} ${target} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-        );
-      }
-    };
-    write("junit", () => coverageJunitReport(run));
-    write("html", () => coverageHtmlReport(run));
-    write("json", () => served ?? coverageJsonReport(run));
+    writeReports(values, {
+      junit: () => coverageJunitReport(run),
+      html: () => coverageHtmlReport(run),
+      json: () => served ?? coverageJsonReport(run),
+    });
     io.out(coverageConsoleReport(run));
     return passes(run) ? 0 : 1;
-  } catch (error) {
-    if (error instanceof CannotRun) return cannotRun(error.message);
-    throw error;
-  }
+  });
 }
