@@ -112,6 +112,25 @@ const gatewayRun = (wallSec: number, received: number, rateLimited: number, earl
     gateway: { received, rateLimited, early, forwarded: received - rateLimited, resets: 0, errorPages: {} },
   }) as GatewayRun;
 
+/**
+ * `--quick --only PART` against a copy of the saved figures in a temporary folder: what it returned, the
+ * saved figures before and after, and the RESULTS.md it wrote.
+ */
+async function runAlone(part: string) {
+  const dir = mkdtempSync(join(tmpdir(), "bench-only-"));
+  try {
+    const saved = join(dir, "results.json");
+    const out = join(dir, "RESULTS.md");
+    copyFileSync(new URL("./results.json", import.meta.url), saved);
+    const before = JSON.parse(readFileSync(saved, "utf8")) as Results;
+    const results = await runBench(["--quick", "--only", part, "--json", saved, "--out", out], () => undefined);
+    const after = JSON.parse(readFileSync(saved, "utf8")) as Results;
+    return { results, saved, out, before, after, markdown: readFileSync(out, "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("part 7's arithmetic", () => {
   it("takes the floor as the gateway's requests over 20/s, and holds a run to 1.3x of it and 5 % of 429s", () => {
     expect(gatewayDerived(gatewayRun(33, 600, 12))).toEqual({ floorSec: 30, overFloor: 1.1, share429: 0.02 });
@@ -125,79 +144,35 @@ describe("part 7's arithmetic", () => {
   });
 
   it("--only gateway measures part 7 alone and puts it into the figures an earlier run saved", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "bench-only-"));
-    try {
-      const saved = join(dir, "results.json");
-      copyFileSync(new URL("./results.json", import.meta.url), saved);
-      const before = JSON.parse(readFileSync(saved, "utf8")) as Results;
-      const r = await runBench(
-        ["--quick", "--only", "gateway", "--json", saved, "--out", join(dir, "RESULTS.md")],
-        () => undefined,
-      );
-      expectGatewayConsistent(r.gateway);
-      const after = JSON.parse(readFileSync(saved, "utf8")) as Results;
-      expect({ ...after, gateway: undefined }).toEqual({ ...before, gateway: undefined });
-      expect(after.gateway?.command).toBe(
-        `npm run bench -- --quick --only gateway --json ${saved} --out ${join(dir, "RESULTS.md")}`,
-      );
-      expect(readFileSync(join(dir, "RESULTS.md"), "utf8")).toMatch(
-        /## 7\. The conformance suite through an API gateway[\s\S]*--only listAgents/,
-      );
-      await expect(runBench(["--only", "scale"], () => undefined)).rejects.toThrow(/--only takes gateway/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { results, saved, out, after, before, markdown } = await runAlone("gateway");
+    expectGatewayConsistent(results.gateway);
+    expect({ ...after, gateway: undefined }).toEqual({ ...before, gateway: undefined });
+    expect(after.gateway?.command).toBe(`npm run bench -- --quick --only gateway --json ${saved} --out ${out}`);
+    expect(markdown).toMatch(/## 7\. The conformance suite through an API gateway[\s\S]*--only listAgents/);
+    await expect(runBench(["--only", "scale"], () => undefined)).rejects.toThrow(/--only takes gateway/);
   }, 60_000);
 });
 
 describe("part 8, the upstream door", () => {
   it("--only upstream measures it alone, keeps the saved figures, and puts its section before the profiling notes", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "bench-only-"));
-    try {
-      const saved = join(dir, "results.json");
-      copyFileSync(new URL("./results.json", import.meta.url), saved);
-      const before = JSON.parse(readFileSync(saved, "utf8")) as Results;
-      const r = await runBench(
-        ["--quick", "--only", "upstream", "--json", saved, "--out", join(dir, "RESULTS.md")],
-        () => undefined,
-      );
-      expectUpstreamFigures(r.upstream);
-      const after = JSON.parse(readFileSync(saved, "utf8")) as Results & { upstream?: unknown };
-      expect({ ...after, upstream: undefined }).toEqual({ ...before, upstream: undefined });
-      expect(r.upstream?.command).toBe(
-        `npm run bench -- --quick --only upstream --json ${saved} --out ${join(dir, "RESULTS.md")}`,
-      );
-      const markdown = readFileSync(join(dir, "RESULTS.md"), "utf8");
-      expect(markdown).toMatch(/## 7\. The conformance[\s\S]*## 8\. The upstream door[\s\S]*## Profiling/);
-      expect(markdown).not.toMatch(/NaN|undefined/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { results, saved, out, after, before, markdown } = await runAlone("upstream");
+    expectUpstreamFigures(results.upstream);
+    expect({ ...after, upstream: undefined }).toEqual({ ...before, upstream: undefined });
+    expect(results.upstream?.command).toBe(`npm run bench -- --quick --only upstream --json ${saved} --out ${out}`);
+    expect(markdown).toMatch(/## 7\. The conformance[\s\S]*## 8\. The upstream door[\s\S]*## Profiling/);
+    expect(markdown).not.toMatch(/NaN|undefined/);
   }, 90_000);
 });
 
 describe("part 9, what was exercised", () => {
   it("--only exercised measures it alone, keeps the saved figures, and puts its section before the profiling notes", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "bench-only-"));
-    try {
-      const saved = join(dir, "results.json");
-      copyFileSync(new URL("./results.json", import.meta.url), saved);
-      const before = JSON.parse(readFileSync(saved, "utf8")) as Results;
-      const r = await runBench(
-        ["--quick", "--only", "exercised", "--json", saved, "--out", join(dir, "RESULTS.md")],
-        () => undefined,
-      );
-      expectExercisedFigures(r.exercised);
-      const after = JSON.parse(readFileSync(saved, "utf8")) as Results & { exercised?: unknown };
-      expect({ ...after, exercised: undefined }).toEqual({ ...before, exercised: undefined });
-      const markdown = readFileSync(join(dir, "RESULTS.md"), "utf8");
-      expect(markdown).toMatch(
-        /## 7\. The conformance[\s\S]*## 9\. What was exercised: coverage and the HAR journal[\s\S]*## Profiling/,
-      );
-      expect(markdown).not.toMatch(/NaN|undefined/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { results, after, before, markdown } = await runAlone("exercised");
+    expectExercisedFigures(results.exercised);
+    expect({ ...after, exercised: undefined }).toEqual({ ...before, exercised: undefined });
+    expect(markdown).toMatch(
+      /## 7\. The conformance[\s\S]*## 9\. What was exercised: coverage and the HAR journal[\s\S]*## Profiling/,
+    );
+    expect(markdown).not.toMatch(/NaN|undefined/);
   }, 90_000);
 });
 

@@ -95,7 +95,7 @@ export const QUICK: typeof FULL = {
 };
 
 /** Parts that can run alone (--only). */
-const ALONE = ["gateway", "compare", "upstream", "exercised"];
+const ALONE = ["gateway", "compare", "upstream", "exercised"] as const;
 
 /** What a run saves: report.ts's figures, and parts 8 and 9 (each absent in figures saved before it was measured). */
 type BenchResults = Results & { upstream?: UpstreamFigures; exercised?: ExercisedFigures };
@@ -121,7 +121,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     },
     strict: true,
   });
-  if (values.only !== undefined && !ALONE.includes(values.only))
+  if (values.only !== undefined && !(ALONE as readonly string[]).includes(values.only))
     throw new Error(
       `--only takes ${ALONE.slice(0, -1).join(", ")} or ${ALONE.at(-1)} (the parts that run alone), not ${values.only}`,
     );
@@ -143,8 +143,6 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     return result;
   };
   const command = `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`;
-  const gatewayTitle =
-    "7. the conformance suite through an API gateway: clean, rate-limited 20/s (Retry-After in seconds, as a date, none), a realistic mix";
   const write = (results: BenchResults) => {
     const out = values.out ?? (quick ? undefined : here("RESULTS.md"));
     if (out) writeFileSync(out, render(results));
@@ -154,55 +152,46 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     return out;
   };
 
-  if (values.only === "gateway") {
+  // The parts that can run alone (--only), each with its number, its title and what measures it.
+  const parts = {
+    compare: {
+      number: 1,
+      title: "1. side by side: bare Express, bare node:http, mock as npm start, mock with NODE_ENV=production, Prism",
+      measure: () => runComparison(plan.load, log),
+    },
+    gateway: {
+      number: 7,
+      title:
+        "7. the conformance suite through an API gateway: clean, rate-limited 20/s (Retry-After in seconds, as a date, none), a realistic mix",
+      measure: () => measureGateway(command, plan.gateway, log),
+    },
+    upstream: {
+      number: 8,
+      title:
+        "8. the upstream door (--upstream) beside a bare node:http proxy: latency at a fixed rate, most requests per second, RSS during an upload",
+      measure: () => measureUpstream(command, plan.load, plan.upstream, log),
+    },
+    exercised: {
+      number: 9,
+      title:
+        "9. what was exercised: observing each answer for coverage, the HAR journal's memory, reading the coverage report and the HAR",
+      measure: () => measureExercised(command, plan.load, plan.exercised, log),
+    },
+  } satisfies Record<(typeof ALONE)[number], { number: number; title: string; measure: () => Promise<unknown> }>;
+  const measure = <K extends keyof typeof parts>(name: K) =>
+    step<unknown>(parts[name].title, parts[name].measure) as ReturnType<(typeof parts)[K]["measure"]>;
+
+  if (values.only !== undefined) {
+    const name = values.only as keyof typeof parts;
     const from = values.json ?? here("results.json");
     const saved = JSON.parse(readFileSync(from, "utf8")) as BenchResults;
-    const gateway = await step(gatewayTitle, () => measureGateway(command, plan.gateway, log));
-    const results: BenchResults = { ...saved, gateway };
+    const results: BenchResults = { ...saved, [name]: await measure(name) };
     const out = write(results);
-    log(
-      `part 7 done in ${gateway.durationSec.toFixed(0)} s; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`,
-    );
+    log(`part ${parts[name].number} done; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`);
     return results;
   }
 
-  const compareTitle =
-    "1. side by side: bare Express, bare node:http, mock as npm start, mock with NODE_ENV=production, Prism";
-  if (values.only === "compare") {
-    const from = values.json ?? here("results.json");
-    const saved = JSON.parse(readFileSync(from, "utf8")) as BenchResults;
-    const compare = await step(compareTitle, () => runComparison(plan.load, log));
-    const results: BenchResults = { ...saved, compare };
-    const out = write(results);
-    log(`part 1 done; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`);
-    return results;
-  }
-
-  const upstreamTitle =
-    "8. the upstream door (--upstream) beside a bare node:http proxy: latency at a fixed rate, most requests per second, RSS during an upload";
-  if (values.only === "upstream") {
-    const from = values.json ?? here("results.json");
-    const saved = JSON.parse(readFileSync(from, "utf8")) as BenchResults;
-    const upstream = await step(upstreamTitle, () => measureUpstream(command, plan.load, plan.upstream, log));
-    const results: BenchResults = { ...saved, upstream };
-    const out = write(results);
-    log(`part 8 done; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`);
-    return results;
-  }
-
-  const exercisedTitle =
-    "9. what was exercised: observing each answer for coverage, the HAR journal's memory, reading the coverage report and the HAR";
-  if (values.only === "exercised") {
-    const from = values.json ?? here("results.json");
-    const saved = JSON.parse(readFileSync(from, "utf8")) as BenchResults;
-    const exercised = await step(exercisedTitle, () => measureExercised(command, plan.load, plan.exercised, log));
-    const results: BenchResults = { ...saved, exercised };
-    const out = write(results);
-    log(`part 9 done; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`);
-    return results;
-  }
-
-  const compare = await step(compareTitle, () => runComparison(plan.load, log));
+  const compare = await measure("compare");
   const msw = await step("2. the MSW door (setupServer in Node, fetch in the same process)", () =>
     measureMswDoor(plan.load, log),
   );
@@ -217,9 +206,9 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     "6. shared store: in memory, --store redis (1 process), --store redis --workers 2; Redis round trips per operation",
     () => measureSharedStore(plan.load, plan.roundTripRequests, log),
   );
-  const gateway = await step(gatewayTitle, () => measureGateway(command, plan.gateway, log));
-  const upstream = await step(upstreamTitle, () => measureUpstream(command, plan.load, plan.upstream, log));
-  const exercised = await step(exercisedTitle, () => measureExercised(command, plan.load, plan.exercised, log));
+  const gateway = await measure("gateway");
+  const upstream = await measure("upstream");
+  const exercised = await measure("exercised");
 
   const cpus = os.cpus();
   const results: BenchResults = {
