@@ -765,8 +765,8 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data0.counts === void 0) {
-          const err1 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/required", keyword: "required", params: { missingProperty: "counts" }, message: "must have required property 'counts'" };
+        if (data0.apiKey === void 0) {
+          const err1 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/required", keyword: "required", params: { missingProperty: "apiKey" }, message: "must have required property 'apiKey'" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -774,34 +774,29 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data0.counts === void 0) {
+          const err2 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/required", keyword: "required", params: { missingProperty: "counts" }, message: "must have required property 'counts'" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
         if (data0.workspaceId !== void 0) {
           if (typeof data0.workspaceId !== "string") {
-            const err2 = { instancePath: instancePath + "/" + i0 + "/workspaceId", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/workspaceId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err3 = { instancePath: instancePath + "/" + i0 + "/workspaceId", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/workspaceId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err2];
+              vErrors = [err3];
             } else {
-              vErrors.push(err2);
+              vErrors.push(err3);
             }
             errors++;
           }
         }
-        if (data0.counts !== void 0) {
-          let data2 = data0.counts;
-          if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-            for (const key0 in data2) {
-              let data3 = data2[key0];
-              if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                const err3 = { instancePath: instancePath + "/" + i0 + "/counts/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/additionalProperties/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err3];
-                } else {
-                  vErrors.push(err3);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err4 = { instancePath: instancePath + "/" + i0 + "/counts", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (data0.apiKey !== void 0) {
+          if (typeof data0.apiKey !== "string") {
+            const err4 = { instancePath: instancePath + "/" + i0 + "/apiKey", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/apiKey/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -810,22 +805,47 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.counts !== void 0) {
+          let data3 = data0.counts;
+          if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
+            for (const key0 in data3) {
+              let data4 = data3[key0];
+              if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
+                const err5 = { instancePath: instancePath + "/" + i0 + "/counts/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/additionalProperties/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err6 = { instancePath: instancePath + "/" + i0 + "/counts", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err5 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err7 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err7];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err7);
         }
         errors++;
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
     if (vErrors === null) {
-      vErrors = [err6];
+      vErrors = [err8];
     } else {
-      vErrors.push(err6);
+      vErrors.push(err8);
     }
     errors++;
   }
@@ -1031,8 +1051,8 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.counts === void 0) {
-      const err1 = { instancePath, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/required", keyword: "required", params: { missingProperty: "counts" }, message: "must have required property 'counts'" };
+    if (data.apiKey === void 0) {
+      const err1 = { instancePath, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/required", keyword: "required", params: { missingProperty: "apiKey" }, message: "must have required property 'apiKey'" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1040,34 +1060,29 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
+    if (data.counts === void 0) {
+      const err2 = { instancePath, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/required", keyword: "required", params: { missingProperty: "counts" }, message: "must have required property 'counts'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
     if (data.workspaceId !== void 0) {
       if (typeof data.workspaceId !== "string") {
-        const err2 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/workspaceId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/workspaceId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err3];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err3);
         }
         errors++;
       }
     }
-    if (data.counts !== void 0) {
-      let data1 = data.counts;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        for (const key0 in data1) {
-          let data2 = data1[key0];
-          if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-            const err3 = { instancePath: instancePath + "/counts/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/additionalProperties/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err4 = { instancePath: instancePath + "/counts", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (data.apiKey !== void 0) {
+      if (typeof data.apiKey !== "string") {
+        const err4 = { instancePath: instancePath + "/apiKey", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/apiKey/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1076,50 +1091,75 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-  } else {
-    const err5 = { instancePath, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.seed === void 0) {
-      const err6 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "seed" }, message: "must have required property 'seed'" };
-      if (vErrors === null) {
-        vErrors = [err6];
+    if (data.counts !== void 0) {
+      let data2 = data.counts;
+      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+        for (const key0 in data2) {
+          let data3 = data2[key0];
+          if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
+            const err5 = { instancePath: instancePath + "/counts/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/additionalProperties/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
       } else {
-        vErrors.push(err6);
-      }
-      errors++;
-    }
-    if (data.seed !== void 0) {
-      let data3 = data.seed;
-      if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-        const err7 = { instancePath: instancePath + "/seed", schemaPath: "#/allOf/1/properties/seed/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err6 = { instancePath: instancePath + "/counts", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err6];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err6);
         }
         errors++;
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { instancePath, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err7];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.seed === void 0) {
+      const err8 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "seed" }, message: "must have required property 'seed'" };
+      if (vErrors === null) {
+        vErrors = [err8];
+      } else {
+        vErrors.push(err8);
+      }
+      errors++;
+    }
+    if (data.seed !== void 0) {
+      let data4 = data.seed;
+      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
+        const err9 = { instancePath: instancePath + "/seed", schemaPath: "#/allOf/1/properties/seed/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err10 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
     }
     errors++;
   }
   validate30.errors = vErrors;
   return errors === 0;
 }
-validate30.evaluated = { "props": { "seed": true, "workspaceId": true, "counts": true }, "dynamicProps": false, "dynamicItems": false };
+validate30.evaluated = { "props": { "seed": true, "workspaceId": true, "apiKey": true, "counts": true }, "dynamicProps": false, "dynamicItems": false };
 var exact8 = validate31;
 var schema48 = { "type": "string", "enum": ["agents", "calls", "phoneNumbers", "integrations", "knowledgeBases", "webhooks", "qaRules", "qaIssues", "testCases", "batchRuns", "testRuns", "mockToolData", "chats", "apiKeys"] };
 function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
@@ -1243,8 +1283,8 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.counts === void 0) {
-      const err1 = { instancePath, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/required", keyword: "required", params: { missingProperty: "counts" }, message: "must have required property 'counts'" };
+    if (data.apiKey === void 0) {
+      const err1 = { instancePath, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/required", keyword: "required", params: { missingProperty: "apiKey" }, message: "must have required property 'apiKey'" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1252,34 +1292,29 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
+    if (data.counts === void 0) {
+      const err2 = { instancePath, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/required", keyword: "required", params: { missingProperty: "counts" }, message: "must have required property 'counts'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
     if (data.workspaceId !== void 0) {
       if (typeof data.workspaceId !== "string") {
-        const err2 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/workspaceId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/workspaceId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err3];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err3);
         }
         errors++;
       }
     }
-    if (data.counts !== void 0) {
-      let data1 = data.counts;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        for (const key0 in data1) {
-          let data2 = data1[key0];
-          if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-            const err3 = { instancePath: instancePath + "/counts/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/additionalProperties/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err4 = { instancePath: instancePath + "/counts", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (data.apiKey !== void 0) {
+      if (typeof data.apiKey !== "string") {
+        const err4 = { instancePath: instancePath + "/apiKey", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/apiKey/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1288,19 +1323,44 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.counts !== void 0) {
+      let data2 = data.counts;
+      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+        for (const key0 in data2) {
+          let data3 = data2[key0];
+          if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
+            const err5 = { instancePath: instancePath + "/counts/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/additionalProperties/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/counts", schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/properties/counts/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err5 = { instancePath, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { instancePath, schemaPath: "openapi.json#/components/schemas/WorkspaceInfo/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err7];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err7);
     }
     errors++;
   }
   validate34.errors = vErrors;
   return errors === 0;
 }
-validate34.evaluated = { "props": { "workspaceId": true, "counts": true }, "dynamicProps": false, "dynamicItems": false };
+validate34.evaluated = { "props": { "workspaceId": true, "apiKey": true, "counts": true }, "dynamicProps": false, "dynamicItems": false };
 var exact10 = validate35;
 function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
@@ -1560,11 +1620,12 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate37.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var exact13 = validate38;
-var schema60 = { "type": "object", "required": ["now", "mode", "speed", "workspaceId"], "properties": { "workspaceId": { "type": ["string", "null"], "description": "The workspace whose clock this is; null for the root clock." }, "now": { "type": "string", "format": "date-time" }, "mode": { "type": "string", "enum": ["real", "virtual"] }, "speed": { "type": "number" } } };
-function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var schema60 = { "type": "object", "required": ["now", "mode", "speed", "workspaceId"], "properties": { "workspaceId": { "type": ["string", "null"], "description": "The workspace whose clock this is; null for the root clock." }, "now": { "type": "string", "format": "date-time" }, "mode": { "type": "string", "enum": ["real", "virtual"] }, "speed": { "type": "number" }, "pending": { "type": "array", "description": "With `workspaceId` only: the workspace's scheduled work, soonest first (at most 100): what an advance of the\nclock would run.\n", "items": { "$ref": "openapi.json#/components/schemas/PendingTask" } } } };
+var schema61 = { "type": "object", "required": ["kind", "ref", "dueAt", "subjectStatus"], "properties": { "kind": { "type": "string", "enum": ["call", "testRun", "chatEnd", "delivery"], "description": "`call`: the call's next status; `testRun`: a simulation test run finishing; `chatEnd`: a silent chat\nending; `delivery`: a webhook delivery's next attempt.\n" }, "ref": { "type": "string", "description": "The subject's id (a callId, a test run's id, a chatId, a deliveryId)." }, "dueAt": { "type": "string", "format": "date-time", "description": "When it falls due, on the workspace's clock." }, "subjectStatus": { "type": ["string", "null"], "description": "The subject's status now (a call's `registered`, a delivery's `pending`); null when it has none." } } };
+function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate38.evaluated;
+  const evaluated0 = validate39.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1573,7 +1634,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.now === void 0) {
-      const err0 = { instancePath, schemaPath: "openapi.json#/components/schemas/ClockState/required", keyword: "required", params: { missingProperty: "now" }, message: "must have required property 'now'" };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "now" }, message: "must have required property 'now'" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1582,7 +1643,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.mode === void 0) {
-      const err1 = { instancePath, schemaPath: "openapi.json#/components/schemas/ClockState/required", keyword: "required", params: { missingProperty: "mode" }, message: "must have required property 'mode'" };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "mode" }, message: "must have required property 'mode'" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1591,7 +1652,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.speed === void 0) {
-      const err2 = { instancePath, schemaPath: "openapi.json#/components/schemas/ClockState/required", keyword: "required", params: { missingProperty: "speed" }, message: "must have required property 'speed'" };
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "speed" }, message: "must have required property 'speed'" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1600,7 +1661,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.workspaceId === void 0) {
-      const err3 = { instancePath, schemaPath: "openapi.json#/components/schemas/ClockState/required", keyword: "required", params: { missingProperty: "workspaceId" }, message: "must have required property 'workspaceId'" };
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "workspaceId" }, message: "must have required property 'workspaceId'" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -1611,7 +1672,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data0 = data.workspaceId;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err4 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/ClockState/properties/workspaceId/type", keyword: "type", params: { type: schema60.properties.workspaceId.type }, message: "must be string,null" };
+        const err4 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema60.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1624,7 +1685,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.now;
       if (typeof data1 === "string") {
         if (!formats0.validate(data1)) {
-          const err5 = { instancePath: instancePath + "/now", schemaPath: "openapi.json#/components/schemas/ClockState/properties/now/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err5 = { instancePath: instancePath + "/now", schemaPath: "#/properties/now/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -1633,7 +1694,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/now", schemaPath: "openapi.json#/components/schemas/ClockState/properties/now/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { instancePath: instancePath + "/now", schemaPath: "#/properties/now/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1645,7 +1706,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.mode !== void 0) {
       let data2 = data.mode;
       if (typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/mode", schemaPath: "openapi.json#/components/schemas/ClockState/properties/mode/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1654,7 +1715,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === "real" || data2 === "virtual")) {
-        const err8 = { instancePath: instancePath + "/mode", schemaPath: "openapi.json#/components/schemas/ClockState/properties/mode/enum", keyword: "enum", params: { allowedValues: schema60.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema60.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1666,7 +1727,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.speed !== void 0) {
       let data3 = data.speed;
       if (!(typeof data3 == "number" && isFinite(data3))) {
-        const err9 = { instancePath: instancePath + "/speed", schemaPath: "openapi.json#/components/schemas/ClockState/properties/speed/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        const err9 = { instancePath: instancePath + "/speed", schemaPath: "#/properties/speed/type", keyword: "type", params: { type: "number" }, message: "must be number" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1675,25 +1736,172 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.pending !== void 0) {
+      let data4 = data.pending;
+      if (Array.isArray(data4)) {
+        const len0 = data4.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data5 = data4[i0];
+          if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+            if (data5.kind === void 0) {
+              const err10 = { instancePath: instancePath + "/pending/" + i0, schemaPath: "openapi.json#/components/schemas/PendingTask/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+            if (data5.ref === void 0) {
+              const err11 = { instancePath: instancePath + "/pending/" + i0, schemaPath: "openapi.json#/components/schemas/PendingTask/required", keyword: "required", params: { missingProperty: "ref" }, message: "must have required property 'ref'" };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+            if (data5.dueAt === void 0) {
+              const err12 = { instancePath: instancePath + "/pending/" + i0, schemaPath: "openapi.json#/components/schemas/PendingTask/required", keyword: "required", params: { missingProperty: "dueAt" }, message: "must have required property 'dueAt'" };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+            if (data5.subjectStatus === void 0) {
+              const err13 = { instancePath: instancePath + "/pending/" + i0, schemaPath: "openapi.json#/components/schemas/PendingTask/required", keyword: "required", params: { missingProperty: "subjectStatus" }, message: "must have required property 'subjectStatus'" };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
+            if (data5.kind !== void 0) {
+              let data6 = data5.kind;
+              if (typeof data6 !== "string") {
+                const err14 = { instancePath: instancePath + "/pending/" + i0 + "/kind", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/kind/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+              if (!(data6 === "call" || data6 === "testRun" || data6 === "chatEnd" || data6 === "delivery")) {
+                const err15 = { instancePath: instancePath + "/pending/" + i0 + "/kind", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/kind/enum", keyword: "enum", params: { allowedValues: schema61.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+            }
+            if (data5.ref !== void 0) {
+              if (typeof data5.ref !== "string") {
+                const err16 = { instancePath: instancePath + "/pending/" + i0 + "/ref", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/ref/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+            }
+            if (data5.dueAt !== void 0) {
+              let data8 = data5.dueAt;
+              if (typeof data8 === "string") {
+                if (!formats0.validate(data8)) {
+                  const err17 = { instancePath: instancePath + "/pending/" + i0 + "/dueAt", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/dueAt/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                  if (vErrors === null) {
+                    vErrors = [err17];
+                  } else {
+                    vErrors.push(err17);
+                  }
+                  errors++;
+                }
+              } else {
+                const err18 = { instancePath: instancePath + "/pending/" + i0 + "/dueAt", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/dueAt/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
+            }
+            if (data5.subjectStatus !== void 0) {
+              let data9 = data5.subjectStatus;
+              if (typeof data9 !== "string" && data9 !== null) {
+                const err19 = { instancePath: instancePath + "/pending/" + i0 + "/subjectStatus", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/subjectStatus/type", keyword: "type", params: { type: schema61.properties.subjectStatus.type }, message: "must be string,null" };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err20 = { instancePath: instancePath + "/pending/" + i0, schemaPath: "openapi.json#/components/schemas/PendingTask/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err21 = { instancePath: instancePath + "/pending", schemaPath: "#/properties/pending/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err10 = { instancePath, schemaPath: "openapi.json#/components/schemas/ClockState/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err22];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err22);
     }
     errors++;
+  }
+  validate39.errors = vErrors;
+  return errors === 0;
+}
+validate39.evaluated = { "props": { "workspaceId": true, "now": true, "mode": true, "speed": true, "pending": true }, "dynamicProps": false, "dynamicItems": false };
+function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate38.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate39(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+    errors = vErrors.length;
   }
   validate38.errors = vErrors;
   return errors === 0;
 }
-validate38.evaluated = { "props": { "workspaceId": true, "now": true, "mode": true, "speed": true }, "dynamicProps": false, "dynamicItems": false };
-var exact14 = validate39;
+validate38.evaluated = { "props": { "workspaceId": true, "now": true, "mode": true, "speed": true, "pending": true }, "dynamicProps": false, "dynamicItems": false };
+var exact14 = validate41;
 var func1 = require_ucs2length().default;
-function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate39.evaluated;
+  const evaluated0 = validate41.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1783,16 +1991,16 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate39.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
-validate39.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact15 = validate40;
-var schema63 = { "type": "object", "required": ["id", "at", "method", "path", "operationId", "workspaceId", "status", "durationMs", "faultId"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the request was answered, on its workspace's clock (the root clock without one)." }, "method": { "type": "string" }, "path": { "type": "string" }, "query": { "type": "string" }, "operationId": { "type": ["string", "null"], "description": "The operation the request was routed to, of the API or of this control plane; null when none." }, "workspaceId": { "type": ["string", "null"], "description": "The workspace of the request's API key; null when the key was missing or refused." }, "status": { "type": ["integer", "null"], "description": "null when a fault rule reset the connection instead of answering." }, "durationMs": { "type": "number" }, "faultId": { "type": ["string", "null"], "description": "The fault rule applied to the request." }, "source": { "type": "string", "enum": ["upstream", "mock", "fallback"], "description": "In front of a real deployment (`--upstream`) only: the upstream answered, the mock did (an operation\nrouted to the mock), or the mock did because the upstream failed (`fallback`).\n" } } };
-function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate41.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact15 = validate42;
+var schema64 = { "type": "object", "required": ["id", "at", "method", "path", "operationId", "workspaceId", "status", "durationMs", "faultId"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the request was answered, on its workspace's clock (the root clock without one)." }, "method": { "type": "string" }, "path": { "type": "string" }, "query": { "type": "string" }, "operationId": { "type": ["string", "null"], "description": "The operation the request was routed to, of the API or of this control plane; null when none." }, "workspaceId": { "type": ["string", "null"], "description": "The workspace of the request's API key; null when the key was missing or refused." }, "status": { "type": ["integer", "null"], "description": "null when a fault rule reset the connection instead of answering." }, "durationMs": { "type": "number" }, "faultId": { "type": ["string", "null"], "description": "The fault rule applied to the request." }, "source": { "type": "string", "enum": ["upstream", "mock", "fallback"], "description": "In front of a real deployment (`--upstream`) only: the upstream answered, the mock did (an operation\nrouted to the mock), or the mock did because the upstream failed (`fallback`).\n" } } };
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate40.evaluated;
+  const evaluated0 = validate42.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1954,7 +2162,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.operationId !== void 0) {
           let data6 = data0.operationId;
           if (typeof data6 !== "string" && data6 !== null) {
-            const err15 = { instancePath: instancePath + "/" + i0 + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema63.properties.operationId.type }, message: "must be string,null" };
+            const err15 = { instancePath: instancePath + "/" + i0 + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema64.properties.operationId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -1966,7 +2174,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.workspaceId !== void 0) {
           let data7 = data0.workspaceId;
           if (typeof data7 !== "string" && data7 !== null) {
-            const err16 = { instancePath: instancePath + "/" + i0 + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema63.properties.workspaceId.type }, message: "must be string,null" };
+            const err16 = { instancePath: instancePath + "/" + i0 + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema64.properties.workspaceId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -1978,7 +2186,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.status !== void 0) {
           let data8 = data0.status;
           if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8)) && data8 !== null) {
-            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema63.properties.status.type }, message: "must be integer,null" };
+            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema64.properties.status.type }, message: "must be integer,null" };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -2002,7 +2210,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.faultId !== void 0) {
           let data10 = data0.faultId;
           if (typeof data10 !== "string" && data10 !== null) {
-            const err19 = { instancePath: instancePath + "/" + i0 + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema63.properties.faultId.type }, message: "must be string,null" };
+            const err19 = { instancePath: instancePath + "/" + i0 + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema64.properties.faultId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err19];
             } else {
@@ -2023,7 +2231,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data11 === "upstream" || data11 === "mock" || data11 === "fallback")) {
-            const err21 = { instancePath: instancePath + "/" + i0 + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema63.properties.source.enum }, message: "must be equal to one of the allowed values" };
+            const err21 = { instancePath: instancePath + "/" + i0 + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema64.properties.source.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -2051,15 +2259,15 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate40.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
-validate40.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact16 = validate41;
-function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate42.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact16 = validate43;
+function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate41.evaluated;
+  const evaluated0 = validate43.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2108,15 +2316,15 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate41.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
-validate41.evaluated = { "props": { "count": true }, "dynamicProps": false, "dynamicItems": false };
-var exact17 = validate42;
-function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate43.evaluated = { "props": { "count": true }, "dynamicProps": false, "dynamicItems": false };
+var exact17 = validate44;
+function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate42.evaluated;
+  const evaluated0 = validate44.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2241,16 +2449,16 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate42.errors = vErrors;
+  validate44.errors = vErrors;
   return errors === 0;
 }
-validate42.evaluated = { "props": { "log": true }, "dynamicProps": false, "dynamicItems": false };
-var exact18 = validate43;
-var schema69 = { "type": "object", "required": ["operationId", "kind", "value", "seen", "howTo"], "properties": { "operationId": { "type": "string", "description": "The API operation, or the webhook event's operation for `kind` webhook." }, "kind": { "type": "string", "enum": ["status", "page", "enum", "nullable", "webhook"] }, "value": { "type": "string", "description": '`status`: the status ("404"); `page`: empty, first, middle or last; `enum`: `<field>=<value>`\n("status=error", the field\'s path in the resource, `[]` for an array\'s items); `nullable`:\n`<field>=null` or `<field>=set`; `webhook`: the event kind.\n' }, "seen": { "type": "boolean" }, "howTo": { "type": "string", "description": "One sentence for a person." }, "recipe": { "type": "array", "description": "The requests that provoke the variant in this workspace, in order.", "items": { "$ref": "openapi.json#/components/schemas/RecipeRequest" } } } };
-function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate44.evaluated = { "props": { "log": true }, "dynamicProps": false, "dynamicItems": false };
+var exact18 = validate45;
+var schema70 = { "type": "object", "required": ["operationId", "kind", "value", "seen", "howTo"], "properties": { "operationId": { "type": "string", "description": "The API operation, or the webhook event's operation for `kind` webhook." }, "kind": { "type": "string", "enum": ["status", "page", "enum", "nullable", "webhook"] }, "value": { "type": "string", "description": '`status`: the status ("404"); `page`: empty, first, middle or last; `enum`: `<field>=<value>`\n("status=error", the field\'s path in the resource, `[]` for an array\'s items); `nullable`:\n`<field>=null` or `<field>=set`; `webhook`: the event kind.\n' }, "seen": { "type": "boolean" }, "howTo": { "type": "string", "description": "One sentence for a person." }, "recipe": { "type": "array", "description": "The requests that provoke the variant in this workspace, in order.", "items": { "$ref": "openapi.json#/components/schemas/RecipeRequest" } } } };
+function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate45.evaluated;
+  const evaluated0 = validate47.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2326,7 +2534,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data1 === "status" || data1 === "page" || data1 === "enum" || data1 === "nullable" || data1 === "webhook")) {
-        const err7 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema69.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        const err7 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema70.properties.kind.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2492,14 +2700,14 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate45.errors = vErrors;
+  validate47.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "props": { "operationId": true, "kind": true, "value": true, "seen": true, "howTo": true, "recipe": true }, "dynamicProps": false, "dynamicItems": false };
-function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate47.evaluated = { "props": { "operationId": true, "kind": true, "value": true, "seen": true, "howTo": true, "recipe": true }, "dynamicProps": false, "dynamicItems": false };
+function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate44.evaluated;
+  const evaluated0 = validate46.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2582,8 +2790,8 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data2)) {
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate45(data2[i0], { instancePath: instancePath + "/variants/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+          if (!validate47(data2[i0], { instancePath: instancePath + "/variants/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
             errors = vErrors.length;
           }
         }
@@ -2606,35 +2814,35 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate44.errors = vErrors;
+  validate46.errors = vErrors;
   return errors === 0;
 }
-validate44.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
-function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate46.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
+function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate43.evaluated;
+  const evaluated0 = validate45.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate44(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+  if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
     errors = vErrors.length;
   }
-  validate43.errors = vErrors;
+  validate45.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
-var exact19 = validate48;
-var schema72 = { "type": "object", "required": ["id", "at", "operationId", "workspaceId", "rule", "level", "where", "path", "message", "exchange"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the exchange was checked, on the door workspace's clock." }, "operationId": { "type": "string" }, "workspaceId": { "type": ["string", "null"], "description": "The door's workspace (the one the mock serves from in upstream mode)." }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"], "description": "`documented`: the reference states it; `assumed`: it rests on a decision of the kit (x-assumption)." }, "where": { "type": "string", "enum": ["request", "response"], "description": "`request`: the client sent what the contract forbids; `response`: the upstream answered it." }, "path": { "type": "string", "description": "Where in the message, a JSON pointer into the body (`/data/0/status`), `#status`, `#header/<name>`, or `/query/<name>` and `/path/<name>` for parameters." }, "message": { "type": "string" }, "exchange": { "type": "object", "required": ["request"], "properties": { "request": { "type": "object", "required": ["method", "url", "headers"], "properties": { "method": { "type": "string" }, "url": { "type": "string" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } }, "response": { "type": "object", "required": ["status", "headers"], "properties": { "status": { "type": "integer" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } } } } } };
-var schema73 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
-function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate45.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
+var exact19 = validate50;
+var schema73 = { "type": "object", "required": ["id", "at", "operationId", "workspaceId", "rule", "level", "where", "path", "message", "exchange"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the exchange was checked, on the door workspace's clock." }, "operationId": { "type": "string" }, "workspaceId": { "type": ["string", "null"], "description": "The door's workspace (the one the mock serves from in upstream mode)." }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"], "description": "`documented`: the reference states it; `assumed`: it rests on a decision of the kit (x-assumption)." }, "where": { "type": "string", "enum": ["request", "response"], "description": "`request`: the client sent what the contract forbids; `response`: the upstream answered it." }, "path": { "type": "string", "description": "Where in the message, a JSON pointer into the body (`/data/0/status`), `#status`, `#header/<name>`, or `/query/<name>` and `/path/<name>` for parameters." }, "message": { "type": "string" }, "exchange": { "type": "object", "required": ["request"], "properties": { "request": { "type": "object", "required": ["method", "url", "headers"], "properties": { "method": { "type": "string" }, "url": { "type": "string" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } }, "response": { "type": "object", "required": ["status", "headers"], "properties": { "status": { "type": "integer" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } } } } } };
+var schema74 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
+function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate49.evaluated;
+  const evaluated0 = validate51.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2779,7 +2987,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data3 = data.workspaceId;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema72.properties.workspaceId.type }, message: "must be string,null" };
+        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema73.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -2800,7 +3008,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data4 === "status" || data4 === "content-type" || data4 === "body" || data4 === "required" || data4 === "enum" || data4 === "format" || data4 === "e164" || data4 === "schema" || data4 === "error-body" || data4 === "pagination" || data4 === "order" || data4 === "timeline")) {
-        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema73.enum }, message: "must be equal to one of the allowed values" };
+        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -2821,7 +3029,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data5 === "documented" || data5 === "assumed")) {
-        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema72.properties.level.enum }, message: "must be equal to one of the allowed values" };
+        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema73.properties.level.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -2842,7 +3050,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data6 === "request" || data6 === "response")) {
-        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema72.properties.where.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema73.properties.where.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -3057,14 +3265,14 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate49.errors = vErrors;
+  validate51.errors = vErrors;
   return errors === 0;
 }
-validate49.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
-function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate51.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
+function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate48.evaluated;
+  const evaluated0 = validate50.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3074,8 +3282,8 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate49(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+      if (!validate51(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
         errors = vErrors.length;
       }
     }
@@ -3088,16 +3296,16 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate48.errors = vErrors;
+  validate50.errors = vErrors;
   return errors === 0;
 }
-validate48.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact20 = validate51;
-var schema76 = { "type": "object", "properties": { "operationId": { "type": "string", "description": "Only requests to this operation of the API; every operation when absent." }, "workspaceId": { "type": "string", "description": "Only requests of this (existing) workspace." }, "kind": { "type": "string", "enum": ["status", "reset", "empty", "slow"], "description": "What the fault does; `status` when only `status` is given. Required unless the rule only delays." }, "status": { "type": "integer", "description": "kind status: an error status (4xx, 5xx) the operation documents; without operationId, one every operation\ndocuments (400, 401, 403, 404, 500). Anything else is refused with 400.\n" }, "delayMs": { "type": "integer", "minimum": 0, "maximum": 6e4, "description": "Wait before the fault (or the real answer)." }, "latency": { "$ref": "openapi.json#/components/schemas/Latency" }, "trickleMs": { "type": "integer", "minimum": 1, "maximum": 6e4, "default": 2e3, "description": "kind slow only; the body arrives in up to ten pieces spread over this long." }, "times": { "type": "integer", "minimum": 1, "description": "The rule is used up after this many faults; unlimited when absent." }, "after": { "type": "integer", "minimum": 0, "default": 0, "description": "Matches to let through before the first fault." }, "probability": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 1 }, "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295, "description": "Seeds the rule's draws (probability, latency); drawn at random and shown when absent." } } };
-function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate50.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact20 = validate53;
+var schema77 = { "type": "object", "properties": { "operationId": { "type": "string", "description": "Only requests to this operation of the API; every operation when absent." }, "workspaceId": { "type": "string", "description": "Only requests of this (existing) workspace." }, "kind": { "type": "string", "enum": ["status", "reset", "empty", "slow"], "description": "What the fault does; `status` when only `status` is given. Required unless the rule only delays." }, "status": { "type": "integer", "description": "kind status: an error status (4xx, 5xx) the operation documents; without operationId, one every operation\ndocuments (400, 401, 403, 404, 500). Anything else is refused with 400.\n" }, "delayMs": { "type": "integer", "minimum": 0, "maximum": 6e4, "description": "Wait before the fault (or the real answer)." }, "latency": { "$ref": "openapi.json#/components/schemas/Latency" }, "trickleMs": { "type": "integer", "minimum": 1, "maximum": 6e4, "default": 2e3, "description": "kind slow only; the body arrives in up to ten pieces spread over this long." }, "times": { "type": "integer", "minimum": 1, "description": "The rule is used up after this many faults; unlimited when absent." }, "after": { "type": "integer", "minimum": 0, "default": 0, "description": "Matches to let through before the first fault." }, "probability": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 1 }, "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295, "description": "Seeds the rule's draws (probability, latency); drawn at random and shown when absent." } } };
+function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate53.evaluated;
+  const evaluated0 = validate55.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3139,7 +3347,7 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === "status" || data2 === "reset" || data2 === "empty" || data2 === "slow")) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema76.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema77.properties.kind.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3728,22 +3936,22 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate53.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
-validate53.evaluated = { "props": { "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate55.evaluated = { "props": { "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate52.evaluated;
+  const evaluated0 = validate54.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+  if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3845,14 +4053,14 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate52.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
-validate52.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate54.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate51.evaluated;
+  const evaluated0 = validate53.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3862,8 +4070,8 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate52(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+      if (!validate54(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
         errors = vErrors.length;
       }
     }
@@ -3876,23 +4084,23 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate51.errors = vErrors;
+  validate53.errors = vErrors;
   return errors === 0;
 }
-validate51.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact21 = validate56;
-function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate53.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact21 = validate58;
+function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate57.evaluated;
+  const evaluated0 = validate59.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+  if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3908,41 +4116,41 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate57.errors = vErrors;
+  validate59.errors = vErrors;
   return errors === 0;
 }
-validate57.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate59.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate56.evaluated;
+  const evaluated0 = validate58.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate57(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+  if (!validate59(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
     errors = vErrors.length;
   }
-  validate56.errors = vErrors;
+  validate58.errors = vErrors;
   return errors === 0;
 }
-validate56.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact22 = validate60;
-function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate58.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact22 = validate62;
+function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate61.evaluated;
+  const evaluated0 = validate63.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate53(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+  if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4044,34 +4252,34 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate61.errors = vErrors;
+  validate63.errors = vErrors;
   return errors === 0;
 }
-validate61.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate63.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate60.evaluated;
+  const evaluated0 = validate62.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+  if (!validate63(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
     errors = vErrors.length;
   }
-  validate60.errors = vErrors;
+  validate62.errors = vErrors;
   return errors === 0;
 }
-validate60.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-var exact23 = validate64;
-var schema83 = { "type": "object", "required": ["deliveryId", "webhookId", "workspaceId", "event", "url", "payload", "signature", "status", "attempts"], "properties": { "deliveryId": { "type": "string" }, "webhookId": { "type": "string" }, "workspaceId": { "type": "string" }, "event": { "type": "string" }, "url": { "type": "string" }, "payload": { "type": "string", "description": "The raw body, exactly as signed." }, "signature": { "type": "string", "description": "Value of the X-Webhook-Signature header." }, "status": { "type": "string", "enum": ["pending", "delivered", "failed", "skipped"], "description": "skipped when the url is on a reserved example domain (example.com, .test, .invalid), where nothing is sent." }, "nextAttemptAt": { "type": ["string", "null"], "format": "date-time" }, "attempts": { "type": "array", "items": { "type": "object", "required": ["at"], "properties": { "at": { "type": "string", "format": "date-time" }, "statusCode": { "type": ["integer", "null"] }, "error": { "type": ["string", "null"] }, "durationMs": { "type": "number" } } } } } };
-function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate62.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+var exact23 = validate66;
+var schema84 = { "type": "object", "required": ["deliveryId", "webhookId", "workspaceId", "event", "url", "payload", "signature", "status", "attempts"], "properties": { "deliveryId": { "type": "string" }, "webhookId": { "type": "string" }, "workspaceId": { "type": "string" }, "event": { "type": "string" }, "url": { "type": "string" }, "payload": { "type": "string", "description": "The raw body, exactly as signed." }, "signature": { "type": "string", "description": "Value of the X-Webhook-Signature header." }, "status": { "type": "string", "enum": ["pending", "delivered", "failed", "skipped"], "description": "skipped when the url is on a reserved example domain (example.com, .test, .invalid), where nothing is sent." }, "nextAttemptAt": { "type": ["string", "null"], "format": "date-time" }, "verified": { "type": ["boolean", "null"], "description": "Whether `signature` verifies over `payload` with the webhook's current secret (the check a receiver makes,\nwithout its time tolerance); null before the first attempt signed it.\n" }, "verifyError": { "type": "string", "description": "Why it does not verify (the webhook was deleted, its secret changed, the signature does not match)." }, "attempts": { "type": "array", "items": { "type": "object", "required": ["at"], "properties": { "at": { "type": "string", "format": "date-time" }, "statusCode": { "type": ["integer", "null"] }, "error": { "type": ["string", "null"] }, "durationMs": { "type": "number" }, "response": { "type": ["string", "null"], "description": "The first 1024 characters of the receiver's answer body; null when it sent none." } } } } } };
+function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate64.evaluated;
+  const evaluated0 = validate66.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -4253,7 +4461,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data8 === "pending" || data8 === "delivered" || data8 === "failed" || data8 === "skipped")) {
-            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema83.properties.status.enum }, message: "must be equal to one of the allowed values" };
+            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema84.properties.status.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -4265,7 +4473,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.nextAttemptAt !== void 0) {
           let data9 = data0.nextAttemptAt;
           if (typeof data9 !== "string" && data9 !== null) {
-            const err18 = { instancePath: instancePath + "/" + i0 + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema83.properties.nextAttemptAt.type }, message: "must be string,null" };
+            const err18 = { instancePath: instancePath + "/" + i0 + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema84.properties.nextAttemptAt.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err18];
             } else {
@@ -4285,60 +4493,59 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         }
+        if (data0.verified !== void 0) {
+          let data10 = data0.verified;
+          if (typeof data10 !== "boolean" && data10 !== null) {
+            const err20 = { instancePath: instancePath + "/" + i0 + "/verified", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verified/type", keyword: "type", params: { type: schema84.properties.verified.type }, message: "must be boolean,null" };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data0.verifyError !== void 0) {
+          if (typeof data0.verifyError !== "string") {
+            const err21 = { instancePath: instancePath + "/" + i0 + "/verifyError", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verifyError/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
         if (data0.attempts !== void 0) {
-          let data10 = data0.attempts;
-          if (Array.isArray(data10)) {
-            const len1 = data10.length;
+          let data12 = data0.attempts;
+          if (Array.isArray(data12)) {
+            const len1 = data12.length;
             for (let i1 = 0; i1 < len1; i1++) {
-              let data11 = data10[i1];
-              if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
-                if (data11.at === void 0) {
-                  const err20 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/required", keyword: "required", params: { missingProperty: "at" }, message: "must have required property 'at'" };
+              let data13 = data12[i1];
+              if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+                if (data13.at === void 0) {
+                  const err22 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/required", keyword: "required", params: { missingProperty: "at" }, message: "must have required property 'at'" };
                   if (vErrors === null) {
-                    vErrors = [err20];
+                    vErrors = [err22];
                   } else {
-                    vErrors.push(err20);
+                    vErrors.push(err22);
                   }
                   errors++;
                 }
-                if (data11.at !== void 0) {
-                  let data12 = data11.at;
-                  if (typeof data12 === "string") {
-                    if (!formats0.validate(data12)) {
-                      const err21 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/at", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/at/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                if (data13.at !== void 0) {
+                  let data14 = data13.at;
+                  if (typeof data14 === "string") {
+                    if (!formats0.validate(data14)) {
+                      const err23 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/at", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/at/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
                       if (vErrors === null) {
-                        vErrors = [err21];
+                        vErrors = [err23];
                       } else {
-                        vErrors.push(err21);
+                        vErrors.push(err23);
                       }
                       errors++;
                     }
                   } else {
-                    const err22 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/at", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err22];
-                    } else {
-                      vErrors.push(err22);
-                    }
-                    errors++;
-                  }
-                }
-                if (data11.statusCode !== void 0) {
-                  let data13 = data11.statusCode;
-                  if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13)) && data13 !== null) {
-                    const err23 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema83.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
-                    if (vErrors === null) {
-                      vErrors = [err23];
-                    } else {
-                      vErrors.push(err23);
-                    }
-                    errors++;
-                  }
-                }
-                if (data11.error !== void 0) {
-                  let data14 = data11.error;
-                  if (typeof data14 !== "string" && data14 !== null) {
-                    const err24 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema83.properties.attempts.items.properties.error.type }, message: "must be string,null" };
+                    const err24 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/at", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err24];
                     } else {
@@ -4347,10 +4554,10 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data11.durationMs !== void 0) {
-                  let data15 = data11.durationMs;
-                  if (!(typeof data15 == "number" && isFinite(data15))) {
-                    const err25 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/durationMs", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/durationMs/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                if (data13.statusCode !== void 0) {
+                  let data15 = data13.statusCode;
+                  if (!(typeof data15 == "number" && (!(data15 % 1) && !isNaN(data15)) && isFinite(data15)) && data15 !== null) {
+                    const err25 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
                     if (vErrors === null) {
                       vErrors = [err25];
                     } else {
@@ -4359,28 +4566,993 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data13.error !== void 0) {
+                  let data16 = data13.error;
+                  if (typeof data16 !== "string" && data16 !== null) {
+                    const err26 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.error.type }, message: "must be string,null" };
+                    if (vErrors === null) {
+                      vErrors = [err26];
+                    } else {
+                      vErrors.push(err26);
+                    }
+                    errors++;
+                  }
+                }
+                if (data13.durationMs !== void 0) {
+                  let data17 = data13.durationMs;
+                  if (!(typeof data17 == "number" && isFinite(data17))) {
+                    const err27 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/durationMs", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/durationMs/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                    if (vErrors === null) {
+                      vErrors = [err27];
+                    } else {
+                      vErrors.push(err27);
+                    }
+                    errors++;
+                  }
+                }
+                if (data13.response !== void 0) {
+                  let data18 = data13.response;
+                  if (typeof data18 !== "string" && data18 !== null) {
+                    const err28 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/response", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/response/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.response.type }, message: "must be string,null" };
+                    if (vErrors === null) {
+                      vErrors = [err28];
+                    } else {
+                      vErrors.push(err28);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err26 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err29 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err26];
+                  vErrors = [err29];
                 } else {
-                  vErrors.push(err26);
+                  vErrors.push(err29);
                 }
                 errors++;
               }
             }
           } else {
-            const err27 = { instancePath: instancePath + "/" + i0 + "/attempts", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err30 = { instancePath: instancePath + "/" + i0 + "/attempts", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err27];
+              vErrors = [err30];
             } else {
-              vErrors.push(err27);
+              vErrors.push(err30);
             }
             errors++;
           }
         }
       } else {
-        const err28 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err31 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err32 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (vErrors === null) {
+      vErrors = [err32];
+    } else {
+      vErrors.push(err32);
+    }
+    errors++;
+  }
+  validate66.errors = vErrors;
+  return errors === 0;
+}
+validate66.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact24 = validate67;
+function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate69.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+    errors = vErrors.length;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.faultId === void 0) {
+      const err0 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "faultId" }, message: "must have required property 'faultId'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.after === void 0) {
+      const err1 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "after" }, message: "must have required property 'after'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.probability === void 0) {
+      const err2 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "probability" }, message: "must have required property 'probability'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.seed === void 0) {
+      const err3 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "seed" }, message: "must have required property 'seed'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.matched === void 0) {
+      const err4 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "matched" }, message: "must have required property 'matched'" };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.applied === void 0) {
+      const err5 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "applied" }, message: "must have required property 'applied'" };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    if (data.faultId !== void 0) {
+      if (typeof data.faultId !== "string") {
+        const err6 = { instancePath: instancePath + "/faultId", schemaPath: "#/allOf/1/properties/faultId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.matched !== void 0) {
+      let data1 = data.matched;
+      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
+        const err7 = { instancePath: instancePath + "/matched", schemaPath: "#/allOf/1/properties/matched/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.applied !== void 0) {
+      let data2 = data.applied;
+      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
+        const err8 = { instancePath: instancePath + "/applied", schemaPath: "#/allOf/1/properties/applied/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err9 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err9];
+    } else {
+      vErrors.push(err9);
+    }
+    errors++;
+  }
+  validate69.errors = vErrors;
+  return errors === 0;
+}
+validate69.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate72.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.at === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "at" }, message: "must have required property 'at'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.operationId === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "operationId" }, message: "must have required property 'operationId'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.workspaceId === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "workspaceId" }, message: "must have required property 'workspaceId'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.rule === void 0) {
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "rule" }, message: "must have required property 'rule'" };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.level === void 0) {
+      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "level" }, message: "must have required property 'level'" };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    if (data.where === void 0) {
+      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "where" }, message: "must have required property 'where'" };
+      if (vErrors === null) {
+        vErrors = [err6];
+      } else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
+    if (data.path === void 0) {
+      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
+      if (vErrors === null) {
+        vErrors = [err7];
+      } else {
+        vErrors.push(err7);
+      }
+      errors++;
+    }
+    if (data.message === void 0) {
+      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message" }, message: "must have required property 'message'" };
+      if (vErrors === null) {
+        vErrors = [err8];
+      } else {
+        vErrors.push(err8);
+      }
+      errors++;
+    }
+    if (data.exchange === void 0) {
+      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "exchange" }, message: "must have required property 'exchange'" };
+      if (vErrors === null) {
+        vErrors = [err9];
+      } else {
+        vErrors.push(err9);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      if (typeof data.id !== "string") {
+        const err10 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.at !== void 0) {
+      let data1 = data.at;
+      if (typeof data1 === "string") {
+        if (!formats0.validate(data1)) {
+          const err11 = { instancePath: instancePath + "/at", schemaPath: "#/properties/at/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/at", schemaPath: "#/properties/at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.operationId !== void 0) {
+      if (typeof data.operationId !== "string") {
+        const err13 = { instancePath: instancePath + "/operationId", schemaPath: "#/properties/operationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.workspaceId !== void 0) {
+      let data3 = data.workspaceId;
+      if (typeof data3 !== "string" && data3 !== null) {
+        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema73.properties.workspaceId.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.rule !== void 0) {
+      let data4 = data.rule;
+      if (typeof data4 !== "string") {
+        const err15 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+      if (!(data4 === "status" || data4 === "content-type" || data4 === "body" || data4 === "required" || data4 === "enum" || data4 === "format" || data4 === "e164" || data4 === "schema" || data4 === "error-body" || data4 === "pagination" || data4 === "order" || data4 === "timeline")) {
+        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.level !== void 0) {
+      let data5 = data.level;
+      if (typeof data5 !== "string") {
+        const err17 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+      if (!(data5 === "documented" || data5 === "assumed")) {
+        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema73.properties.level.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.where !== void 0) {
+      let data6 = data.where;
+      if (typeof data6 !== "string") {
+        const err19 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+      if (!(data6 === "request" || data6 === "response")) {
+        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema73.properties.where.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.path !== void 0) {
+      if (typeof data.path !== "string") {
+        const err21 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
+    if (data.message !== void 0) {
+      if (typeof data.message !== "string") {
+        const err22 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+    }
+    if (data.exchange !== void 0) {
+      let data9 = data.exchange;
+      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+        if (data9.request === void 0) {
+          const err23 = { instancePath: instancePath + "/exchange", schemaPath: "#/properties/exchange/required", keyword: "required", params: { missingProperty: "request" }, message: "must have required property 'request'" };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+        if (data9.request !== void 0) {
+          let data10 = data9.request;
+          if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+            if (data10.method === void 0) {
+              const err24 = { instancePath: instancePath + "/exchange/request", schemaPath: "#/properties/exchange/properties/request/required", keyword: "required", params: { missingProperty: "method" }, message: "must have required property 'method'" };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+            if (data10.url === void 0) {
+              const err25 = { instancePath: instancePath + "/exchange/request", schemaPath: "#/properties/exchange/properties/request/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+            if (data10.headers === void 0) {
+              const err26 = { instancePath: instancePath + "/exchange/request", schemaPath: "#/properties/exchange/properties/request/required", keyword: "required", params: { missingProperty: "headers" }, message: "must have required property 'headers'" };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+            if (data10.method !== void 0) {
+              if (typeof data10.method !== "string") {
+                const err27 = { instancePath: instancePath + "/exchange/request/method", schemaPath: "#/properties/exchange/properties/request/properties/method/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data10.url !== void 0) {
+              if (typeof data10.url !== "string") {
+                const err28 = { instancePath: instancePath + "/exchange/request/url", schemaPath: "#/properties/exchange/properties/request/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data10.headers !== void 0) {
+              let data13 = data10.headers;
+              if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+                for (const key0 in data13) {
+                  if (typeof data13[key0] !== "string") {
+                    const err29 = { instancePath: instancePath + "/exchange/request/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/exchange/properties/request/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err29];
+                    } else {
+                      vErrors.push(err29);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err30 = { instancePath: instancePath + "/exchange/request/headers", schemaPath: "#/properties/exchange/properties/request/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err31 = { instancePath: instancePath + "/exchange/request", schemaPath: "#/properties/exchange/properties/request/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+        }
+        if (data9.response !== void 0) {
+          let data15 = data9.response;
+          if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+            if (data15.status === void 0) {
+              const err32 = { instancePath: instancePath + "/exchange/response", schemaPath: "#/properties/exchange/properties/response/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+              if (vErrors === null) {
+                vErrors = [err32];
+              } else {
+                vErrors.push(err32);
+              }
+              errors++;
+            }
+            if (data15.headers === void 0) {
+              const err33 = { instancePath: instancePath + "/exchange/response", schemaPath: "#/properties/exchange/properties/response/required", keyword: "required", params: { missingProperty: "headers" }, message: "must have required property 'headers'" };
+              if (vErrors === null) {
+                vErrors = [err33];
+              } else {
+                vErrors.push(err33);
+              }
+              errors++;
+            }
+            if (data15.status !== void 0) {
+              let data16 = data15.status;
+              if (!(typeof data16 == "number" && (!(data16 % 1) && !isNaN(data16)) && isFinite(data16))) {
+                const err34 = { instancePath: instancePath + "/exchange/response/status", schemaPath: "#/properties/exchange/properties/response/properties/status/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data15.headers !== void 0) {
+              let data17 = data15.headers;
+              if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+                for (const key1 in data17) {
+                  if (typeof data17[key1] !== "string") {
+                    const err35 = { instancePath: instancePath + "/exchange/response/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/exchange/properties/response/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err35];
+                    } else {
+                      vErrors.push(err35);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err36 = { instancePath: instancePath + "/exchange/response/headers", schemaPath: "#/properties/exchange/properties/response/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err37 = { instancePath: instancePath + "/exchange/response", schemaPath: "#/properties/exchange/properties/response/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err38 = { instancePath: instancePath + "/exchange", schemaPath: "#/properties/exchange/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err39 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err39];
+    } else {
+      vErrors.push(err39);
+    }
+    errors++;
+  }
+  validate72.errors = vErrors;
+  return errors === 0;
+}
+validate72.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
+function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate68.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err0 = { instancePath, schemaPath: "openapi.json#/components/schemas/JournalEntry/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.at === void 0) {
+      const err1 = { instancePath, schemaPath: "openapi.json#/components/schemas/JournalEntry/required", keyword: "required", params: { missingProperty: "at" }, message: "must have required property 'at'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.method === void 0) {
+      const err2 = { instancePath, schemaPath: "openapi.json#/components/schemas/JournalEntry/required", keyword: "required", params: { missingProperty: "method" }, message: "must have required property 'method'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.path === void 0) {
+      const err3 = { instancePath, schemaPath: "openapi.json#/components/schemas/JournalEntry/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.operationId === void 0) {
+      const err4 = { instancePath, schemaPath: "openapi.json#/components/schemas/JournalEntry/required", keyword: "required", params: { missingProperty: "operationId" }, message: "must have required property 'operationId'" };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.workspaceId === void 0) {
+      const err5 = { instancePath, schemaPath: "openapi.json#/components/schemas/JournalEntry/required", keyword: "required", params: { missingProperty: "workspaceId" }, message: "must have required property 'workspaceId'" };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    if (data.status === void 0) {
+      const err6 = { instancePath, schemaPath: "openapi.json#/components/schemas/JournalEntry/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+      if (vErrors === null) {
+        vErrors = [err6];
+      } else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
+    if (data.durationMs === void 0) {
+      const err7 = { instancePath, schemaPath: "openapi.json#/components/schemas/JournalEntry/required", keyword: "required", params: { missingProperty: "durationMs" }, message: "must have required property 'durationMs'" };
+      if (vErrors === null) {
+        vErrors = [err7];
+      } else {
+        vErrors.push(err7);
+      }
+      errors++;
+    }
+    if (data.faultId === void 0) {
+      const err8 = { instancePath, schemaPath: "openapi.json#/components/schemas/JournalEntry/required", keyword: "required", params: { missingProperty: "faultId" }, message: "must have required property 'faultId'" };
+      if (vErrors === null) {
+        vErrors = [err8];
+      } else {
+        vErrors.push(err8);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      if (typeof data.id !== "string") {
+        const err9 = { instancePath: instancePath + "/id", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.at !== void 0) {
+      let data1 = data.at;
+      if (typeof data1 === "string") {
+        if (!formats0.validate(data1)) {
+          const err10 = { instancePath: instancePath + "/at", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/at/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/at", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.method !== void 0) {
+      if (typeof data.method !== "string") {
+        const err12 = { instancePath: instancePath + "/method", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/method/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.path !== void 0) {
+      if (typeof data.path !== "string") {
+        const err13 = { instancePath: instancePath + "/path", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      if (typeof data.query !== "string") {
+        const err14 = { instancePath: instancePath + "/query", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/query/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.operationId !== void 0) {
+      let data5 = data.operationId;
+      if (typeof data5 !== "string" && data5 !== null) {
+        const err15 = { instancePath: instancePath + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema64.properties.operationId.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.workspaceId !== void 0) {
+      let data6 = data.workspaceId;
+      if (typeof data6 !== "string" && data6 !== null) {
+        const err16 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema64.properties.workspaceId.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data7 = data.status;
+      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
+        const err17 = { instancePath: instancePath + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema64.properties.status.type }, message: "must be integer,null" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+    if (data.durationMs !== void 0) {
+      let data8 = data.durationMs;
+      if (!(typeof data8 == "number" && isFinite(data8))) {
+        const err18 = { instancePath: instancePath + "/durationMs", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/durationMs/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.faultId !== void 0) {
+      let data9 = data.faultId;
+      if (typeof data9 !== "string" && data9 !== null) {
+        const err19 = { instancePath: instancePath + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema64.properties.faultId.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.source !== void 0) {
+      let data10 = data.source;
+      if (typeof data10 !== "string") {
+        const err20 = { instancePath: instancePath + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+      if (!(data10 === "upstream" || data10 === "mock" || data10 === "fallback")) {
+        const err21 = { instancePath: instancePath + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema64.properties.source.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err22 = { instancePath, schemaPath: "openapi.json#/components/schemas/JournalEntry/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err22];
+    } else {
+      vErrors.push(err22);
+    }
+    errors++;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.fault === void 0) {
+      const err23 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "fault" }, message: "must have required property 'fault'" };
+      if (vErrors === null) {
+        vErrors = [err23];
+      } else {
+        vErrors.push(err23);
+      }
+      errors++;
+    }
+    if (data.drift === void 0) {
+      const err24 = { instancePath, schemaPath: "#/allOf/1/required", keyword: "required", params: { missingProperty: "drift" }, message: "must have required property 'drift'" };
+      if (vErrors === null) {
+        vErrors = [err24];
+      } else {
+        vErrors.push(err24);
+      }
+      errors++;
+    }
+    if (data.har !== void 0) {
+      let data11 = data.har;
+      if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
+        const err25 = { instancePath: instancePath + "/har", schemaPath: "#/allOf/1/properties/har/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+    }
+    if (data.fault !== void 0) {
+      let data12 = data.fault;
+      const _errs30 = errors;
+      let valid4 = false;
+      let passing0 = null;
+      const _errs31 = errors;
+      if (!validate69(data12, { instancePath: instancePath + "/fault", parentData: data, parentDataProperty: "fault", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+        errors = vErrors.length;
+      }
+      var _valid0 = _errs31 === errors;
+      if (_valid0) {
+        valid4 = true;
+        passing0 = 0;
+        var props0 = {};
+        props0.faultId = true;
+        props0.matched = true;
+        props0.applied = true;
+        props0.operationId = true;
+        props0.workspaceId = true;
+        props0.kind = true;
+        props0.status = true;
+        props0.delayMs = true;
+        props0.latency = true;
+        props0.trickleMs = true;
+        props0.times = true;
+        props0.after = true;
+        props0.probability = true;
+        props0.seed = true;
+      }
+      const _errs32 = errors;
+      if (data12 !== null) {
+        const err26 = { instancePath: instancePath + "/fault", schemaPath: "#/allOf/1/properties/fault/oneOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+      var _valid0 = _errs32 === errors;
+      if (_valid0 && valid4) {
+        valid4 = false;
+        passing0 = [passing0, 1];
+      } else {
+        if (_valid0) {
+          valid4 = true;
+          passing0 = 1;
+        }
+      }
+      if (!valid4) {
+        const err27 = { instancePath: instancePath + "/fault", schemaPath: "#/allOf/1/properties/fault/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      } else {
+        errors = _errs30;
+        if (vErrors !== null) {
+          if (_errs30) {
+            vErrors.length = _errs30;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.drift !== void 0) {
+      let data13 = data.drift;
+      if (Array.isArray(data13)) {
+        const len0 = data13.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (!validate72(data13[i0], { instancePath: instancePath + "/drift/" + i0, parentData: data13, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err28 = { instancePath: instancePath + "/drift", schemaPath: "#/allOf/1/properties/drift/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -4390,7 +5562,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err29 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    const err29 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
       vErrors = [err29];
     } else {
@@ -4398,10 +5570,561 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate64.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
-validate64.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+validate68.evaluated = { "props": { "har": true, "fault": true, "drift": true, "id": true, "at": true, "method": true, "path": true, "query": true, "operationId": true, "workspaceId": true, "status": true, "durationMs": true, "faultId": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
+function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate67.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate68(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+    errors = vErrors.length;
+  }
+  validate67.errors = vErrors;
+  return errors === 0;
+}
+validate67.evaluated = { "props": { "har": true, "fault": true, "drift": true, "id": true, "at": true, "method": true, "path": true, "query": true, "operationId": true, "workspaceId": true, "status": true, "durationMs": true, "faultId": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
+var exact25 = validate75;
+var schema92 = { "type": "object", "required": ["operationId", "method", "path", "tag", "summary", "statuses"], "properties": { "operationId": { "type": "string" }, "method": { "type": "string", "description": "Upper case." }, "path": { "type": "string" }, "tag": { "type": ["string", "null"] }, "summary": { "type": ["string", "null"] }, "statuses": { "type": "array", "description": "The statuses the operation documents, ascending.", "items": { "type": "integer" } } } };
+function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate75.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (Array.isArray(data)) {
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      let data0 = data[i0];
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.operationId === void 0) {
+          const err0 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/OperationInfo/required", keyword: "required", params: { missingProperty: "operationId" }, message: "must have required property 'operationId'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data0.method === void 0) {
+          const err1 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/OperationInfo/required", keyword: "required", params: { missingProperty: "method" }, message: "must have required property 'method'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (data0.path === void 0) {
+          const err2 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/OperationInfo/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data0.tag === void 0) {
+          const err3 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/OperationInfo/required", keyword: "required", params: { missingProperty: "tag" }, message: "must have required property 'tag'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data0.summary === void 0) {
+          const err4 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/OperationInfo/required", keyword: "required", params: { missingProperty: "summary" }, message: "must have required property 'summary'" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (data0.statuses === void 0) {
+          const err5 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/OperationInfo/required", keyword: "required", params: { missingProperty: "statuses" }, message: "must have required property 'statuses'" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (data0.operationId !== void 0) {
+          if (typeof data0.operationId !== "string") {
+            const err6 = { instancePath: instancePath + "/" + i0 + "/operationId", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/operationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data0.method !== void 0) {
+          if (typeof data0.method !== "string") {
+            const err7 = { instancePath: instancePath + "/" + i0 + "/method", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/method/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (data0.path !== void 0) {
+          if (typeof data0.path !== "string") {
+            const err8 = { instancePath: instancePath + "/" + i0 + "/path", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        if (data0.tag !== void 0) {
+          let data4 = data0.tag;
+          if (typeof data4 !== "string" && data4 !== null) {
+            const err9 = { instancePath: instancePath + "/" + i0 + "/tag", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/tag/type", keyword: "type", params: { type: schema92.properties.tag.type }, message: "must be string,null" };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+        if (data0.summary !== void 0) {
+          let data5 = data0.summary;
+          if (typeof data5 !== "string" && data5 !== null) {
+            const err10 = { instancePath: instancePath + "/" + i0 + "/summary", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/summary/type", keyword: "type", params: { type: schema92.properties.summary.type }, message: "must be string,null" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        if (data0.statuses !== void 0) {
+          let data6 = data0.statuses;
+          if (Array.isArray(data6)) {
+            const len1 = data6.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              let data7 = data6[i1];
+              if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
+                const err11 = { instancePath: instancePath + "/" + i0 + "/statuses/" + i1, schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/statuses/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/" + i0 + "/statuses", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/" + i0, schemaPath: "openapi.json#/components/schemas/OperationInfo/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (vErrors === null) {
+      vErrors = [err14];
+    } else {
+      vErrors.push(err14);
+    }
+    errors++;
+  }
+  validate75.errors = vErrors;
+  return errors === 0;
+}
+validate75.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact26 = validate76;
+function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate76.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.deliveryId === void 0) {
+      const err0 = { instancePath, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/required", keyword: "required", params: { missingProperty: "deliveryId" }, message: "must have required property 'deliveryId'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.webhookId === void 0) {
+      const err1 = { instancePath, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/required", keyword: "required", params: { missingProperty: "webhookId" }, message: "must have required property 'webhookId'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.workspaceId === void 0) {
+      const err2 = { instancePath, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/required", keyword: "required", params: { missingProperty: "workspaceId" }, message: "must have required property 'workspaceId'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.event === void 0) {
+      const err3 = { instancePath, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/required", keyword: "required", params: { missingProperty: "event" }, message: "must have required property 'event'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.url === void 0) {
+      const err4 = { instancePath, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.payload === void 0) {
+      const err5 = { instancePath, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/required", keyword: "required", params: { missingProperty: "payload" }, message: "must have required property 'payload'" };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    if (data.signature === void 0) {
+      const err6 = { instancePath, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/required", keyword: "required", params: { missingProperty: "signature" }, message: "must have required property 'signature'" };
+      if (vErrors === null) {
+        vErrors = [err6];
+      } else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
+    if (data.status === void 0) {
+      const err7 = { instancePath, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+      if (vErrors === null) {
+        vErrors = [err7];
+      } else {
+        vErrors.push(err7);
+      }
+      errors++;
+    }
+    if (data.attempts === void 0) {
+      const err8 = { instancePath, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/required", keyword: "required", params: { missingProperty: "attempts" }, message: "must have required property 'attempts'" };
+      if (vErrors === null) {
+        vErrors = [err8];
+      } else {
+        vErrors.push(err8);
+      }
+      errors++;
+    }
+    if (data.deliveryId !== void 0) {
+      if (typeof data.deliveryId !== "string") {
+        const err9 = { instancePath: instancePath + "/deliveryId", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/deliveryId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.webhookId !== void 0) {
+      if (typeof data.webhookId !== "string") {
+        const err10 = { instancePath: instancePath + "/webhookId", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/webhookId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.workspaceId !== void 0) {
+      if (typeof data.workspaceId !== "string") {
+        const err11 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/workspaceId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.event !== void 0) {
+      if (typeof data.event !== "string") {
+        const err12 = { instancePath: instancePath + "/event", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/event/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.url !== void 0) {
+      if (typeof data.url !== "string") {
+        const err13 = { instancePath: instancePath + "/url", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.payload !== void 0) {
+      if (typeof data.payload !== "string") {
+        const err14 = { instancePath: instancePath + "/payload", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/payload/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.signature !== void 0) {
+      if (typeof data.signature !== "string") {
+        const err15 = { instancePath: instancePath + "/signature", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/signature/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data7 = data.status;
+      if (typeof data7 !== "string") {
+        const err16 = { instancePath: instancePath + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+      if (!(data7 === "pending" || data7 === "delivered" || data7 === "failed" || data7 === "skipped")) {
+        const err17 = { instancePath: instancePath + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema84.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+    if (data.nextAttemptAt !== void 0) {
+      let data8 = data.nextAttemptAt;
+      if (typeof data8 !== "string" && data8 !== null) {
+        const err18 = { instancePath: instancePath + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema84.properties.nextAttemptAt.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+      if (typeof data8 === "string") {
+        if (!formats0.validate(data8)) {
+          const err19 = { instancePath: instancePath + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.verified !== void 0) {
+      let data9 = data.verified;
+      if (typeof data9 !== "boolean" && data9 !== null) {
+        const err20 = { instancePath: instancePath + "/verified", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verified/type", keyword: "type", params: { type: schema84.properties.verified.type }, message: "must be boolean,null" };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.verifyError !== void 0) {
+      if (typeof data.verifyError !== "string") {
+        const err21 = { instancePath: instancePath + "/verifyError", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verifyError/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
+    if (data.attempts !== void 0) {
+      let data11 = data.attempts;
+      if (Array.isArray(data11)) {
+        const len0 = data11.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data12 = data11[i0];
+          if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+            if (data12.at === void 0) {
+              const err22 = { instancePath: instancePath + "/attempts/" + i0, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/required", keyword: "required", params: { missingProperty: "at" }, message: "must have required property 'at'" };
+              if (vErrors === null) {
+                vErrors = [err22];
+              } else {
+                vErrors.push(err22);
+              }
+              errors++;
+            }
+            if (data12.at !== void 0) {
+              let data13 = data12.at;
+              if (typeof data13 === "string") {
+                if (!formats0.validate(data13)) {
+                  const err23 = { instancePath: instancePath + "/attempts/" + i0 + "/at", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/at/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
+                }
+              } else {
+                const err24 = { instancePath: instancePath + "/attempts/" + i0 + "/at", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+            if (data12.statusCode !== void 0) {
+              let data14 = data12.statusCode;
+              if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14)) && data14 !== null) {
+                const err25 = { instancePath: instancePath + "/attempts/" + i0 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            if (data12.error !== void 0) {
+              let data15 = data12.error;
+              if (typeof data15 !== "string" && data15 !== null) {
+                const err26 = { instancePath: instancePath + "/attempts/" + i0 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.error.type }, message: "must be string,null" };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data12.durationMs !== void 0) {
+              let data16 = data12.durationMs;
+              if (!(typeof data16 == "number" && isFinite(data16))) {
+                const err27 = { instancePath: instancePath + "/attempts/" + i0 + "/durationMs", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/durationMs/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data12.response !== void 0) {
+              let data17 = data12.response;
+              if (typeof data17 !== "string" && data17 !== null) {
+                const err28 = { instancePath: instancePath + "/attempts/" + i0 + "/response", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/response/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.response.type }, message: "must be string,null" };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err29 = { instancePath: instancePath + "/attempts/" + i0, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err30 = { instancePath: instancePath + "/attempts", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err31 = { instancePath, schemaPath: "openapi.json#/components/schemas/WebhookDelivery/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err31];
+    } else {
+      vErrors.push(err31);
+    }
+    errors++;
+  }
+  validate76.errors = vErrors;
+  return errors === 0;
+}
+validate76.evaluated = { "props": { "deliveryId": true, "webhookId": true, "workspaceId": true, "event": true, "url": true, "payload": true, "signature": true, "status": true, "nextAttemptAt": true, "verified": true, "verifyError": true, "attempts": true }, "dynamicProps": false, "dynamicItems": false };
 
 // virtual:params
 var params0 = validate202;
@@ -5702,6 +7425,202 @@ function validate282(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate282.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params8 = validate292;
+function validate292(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate292.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.requestId === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "requestId" }, message: "must have required property 'requestId'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "requestId")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.requestId !== void 0) {
+          let data1 = data0.requestId;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/requestId", schemaPath: "#/properties/path/properties/requestId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["requestId"] = coerced0;
+              }
+            }
+          }
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err4 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate292.errors = vErrors;
+  return errors === 0;
+}
+validate292.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params9 = validate302;
+function validate302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate302.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.deliveryId === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "deliveryId" }, message: "must have required property 'deliveryId'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "deliveryId")) {
+            const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data0.deliveryId !== void 0) {
+          let data1 = data0.deliveryId;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/path/deliveryId", schemaPath: "#/properties/path/properties/deliveryId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["deliveryId"] = coerced0;
+              }
+            }
+          }
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data2 = data.query;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err4 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate302.errors = vErrors;
+  return errors === 0;
+}
+validate302.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 
 // mock-control-validators-entry.js
 var controlOperations = [
@@ -5727,7 +7646,11 @@ var controlOperations = [
   { operationId: "createFault", method: "POST", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact21 }, responses: { "201": exact22, "400": exact3 } },
   { operationId: "clearFaults", method: "DELETE", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "204": null } },
   { operationId: "deleteFault", method: "DELETE", path: "/__mock/faults/{faultId}", pathParams: ["faultId"], queryParams: [], params: params7, responses: { "204": null, "404": exact3 } },
-  { operationId: "listWebhookDeliveries", method: "GET", path: "/__mock/webhook-deliveries", pathParams: [], queryParams: [], params: params0, responses: { "200": exact23 } }
+  { operationId: "listWebhookDeliveries", method: "GET", path: "/__mock/webhook-deliveries", pathParams: [], queryParams: [], params: params0, responses: { "200": exact23 } },
+  { operationId: "getRequest", method: "GET", path: "/__mock/requests/{requestId}", pathParams: ["requestId"], queryParams: [], params: params8, responses: { "200": exact24, "404": exact3 } },
+  { operationId: "streamEvents", method: "GET", path: "/__mock/events", pathParams: [], queryParams: ["workspaceId"], params: params3, responses: { "200": null, "400": exact3 } },
+  { operationId: "listOperations", method: "GET", path: "/__mock/operations", pathParams: [], queryParams: [], params: params0, responses: { "200": exact25 } },
+  { operationId: "redeliverWebhook", method: "POST", path: "/__mock/webhook-deliveries/{deliveryId}/redeliver", pathParams: ["deliveryId"], queryParams: [], params: params9, responses: { "200": exact26, "404": exact3, "409": exact3 } }
 ];
 export {
   controlOperations

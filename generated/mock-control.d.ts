@@ -449,6 +449,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The journal entry's id.
+                 * @example 42
+                 */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One journaled request, in detail
+         * @description The journal entry with what the dashboard's detail pane shows: for a `/v1` request its exchange as a HAR 1.2
+         *     entry (headers and bodies, secrets `[redacted]`, bodies cut at 64 KB, as GET /__mock/requests.har has it), the
+         *     fault rule that applied (as it is now; null when none applied or it was removed), and the upstream door's
+         *     drift findings about it (matched by its X-Request-Id).
+         */
+        get: operations["getRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live events
+         * @description Server-sent events (text/event-stream) of what happens in this mock process as it happens, for the dashboard
+         *     and any EventSource. Each event's `data` is one JSON object:
+         *     `request` (a journal entry, as GET /__mock/requests shows it), `delivery` (a webhook delivery, as
+         *     GET /__mock/webhook-deliveries shows it, after each attempt), `fault` (`{ change, faultId? }`: a rule
+         *     `created`, `deleted` or `cleared`), `clock` (`{ workspaceId, now }`: a clock was advanced), `workspace`
+         *     (`{ change, workspaceId }`: `created`, `reset`, `deleted`, `imported`, `records`; `reset` without workspaceId
+         *     for POST /__mock/reset), and `dropped` (`{ count }`: events this reader missed).
+         *     Events are sent in batches at most every 50 ms. A reader that does not keep up loses the oldest of its
+         *     unsent events (it keeps the newest 1000) and is told how many with `dropped`: the stream never grows with a
+         *     slow reader. A comment line every 15 s keeps proxies from closing an idle stream. Requests that carry
+         *     `X-Mock-Dashboard` (the dashboard's own) are neither journaled nor sent.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API's operations
+         * @description Every operation of the spec the mock serves now, in the spec's order, with the statuses it documents: what a
+         *     fault rule may name (`operationId`, and a `status` among the error statuses).
+         */
+        get: operations["listOperations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/webhook-deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery's id. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description One more attempt of the delivery now, with the same payload signed anew with the webhook's current secret,
+         *     whatever its status; a delivered or failed delivery is pending until the attempt ends, and the attempt
+         *     schedules no retry. The answer comes once the attempt has finished.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -469,6 +574,8 @@ export interface components {
         };
         WorkspaceInfo: {
             workspaceId: string;
+            /** @description The workspace's API key (X-API-Key), as POST /__mock/workspaces answered it. */
+            apiKey: string;
             counts: {
                 [key: string]: number;
             };
@@ -481,6 +588,28 @@ export interface components {
             /** @enum {string} */
             mode: "real" | "virtual";
             speed: number;
+            /**
+             * @description With `workspaceId` only: the workspace's scheduled work, soonest first (at most 100): what an advance of the
+             *     clock would run.
+             */
+            pending?: components["schemas"]["PendingTask"][];
+        };
+        PendingTask: {
+            /**
+             * @description `call`: the call's next status; `testRun`: a simulation test run finishing; `chatEnd`: a silent chat
+             *     ending; `delivery`: a webhook delivery's next attempt.
+             * @enum {string}
+             */
+            kind: "call" | "testRun" | "chatEnd" | "delivery";
+            /** @description The subject's id (a callId, a test run's id, a chatId, a deliveryId). */
+            ref: string;
+            /**
+             * Format: date-time
+             * @description When it falls due, on the workspace's clock.
+             */
+            dueAt: string;
+            /** @description The subject's status now (a call's `registered`, a delivery's `pending`); null when it has none. */
+            subjectStatus: string | null;
         };
         /**
          * @description What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,
@@ -583,6 +712,22 @@ export interface components {
                 creator: Record<string, never>;
                 entries: Record<string, never>[];
             };
+        };
+        OperationInfo: {
+            operationId: string;
+            /** @description Upper case. */
+            method: string;
+            path: string;
+            tag: string | null;
+            summary: string | null;
+            /** @description The statuses the operation documents, ascending. */
+            statuses: number[];
+        };
+        RequestDetail: components["schemas"]["JournalEntry"] & {
+            /** @description The exchange as a HAR 1.2 entry (`/v1` requests only), with `_workspaceId`, `_operationId`, `_faultId` and `_source`. */
+            har?: Record<string, never>;
+            fault: components["schemas"]["FaultRule"] | null;
+            drift: components["schemas"]["DriftFinding"][];
         };
         JournalEntry: {
             id: string;
@@ -687,12 +832,21 @@ export interface components {
             status: "pending" | "delivered" | "failed" | "skipped";
             /** Format: date-time */
             nextAttemptAt?: string | null;
+            /**
+             * @description Whether `signature` verifies over `payload` with the webhook's current secret (the check a receiver makes,
+             *     without its time tolerance); null before the first attempt signed it.
+             */
+            verified?: boolean | null;
+            /** @description Why it does not verify (the webhook was deleted, its secret changed, the signature does not match). */
+            verifyError?: string;
             attempts: {
                 /** Format: date-time */
                 at: string;
                 statusCode?: number | null;
                 error?: string | null;
                 durationMs?: number;
+                /** @description The first 1024 characters of the receiver's answer body; null when it sent none. */
+                response?: string | null;
             }[];
         };
         /** @description A call's scripted outcome, in a fill of calls (createRecord): where the call ends, with which reason, and when. */
@@ -1412,6 +1566,102 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"][];
                 };
             };
+        };
+    };
+    getRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The journal entry's id.
+                 * @example 42
+                 */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestDetail"];
+                };
+            };
+            404: components["responses"]["Problem"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of this workspace, and the mock-wide ones (fault rules, the root clock, a reset of all). */
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream; it stays open until the client or the mock closes it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["Problem"];
+        };
+    };
+    listOperations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationInfo"][];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery's id. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery with the new attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
         };
     };
 }

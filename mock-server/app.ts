@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import { createMock, DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID, type Mock, type MockOptions } from "./mock/mock.js";
 import { nodeDocsSite } from "./docs-site/site.js";
+import { nodeDashboardSite } from "./dashboard/site.js";
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode } from "./node/serve.js";
 
@@ -44,6 +45,7 @@ export function createApp(overrides: Partial<MockOptions> = {}): MockApp {
   const mock = createMock({
     sha256: nodeSha256,
     docs: nodeDocsSite({ apiKey: overrides.apiKey ?? DEFAULT_API_KEY }),
+    dashboard: nodeDashboardSite(),
     ...overrides,
   });
   const app = express();

@@ -21,6 +21,7 @@ import { RedisLink } from "./store/redis/redis.js";
 import { redisStore } from "./store/redis/redis-store.js";
 import { sharedLeaseMs } from "./webhooks/dispatcher.js";
 import { nodeDocsSite } from "./docs-site/site.js";
+import { nodeDashboardSite } from "./dashboard/site.js";
 import { answerClientError, answerExpectation } from "./node/connection-errors.js";
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode, type InFlight } from "./node/serve.js";
@@ -101,6 +102,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       {
         sha256: nodeSha256,
         docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }),
+        dashboard: nodeDashboardSite(),
         ...appOptions,
         // On a shared store, an attempt whose process died is made again once its lease (clock time) runs out.
         ...(shared && { webhooks: { leaseMs: sharedLeaseMs(appOptions.webhooks?.timeoutMs), ...appOptions.webhooks } }),
@@ -174,6 +176,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     inFlight: () => inFlight.size,
     async close() {
       closing = true;
+      // Event streams never finish by themselves: ended now, they do not hold the drain below.
+      mock.events.close();
       // Responses not yet started tell their clients the connection ends with them.
       for (const { res } of inFlight.values()) if (!res.headersSent) res.setHeader("Connection", "close");
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -21,7 +21,7 @@ import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -102,6 +102,22 @@ function copyGenerated(into) {
   }
 }
 
+/**
+ * The dashboard's browser script (/__mock/ui), bundled from the sources with the options and into the
+ * file that the compiled mock-server/dashboard/bundle.js names (it reads that file at run time).
+ */
+async function bundleDashboard(into) {
+  const { BUNDLE_FILE, dashboardBuildOptions } = await import(
+    pathToFileURL(join(into, "mock-server/dashboard/bundle.js")).href
+  );
+  const esbuild = await import("esbuild");
+  await esbuild.build({
+    ...dashboardBuildOptions(join(ROOT, "mock-server/dashboard/page.ts")),
+    write: true,
+    outfile: join(into, "mock-server/dashboard", BUNDLE_FILE),
+  });
+}
+
 async function build() {
   const tsc = typescriptCompiler();
   if (!tsc)
@@ -123,6 +139,7 @@ async function build() {
   copyGenerated(next);
   for (const dir of ASSET_DIRS) cpSync(join(ROOT, dir), join(next, dir), { recursive: true });
   copySwaggerUi(swaggerUi, next);
+  await bundleDashboard(next);
   writeFileSync(join(next, ".build-stamp"), `${new Date().toISOString()}\n`);
   // Swap: the old tree moves aside first, because a directory cannot be renamed onto a full one.
   const old = `${DIST}.old-${process.pid}`;

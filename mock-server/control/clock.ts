@@ -4,11 +4,48 @@
  * clock (where new workspaces start) and every workspace's.
  */
 import type { Clock } from "../core/clock.js";
+import type { Workspace } from "../store/workspace.js";
+import type { Task } from "../store/tasks.js";
 import type { ControlHandlers, ControlServices } from "./types.js";
 import { workspaceOf } from "./workspaces.js";
 
+/** How much of a workspace's scheduled work a clock shows. */
+const PENDING_SHOWN = 100;
+
 function clockState(clock: Clock, workspaceId: string | null) {
   return { now: clock.iso(), mode: clock.mode, speed: clock.speed, workspaceId };
+}
+
+/** A workspace's clock with its scheduled work, soonest first: what an advance would run. */
+function workspaceClockState(workspace: Workspace) {
+  const pending = workspace.tasks
+    .all()
+    .sort((a, b) => a.at - b.at || a.seq - b.seq)
+    .slice(0, PENDING_SHOWN)
+    .map((task) => ({
+      kind: task.kind,
+      ref: task.ref,
+      dueAt: new Date(task.at).toISOString(),
+      subjectStatus: subjectStatus(workspace, task),
+    }));
+  return { ...clockState(workspace.clock, workspace.workspaceId), pending };
+}
+
+function subjectStatus(workspace: Workspace, task: Task): string | null {
+  const { collections, outbox } = workspace;
+  switch (task.kind) {
+    case "call":
+      return collections.calls.get(task.ref)?.status ?? null;
+    case "chatEnd":
+      return collections.chats.get(task.ref)?.status ?? null;
+    case "testRun": {
+      // A test run has no status field: running until it has a completion date.
+      const run = collections.testRuns.get(task.ref);
+      return run ? (run.completedDate === null ? "running" : "completed") : null;
+    }
+    case "delivery":
+      return outbox.get(task.ref)?.status ?? null;
+  }
 }
 
 export function clockHandlers({
@@ -20,8 +57,11 @@ export function clockHandlers({
     getClock: {
       handle: ({ query: { workspaceId } }) =>
         workspaces.control(() => {
-          const clock = workspaceId === undefined ? workspaces.clock : workspaceOf(workspaces, workspaceId).clock;
-          return { status: 200, body: clockState(clock, workspaceId ?? null) };
+          const body =
+            workspaceId === undefined
+              ? clockState(workspaces.clock, null)
+              : workspaceClockState(workspaceOf(workspaces, workspaceId));
+          return { status: 200, body };
         }),
     },
 
@@ -38,7 +78,7 @@ export function clockHandlers({
         }
         // What fell due includes webhook attempts: the answer waits for them, so a test can look next.
         await webhooks.idle();
-        return { status: 200, body: clockState(one?.clock ?? workspaces.clock, workspaceId ?? null) };
+        return { status: 200, body: one ? workspaceClockState(one) : clockState(workspaces.clock, null) };
       },
     },
   };

@@ -10,6 +10,7 @@ import { clockHandlers } from "./clock.js";
 import { coverageHandlers } from "./coverage.js";
 import { faultHandlers } from "./faults.js";
 import { journalHandlers } from "./journals.js";
+import { announcer, liveHandlers } from "./live.js";
 import { recordHandlers } from "./records.js";
 import type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
 import { workspaceHandlers } from "./workspaces.js";
@@ -36,8 +37,18 @@ export function controlRoutes(services: ControlServices): ControlRoute[] {
     ...oneTransaction(faultHandlers(services)),
     ...oneTransaction(journalHandlers(services)),
     ...oneTransaction(coverageHandlers(services)),
+    // Each runs its own transactions: a stream holds none, a redelivery waits for its attempt.
+    ...liveHandlers(services),
   };
-  return joinHandlers(handlers as Record<string, ControlHandler<never> | undefined>);
+  const announce = announcer(services.events);
+  return joinHandlers(handlers as Record<string, ControlHandler<never> | undefined>).map((route) => ({
+    ...route,
+    handle: async (input) => {
+      const reply = await route.handle(input);
+      announce(route.operationId, input, reply as never);
+      return reply;
+    },
+  }));
 }
 
 /** The spec's operations joined with their handlers; throws when one of either has no partner. */

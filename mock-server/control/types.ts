@@ -12,6 +12,7 @@ import type {
 } from "../core/control-operations.js";
 import type { ValidationErrors } from "../core/errors.js";
 import type { FaultRules } from "../core/faults.js";
+import type { MockEvents } from "../core/events.js";
 import type { Reply, Services } from "../routes/context.js";
 import type { RequestJournal } from "../store/journal.js";
 import type { DriftLog } from "../upstream/drift-log.js";
@@ -47,4 +48,6 @@ export interface ControlServices extends Services {
   faults: FaultRules;
   /** The upstream door's findings (empty without --upstream). */
   drift: DriftLog;
+  /** The live events (GET /__mock/events): the control plane tells what it changed. */
+  events: MockEvents;
 }

@@ -18,7 +18,7 @@ export function workspaceOf(workspaces: Pick<Store, "get">, id: string): Workspa
   return workspace;
 }
 
-const info = (w: Workspace) => ({ workspaceId: w.workspaceId, counts: w.counts() });
+const info = (w: Workspace) => ({ workspaceId: w.workspaceId, apiKey: w.apiKey, counts: w.counts() });
 
 type WorkspaceOperation =
   | "getHealth"

@@ -6,6 +6,7 @@
  * its reply is checked against the spec like an API reply.
  * Unlike the API's spec this one is not reloaded (--watch): the control plane is the mock's own code.
  */
+import type { EventReader } from "./events.js";
 import type { ErrorObject } from "ajv";
 import type { operations } from "../../generated/mock-control.js";
 import {
@@ -48,6 +49,8 @@ export interface ControlInput<K extends ControlOperationId = ControlOperationId>
 export interface ControlReply<K extends ControlOperationId = ControlOperationId> {
   status: Extract<keyof Op<K>["responses"], number>;
   body?: unknown;
+  /** GET /__mock/events only: the stream the door writes instead of a body. */
+  events?: EventReader;
 }
 
 /** A request as sent, before validation: what rules the schema cannot express (`check`) look at. */

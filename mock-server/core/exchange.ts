@@ -4,6 +4,7 @@
  * (after routing and the API key, so a refused upload is never read), and writes the CoreReply back.
  */
 import type { Contract } from "./contract.js";
+import type { EventReader } from "./events.js";
 
 export interface RequestHead {
   /** As sent, upper case: GET, POST, ... */
@@ -111,9 +112,15 @@ export interface CoreReply {
   reset?: true;
   /** A fault rule's `slow`: send the body in pieces spread over this many milliseconds. */
   trickleMs?: number;
+  /**
+   * GET /__mock/events: no body, but a stream of server-sent events the door writes as the reader yields
+   * them, pulling the next chunk only once the last was taken (so a slow client leaves them in the reader,
+   * which is bounded); the door closes the reader when the client goes.
+   */
+  events?: EventReader;
 }
 
-/** A file the docs site serves (GET /docs, GET /docs/{file}). */
+/** A file the docs site serves (GET /docs, GET /docs/{file}) or the dashboard's (GET /__mock/ui). */
 export interface StaticFile {
   contentType: string;
   body: string | Uint8Array;
@@ -126,6 +133,12 @@ export interface StaticFile {
  * pages and specs show. Only the Node doors bring one (its assets live in node_modules).
  */
 export type DocsSite = (file: string, contract: Contract) => StaticFile | undefined;
+
+/**
+ * The dashboard's page and script (GET /__mock/ui, /__mock/ui/{file}): `file` is "" for the page. Only
+ * the Node doors bring one; under MSW, mountDashboard renders the same views in the app's own page.
+ */
+export type DashboardSite = (file: string) => StaticFile | undefined | Promise<StaticFile | undefined>;
 
 /** One line of the request log (`--log-format`), told when a request is answered. */
 export interface RequestLogEntry {
@@ -158,4 +171,6 @@ export function trickledPieces(body: string | Uint8Array): Uint8Array[] {
 export interface Reply {
   status: number;
   body?: unknown;
+  /** The control plane's event stream (GET /__mock/events) instead of a body. */
+  events?: EventReader;
 }

@@ -29,6 +29,8 @@ export interface Exchange {
   api?: { contract: Contract; query: Record<string, string | string[]> };
   /** The mock's answer before it was written as JSON: what coverage observes, no parse needed. */
   answer?: unknown;
+  /** The dashboard's own files: not journaled (pipeline.ts DASHBOARD_HEADER says why). */
+  quiet?: true;
 }
 
 /** The API's own paths: what the upstream door marks with X-Mock-Source and the HAR export shows. */

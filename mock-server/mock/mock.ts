@@ -21,7 +21,9 @@ import type { Scenario } from "../store/workspace.js";
 import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher, type DispatcherOptions } from "../webhooks/dispatcher.js";
 import { Scheduler } from "../sim/scheduler.js";
 import type { Services } from "../routes/context.js";
-import type { DocsSite, RequestLogEntry } from "../core/exchange.js";
+import type { DashboardSite, DocsSite, RequestLogEntry } from "../core/exchange.js";
+import { MockEvents } from "../core/events.js";
+import { liveJournal } from "./live-journal.js";
 import { Journal, type RequestJournal } from "../store/journal.js";
 import { createCore, type Core } from "./pipeline.js";
 import type { InFront } from "./upstream-step.js";
@@ -49,6 +51,8 @@ export interface MockOptions {
   sha256?: Sha256;
   /** The docs site (/docs); the Node doors bring one. */
   docs?: DocsSite;
+  /** The dashboard's page (/__mock/ui); the Node doors bring one. */
+  dashboard?: DashboardSite;
   /** Told of every answered request: the console's request log. */
   onRequest?: (entry: RequestLogEntry) => void;
   /**
@@ -93,6 +97,8 @@ export interface Mock {
   upstream?: { modes: RouteModes; recordInto?: string };
   services: Services;
   journal: RequestJournal;
+  /** What happens, for GET /__mock/events (the dashboard). */
+  events: MockEvents;
   options: MockOptions;
   /** Settles once this process has seeded the store, or joined the one there (a store shared by processes). */
   joined: Promise<"seeded" | "joined">;
@@ -125,6 +131,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     upstream &&
     new RouteModes(upstream.route === undefined ? undefined : parseRouteTable(upstream.route, spec.document));
   const recordInto = upstream?.record === true ? RECORD_WORKSPACE_ID : upstream?.record || undefined;
+  const events = new MockEvents();
   const clock = new Clock(options.clock);
   clock.onTaskError = (error) => options.log(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
   // The spec this mock serves; only installSpec replaces it.
@@ -149,6 +156,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
   const webhooks = new WebhookDispatcher(
     { ...DEFAULT_DISPATCHER_OPTIONS, ...options.webhooks, log: options.log },
     workspaces,
+    (delivery) => events.publish("delivery", delivery.workspaceId, delivery),
   );
   const simulation = new Simulation(webhooks, workspaces);
   const scheduler = new Scheduler(simulation, workspaces);
@@ -171,7 +179,10 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
       holdScenario(workspace);
     }
   }
-  const journal = (components.journal ?? ((capacity) => new Journal(capacity)))(options.journalCapacity);
+  const journal = liveJournal(
+    (components.journal ?? ((capacity) => new Journal(capacity)))(options.journalCapacity),
+    events,
+  );
   const drift = new DriftLog(options.log);
   const doorWorkspaceId = recordInto ?? DEFAULT_WORKSPACE_ID;
   const opened = recordInto
@@ -198,9 +209,10 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     log: options.log,
     contract: services.contract,
     handlers,
-    control: controlRoutes({ ...services, journal, faults, drift }),
+    control: controlRoutes({ ...services, journal, faults, drift, events }),
     faults,
     docs: options.docs,
+    dashboard: options.dashboard,
     onRequest: options.onRequest,
     upstream: upstream && {
       transport: upstream.transport,
@@ -221,6 +233,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     upstream: modes && { modes, recordInto },
     services,
     journal,
+    events,
     options,
     joined: opened,
     contract: services.contract,
@@ -231,6 +244,8 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
       return next;
     },
     async close() {
+      // Open event streams end first: a server waiting for its responses to finish would wait for them.
+      events.close();
       await drift.settled();
       await workspaces.close();
       await webhooks.idle();

@@ -25,6 +25,7 @@ import { faultError, type FaultRules, type Fault } from "../core/faults.js";
 import type {
   BodyReader,
   CoreReply,
+  DashboardSite,
   DocsSite,
   FormPart,
   RequestHead,
@@ -64,6 +65,8 @@ export interface CoreOptions {
   faults: FaultRules;
   /** Serves /docs and /docs/{file}; without one, /docs is the built-in page. */
   docs?: DocsSite;
+  /** Serves the dashboard (/__mock/ui and its script); without one, there is no /__mock/ui. */
+  dashboard?: DashboardSite;
   /** Told of every answered request (the console's request log). */
   onRequest?: (entry: RequestLogEntry) => void;
   /** In front of a real deployment (--upstream): /v1 requests go there unless routed to the mock. */
@@ -73,7 +76,12 @@ export interface CoreOptions {
 type Target =
   | { kind: "operation"; op: Operation; handler: Handler<never> }
   | { kind: "control"; route: ControlRoute }
-  | { kind: "static"; file: (params: Record<string, string>) => StaticFile | undefined };
+  | {
+      kind: "static";
+      file: (params: Record<string, string>) => StaticFile | undefined | Promise<StaticFile | undefined>;
+      /** The dashboard's own files: not journaled, like its requests (DASHBOARD_HEADER). */
+      quiet?: true;
+    };
 
 export interface Core {
   /** The fault rules (POST /__mock/faults); a shared store keeps them with the mock-wide state. */
@@ -86,9 +94,16 @@ export interface Core {
 
 const VALID_REQUEST_ID = /^[\w.-]{1,100}$/;
 
+/**
+ * Sent by the dashboard with each of its requests: they are neither journaled nor told to the request log
+ * or the event stream, so looking at the mock neither pushes the app's requests out of the journal nor
+ * feeds the dashboard its own reads.
+ */
+export const DASHBOARD_HEADER = "x-mock-dashboard";
+
 export function createCore(services: Services, journal: RequestJournal, options: CoreOptions): Core {
   const { clock, workspaces } = services;
-  const { faults, handlers, docs } = options;
+  const { faults, handlers, docs, dashboard } = options;
   const controlTargets = options.control.map((route) => ({ route, target: { kind: "control", route } as const }));
   // Record JSON by object identity: this core's own, as its records are.
   const replyJson = new ReplyJson();
@@ -120,6 +135,10 @@ export function createCore(services: Services, journal: RequestJournal, options:
         file: () => ({ contentType: "text/html; charset=utf-8", body: (page ??= docsPage(contract)) }),
       });
     }
+    if (dashboard) {
+      routes.add("GET", "/__mock/ui", { kind: "static", file: () => dashboard(""), quiet: true });
+      routes.add("GET", "/__mock/ui/{file}", { kind: "static", file: (params) => dashboard(params.file), quiet: true });
+    }
     return { contract, routes };
   }
 
@@ -148,7 +167,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
     }
     const { target, params } = match;
     if (target.kind === "static") {
-      const file = target.file(params);
+      if (target.quiet) exchange.quiet = true;
+      const file = await target.file(params);
       if (!file) throw new ApiError(404, `No file at ${exchange.path}`);
       return { status: 200, headers: { "Content-Type": file.contentType, ...file.headers }, body: file.body };
     }
@@ -166,6 +186,17 @@ export function createCore(services: Services, journal: RequestJournal, options:
       );
       // Each route runs its work as the store's transactions (control/router.ts).
       const reply = await route.handle(input);
+      if (reply.events)
+        return {
+          status: 200,
+          headers: {
+            "Content-Type": "text/event-stream; charset=utf-8",
+            "Cache-Control": "no-cache, no-transform",
+            // nginx and its kin buffer responses unless told not to: events would arrive in lumps.
+            "X-Accel-Buffering": "no",
+          },
+          events: reply.events,
+        };
       if (options.validateResponses) refuseDrift(route.operationId, controlReplyDrift(route.operation, reply));
       return jsonReply(reply);
     }
@@ -313,6 +344,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
    */
   function finish(exchange: Exchange, reply: CoreReply, started: number): CoreReply | Promise<CoreReply> {
     const given = header(exchange.head, "x-request-id");
+    const quiet = exchange.quiet || exchange.head.headers[DASHBOARD_HEADER] !== undefined;
     const requestId = given && VALID_REQUEST_ID.test(given) ? given : undefined;
     if (exchange.source === "upstream") {
       // The upstream's answer keeps its own request id and CORS headers (lower case); the door adds what it lacks.
@@ -331,6 +363,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
     const status = reply.reset ? null : reply.status;
     const faultId = exchange.fault?.faultId ?? null;
     const { method } = exchange.head;
+    if (quiet) return reply;
     const atMs = (exchange.workspace?.clock ?? clock).nowMs();
     const added = journal.add({
       atMs,

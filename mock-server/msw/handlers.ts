@@ -18,6 +18,7 @@ import {
   type ContentCoding,
 } from "../core/body.js";
 import { ApiError } from "../core/errors.js";
+import type { EventReader } from "../core/events.js";
 import type { GeneratedSpec } from "../core/spec.js";
 import {
   trickledPieces,
@@ -104,6 +105,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     const reply = await mock.core.handle(head, (want) => readBody(request, want));
     // A fault rule's reset: the fetch fails as on a dropped connection.
     if (reply.reset) return Response.error();
+    if (reply.events) return new Response(eventStream(reply.events), { status: reply.status, headers: reply.headers });
     const empty = request.method === "HEAD" || reply.status === 204 || reply.body === undefined;
     const body = empty ? null : reply.trickleMs ? trickled(reply.body!, reply.trickleMs) : (reply.body as BodyInit);
     return new Response(body, { status: reply.status, headers: reply.headers });
@@ -112,6 +114,19 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   const handlers = [http.all(`${base.origin}${prefix}/*`, serve)];
   if (prefix) handlers.push(http.all(`${base.origin}${prefix}`, serve));
   return { handlers, mock };
+}
+
+/** GET /__mock/events: the reader's chunks, pulled as the page reads them; a cancel closes the reader. */
+function eventStream(reader: EventReader): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await reader.next();
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(encoder.encode(chunk));
+    },
+    cancel: () => reader.close(),
+  });
 }
 
 /** A fault rule's slow: the body as a stream whose pieces arrive spread over `ms`. */

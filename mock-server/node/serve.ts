@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError } from "../core/errors.js";
 import { trickledPieces } from "../core/exchange.js";
 import type { BodyReader, CoreReply, RequestHead } from "../core/exchange.js";
+import type { EventReader } from "../core/events.js";
 import type { Core } from "../mock/pipeline.js";
 import { readJsonText } from "./json-body.js";
 import { lingerAfterResponse } from "./linger.js";
@@ -88,6 +89,7 @@ export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Cor
     lingerAfterResponse(req, res);
     req.resume();
   }
+  if (reply.events) return void pumpEvents(res.writeHead(reply.status, headers), reply.events);
   if (reply.body === undefined) {
     res.writeHead(reply.status, headers).end();
     return;
@@ -96,6 +98,25 @@ export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Cor
   headers["Content-Length"] = reply.bytes ?? Buffer.byteLength(reply.body);
   if (reply.trickleMs) return trickle(res.writeHead(reply.status, headers), reply.body, reply.trickleMs);
   res.writeHead(reply.status, headers).end(reply.body);
+}
+
+/**
+ * GET /__mock/events: each chunk the reader yields, the next asked for only once the socket took the last
+ * (`drain`), so a client that does not read leaves its events in the reader, which drops the oldest.
+ */
+async function pumpEvents(res: ServerResponse, reader: EventReader): Promise<void> {
+  let gone: () => void = () => {};
+  const closed = new Promise<undefined>((resolve) => (gone = () => resolve(undefined)));
+  res.once("close", () => {
+    reader.close();
+    gone();
+  });
+  for (;;) {
+    const chunk = await reader.next();
+    if (chunk === undefined || res.destroyed) break;
+    if (!res.write(chunk)) await Promise.race([new Promise((resolve) => res.once("drain", resolve)), closed]);
+  }
+  if (!res.destroyed) res.end();
 }
 
 /** A fault rule's slow: the headers at once, then the body in pieces, the last one after `ms`. */

@@ -76,7 +76,8 @@ export interface JournalFilter {
 /** The journal as the core and the control plane use it: in this process (Journal), or in Redis (store/redis/journal.ts). */
 export interface RequestJournal {
   readonly capacity: number;
-  add(entry: Omit<Recorded, "seq">): void | Promise<void>;
+  /** Keeps the entry; returns the id (seq) it was given, undefined when the journal keeps none (capacity 0). */
+  add(entry: Omit<Recorded, "seq">): number | undefined | Promise<number | undefined>;
   list(filter?: JournalFilter): JournalEntry[] | Promise<JournalEntry[]>;
   count(filter?: JournalFilter): number | Promise<number>;
   /** Oldest first, the kept entries that pass the filter, with their captured exchanges (the HAR export). */
@@ -123,9 +124,9 @@ export class Journal implements RequestJournal {
   constructor(readonly capacity: number) {}
 
   /** Formatting (time, path) waits until the journal is read; a secret in the query is redacted now. */
-  add(entry: Omit<Recorded, "seq">): void {
+  add(entry: Omit<Recorded, "seq">): number | undefined {
     if (entry.variants && entry.workspaceId !== null) this.addVariants(entry.workspaceId, entry.variants);
-    if (this.capacity <= 0) return;
+    if (this.capacity <= 0) return undefined;
     const recorded = entry as Recorded;
     recorded.variants = undefined;
     if (recorded.exchange) recorded.exchange = capped(recorded.exchange);
@@ -134,6 +135,7 @@ export class Journal implements RequestJournal {
     if (this.ring.length < this.capacity) this.ring.push(recorded);
     else this.ring[this.next] = recorded;
     this.next = (this.next + 1) % this.capacity;
+    return recorded.seq;
   }
 
   /** Newest first, those that pass the filter. */

@@ -52,7 +52,12 @@ interface Claim {
   secret: string;
   /** Attempts already recorded: the outcome is written only if no other attempt was recorded since. */
   attemptsBefore: number;
+  /** A redelivery: one attempt, no retry after it. */
+  once?: true;
 }
+
+/** How much of a receiver's answer an attempt keeps (the dashboard shows it). */
+export const RESPONSE_EXCERPT_CHARS = 1024;
 
 export class WebhookDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
@@ -69,6 +74,8 @@ export class WebhookDispatcher {
     private readonly options: DispatcherOptions,
     /** Where attempts start once their event is written, and where their outcomes are written. */
     private readonly store: Pick<Store, "transactBackground" | "afterCommit">,
+    /** Told of a delivery once it is written, and after each attempt (the live events). */
+    private readonly announce: (delivery: Delivery) => void = () => {},
   ) {}
 
   emit(workspace: Workspace, agentId: string, event: WebhookEvent["event"], data: WebhookEvent["data"]): Delivery[] {
@@ -113,7 +120,11 @@ export class WebhookDispatcher {
       // Written with the event, the lease makes this process the one that sends the first attempt.
       this.lease(workspace, delivery.deliveryId, hook.secret);
       const claim = { deliveryId: delivery.deliveryId, secret: hook.secret, attemptsBefore: 0 };
-      this.store.afterCommit(workspace, (undone) => undone || this.track(this.send(workspace, claim)));
+      this.store.afterCommit(workspace, (undone) => {
+        if (undone) return;
+        this.announce(shown(delivery));
+        this.track(this.send(workspace, claim));
+      });
     }
     return created;
   }
@@ -151,7 +162,34 @@ export class WebhookDispatcher {
   list(workspaces: Workspace[]): Delivery[] {
     const all = workspaces.flatMap((w) => w.outbox.all());
     all.sort((a, b) => b.order - a.order);
-    return all.slice(0, this.options.outboxCapacity).map(({ order: _order, ...delivery }) => delivery as Delivery);
+    return all.slice(0, this.options.outboxCapacity).map(shown);
+  }
+
+  /**
+   * POST /__mock/webhook-deliveries/{id}/redeliver: one more attempt now, signed with the webhook's current
+   * secret, whatever the delivery's status; no retry follows it. Resolves once the attempt is recorded.
+   * `undefined`: no such delivery; a string: why it cannot be sent (its webhook is gone).
+   */
+  async redeliver(workspace: Workspace, deliveryId: string): Promise<Delivery | string | undefined> {
+    let claim: Claim | string | undefined;
+    await this.store.transactBackground(workspace, () => {
+      const delivery = workspace.outbox.get(deliveryId);
+      if (!delivery) return;
+      const hook = workspace.collections.webhooks.get(delivery.webhookId);
+      if (!hook) {
+        claim = `the webhook ${delivery.webhookId} of delivery ${deliveryId} no longer exists: there is no secret to sign with`;
+        return;
+      }
+      workspace.tasks.cancel(`delivery:${deliveryId}`);
+      workspace.outbox.replace(deliveryId, { ...delivery, status: "pending", nextAttemptAt: workspace.clock.iso() });
+      claim = { deliveryId, secret: hook.secret, attemptsBefore: delivery.attempts.length, once: true };
+    });
+    if (claim === undefined || typeof claim === "string") return claim;
+    const sent = this.send(workspace, claim);
+    this.track(sent);
+    await sent;
+    const delivery = workspace.outbox.get(deliveryId);
+    return delivery && shown(delivery);
   }
 
   /** Resolves when every attempt under way has finished (tests and shutdown wait on this). */
@@ -208,6 +246,7 @@ export class WebhookDispatcher {
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
+    let responseText: string | null = null;
     const signed = await signature;
     try {
       const response = await fetch(claimed.url, {
@@ -223,7 +262,7 @@ export class WebhookDispatcher {
         redirect: "manual",
       });
       statusCode = response.status;
-      await response.body?.cancel();
+      responseText = await excerpt(response);
       if (statusCode < 200 || statusCode >= 300) error = `receiver answered ${statusCode}`;
     } catch (e) {
       error =
@@ -231,7 +270,13 @@ export class WebhookDispatcher {
           ? `no answer within ${this.options.timeoutMs} ms`
           : `request failed: ${(e as Error).message}`;
     }
-    const attempt = { at: at.toISOString(), statusCode, error, durationMs: Math.round(performance.now() - started) };
+    const attempt = {
+      at: at.toISOString(),
+      statusCode,
+      error,
+      durationMs: Math.round(performance.now() - started),
+      response: responseText,
+    };
     // A workspace reset or deleted while this attempt was under way has no such delivery any more: nothing is recorded.
     return this.record(workspace, claim, signed, attempt, error === null ? "delivered" : undefined);
   }
@@ -245,13 +290,14 @@ export class WebhookDispatcher {
     outcome?: "delivered" | "skipped",
   ): Promise<void> {
     let failure: string | undefined;
+    let written: Delivery | undefined;
     await this.store.transactBackground(workspace, () => {
       const current = workspace.outbox.get(claim.deliveryId);
       if (current?.status !== "pending" || current.attempts.length !== claim.attemptsBefore) return;
       const attempts = [...current.attempts, attempt];
       const next: Delivery = { ...current, signature, attempts, status: outcome ?? "pending", nextAttemptAt: null };
       const taskId = `delivery:${claim.deliveryId}`;
-      if (!outcome && attempts.length >= this.options.maxAttempts) {
+      if (!outcome && (claim.once || attempts.length >= this.options.maxAttempts)) {
         next.status = "failed";
         failure = `webhook delivery ${current.deliveryId} to ${withoutUserInfo(current.url)} failed after ${attempts.length} attempts: ${attempt.error}`;
       }
@@ -261,9 +307,36 @@ export class WebhookDispatcher {
         workspace.tasks.schedule({ kind: "delivery", ref: claim.deliveryId, at: retryAt, secret: claim.secret });
       } else workspace.tasks.cancel(taskId);
       workspace.outbox.replace(claim.deliveryId, next);
+      written = next;
     });
-    if (failure) this.options.log(failure);
+    if (failure && !claim.once) this.options.log(failure);
+    if (written) this.announce(shown(written));
   }
+}
+
+/** A delivery as the control plane shows it: without its place among the outboxes. */
+function shown({ order: _order, ...delivery }: Delivery): Delivery {
+  return delivery as Delivery;
+}
+
+/** The first RESPONSE_EXCERPT_CHARS of a receiver's answer, the rest not read; null for an empty or unreadable body. */
+async function excerpt(response: Response): Promise<string | null> {
+  if (!response.body) return null;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (text.length < RESPONSE_EXCERPT_CHARS) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // A receiver that cuts its answer short still answered: what arrived is kept.
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return text.length > 0 ? text.slice(0, RESPONSE_EXCERPT_CHARS) : null;
 }
 
 function safeHost(url: string): string {

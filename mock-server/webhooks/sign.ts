@@ -31,3 +31,15 @@ export async function signWebhookPayload(payload: string, secret: string, at: Da
   for (const byte of mac) v1 += byte.toString(16).padStart(2, "0");
   return `t=${t},v1=${v1}`;
 }
+
+/**
+ * Why `header` does not sign `payload` with `secret`, or undefined when it does: the check a receiver
+ * makes (signature.ts), without its time tolerance, in Web Crypto so that it runs where the mock runs
+ * (the dashboard's `verified`, under MSW too).
+ */
+export async function signatureProblem(payload: string, header: string, secret: string): Promise<string | undefined> {
+  const t = /(?:^|,)\s*t=(\d+)/.exec(header)?.[1];
+  if (t === undefined || !/(?:^|,)\s*v1=[0-9a-f]{64}\b/.test(header)) return "malformed signature header";
+  const expected = await signWebhookPayload(payload, secret, new Date(Number(t) * 1000));
+  return expected === header ? undefined : "signature does not match the webhook's current secret";
+}

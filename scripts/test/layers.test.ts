@@ -32,7 +32,10 @@ export const LAYERS: { name: string; prefixes: string[] }[] = [
   },
   { name: "routes: the handlers of the spec's operations", prefixes: ["mock-server/routes/"] },
   { name: "control: the /__mock control plane", prefixes: ["mock-server/control/"] },
-  { name: "docs-site: the /docs pages", prefixes: ["mock-server/docs-site/"] },
+  {
+    name: "docs-site and dashboard: the /docs pages, /__mock/ui and mountDashboard",
+    prefixes: ["mock-server/docs-site/", "mock-server/dashboard/"],
+  },
   { name: "mock: the pipeline and the wiring that assembles a mock", prefixes: ["mock-server/mock/"] },
   {
     name: "doors: node:http, Express, MSW, the CLI",

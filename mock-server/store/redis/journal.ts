@@ -31,15 +31,20 @@ export class RedisJournal implements RequestJournal {
     readonly capacity: number,
   ) {}
 
-  async add(entry: Omit<Recorded, "seq">): Promise<void> {
+  async add(entry: Omit<Recorded, "seq">): Promise<number | undefined> {
     const { variants, exchange, ...rest } = entry;
     const coverage =
       variants && rest.workspaceId !== null ? { workspaceId: rest.workspaceId, keys: variants } : undefined;
-    if (this.capacity <= 0 && !coverage) return;
+    if (this.capacity <= 0 && !coverage) return undefined;
     const url = withoutSecrets(rest.url);
     // An exchange that cannot be made safe is not kept at all: the entry still is.
     const safe = exchange && this.capacity > 0 ? await redactExchange(url, exchange).catch(() => undefined) : undefined;
-    await this.link.journalAdd({ ...rest, url, ...(safe && { safe }) }, Math.max(0, this.capacity), coverage);
+    const seq = await this.link.journalAdd(
+      { ...rest, url, ...(safe && { safe }) },
+      Math.max(0, this.capacity),
+      coverage,
+    );
+    return this.capacity > 0 ? seq : undefined;
   }
 
   async exchanges(filter: JournalFilter = {}): Promise<Recorded[]> {

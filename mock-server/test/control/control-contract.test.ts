@@ -36,7 +36,29 @@ describe("control plane contract", () => {
     const created = await call("POST", "/__mock/workspaces", "/__mock/workspaces", { seed: 9 });
     expect(created.status).toBe(201);
     const id = created.json.workspaceId;
-    await t.api.POST("/v1/chat", { body: { agentId: (await t.api.GET("/v1/agents")).data!.data[0].agentId } });
+    // A chat whose agent has a webhook for it: a delivery (to a reserved domain: skipped, nothing sent).
+    const agentId = (await t.api.GET("/v1/agents")).data!.data[0].agentId;
+    const hook = { agentId, url: "https://hooks.example.com/in", events: "conversation_started", active: true };
+    await call("POST", "/__mock/workspaces/{workspaceId}/{collection}", "/__mock/workspaces/default/webhooks", hook);
+    await t.api.POST("/v1/chat", { body: { agentId } });
+    // One /v1 request in detail (its HAR entry), and an id the journal never gave.
+    const [chat] = (await call("GET", "/__mock/requests", "/__mock/requests?operationId=createChat&limit=1")).json;
+    const detail = await call("GET", "/__mock/requests/{requestId}", `/__mock/requests/${chat.id}`);
+    expect(detail.json.har.request.method).toBe("POST");
+    expect((await call("GET", "/__mock/requests/{requestId}", "/__mock/requests/999999")).status).toBe(404);
+    const [delivery] = (await call("GET", "/__mock/webhook-deliveries", "/__mock/webhook-deliveries")).json;
+    const redeliver = "/__mock/webhook-deliveries/{deliveryId}/redeliver";
+    expect((await call("POST", redeliver, `/__mock/webhook-deliveries/${delivery.deliveryId}/redeliver`)).status).toBe(
+      200,
+    );
+    expect((await call("POST", redeliver, "/__mock/webhook-deliveries/no-such-delivery/redeliver")).status).toBe(404);
+    // The event stream: its head and first chunk; the body is text/event-stream, not JSON.
+    exercised.add("get /__mock/events");
+    const stream = new AbortController();
+    const events = await t.raw("/__mock/events", { key: null, signal: stream.signal });
+    expect([events.status, events.headers.get("content-type")]).toEqual([200, "text/event-stream; charset=utf-8"]);
+    expect(new TextDecoder().decode((await events.body!.getReader().read()).value)).toContain("retry:");
+    stream.abort();
     for (const [method, template, concrete, body, status] of [
       ["GET", "/__mock/workspaces", "/__mock/workspaces", undefined, 200],
       ["GET", "/__mock/workspaces/{workspaceId}/{collection}", `/__mock/workspaces/${id}/calls`, undefined, 200],
@@ -74,6 +96,7 @@ describe("control plane contract", () => {
       ["GET", "/__mock/requests/count", "/__mock/requests/count?operationId=createChat", undefined, 200],
       ["GET", "/__mock/requests.har", `/__mock/requests.har?workspaceId=${id}&limit=5`, undefined, 200],
       ["GET", "/__mock/coverage", `/__mock/coverage?workspaceId=${id}`, undefined, 200],
+      ["GET", "/__mock/operations", "/__mock/operations", undefined, 200],
       ["GET", "/__mock/coverage", "/__mock/coverage?workspaceId=no-such-workspace", undefined, 404],
       ["DELETE", "/__mock/requests", "/__mock/requests", undefined, 204],
       // Empty without --upstream; mock-server/test/upstream/drift.test.ts checks findings against this schema too.
