@@ -103,19 +103,28 @@ function copyGenerated(into) {
 }
 
 /**
- * The dashboard's browser script (/__mock/ui), bundled from the sources with the options and into the
- * file that the compiled mock-server/dashboard/bundle.js names (it reads that file at run time).
+ * The dashboard, bundled from the sources with preact and htm inside (dev dependencies: the kit brings
+ * no runtime dependency for it), with the options of the compiled mock-server/dashboard/bundle.js:
+ *   - the /__mock/ui script, into the file bundle.js reads at run time (BUNDLE_FILE);
+ *   - the package entry `agent-platform-mock-kit/dashboard` (mount.js), in place of tsc's mount.js, whose
+ *     imports of preact would not resolve in an app; tsc's mount.d.ts stays its types.
  */
 async function bundleDashboard(into) {
   const { BUNDLE_FILE, dashboardBuildOptions } = await import(
     pathToFileURL(join(into, "mock-server/dashboard/bundle.js")).href
   );
   const esbuild = await import("esbuild");
-  await esbuild.build({
-    ...dashboardBuildOptions(join(ROOT, "mock-server/dashboard/page.ts")),
-    write: true,
-    outfile: join(into, "mock-server/dashboard", BUNDLE_FILE),
-  });
+  const dir = join(into, "mock-server/dashboard");
+  for (const [entry, outfile] of [
+    ["page.ts", BUNDLE_FILE],
+    ["mount.ts", "mount.js"],
+  ])
+    await esbuild.build({
+      ...dashboardBuildOptions(join(ROOT, "mock-server/dashboard", entry)),
+      write: true,
+      allowOverwrite: true,
+      outfile: join(dir, outfile),
+    });
 }
 
 async function build() {

@@ -7,6 +7,7 @@ import type { Contract } from "../core/contract.js";
 import { variantCatalogue } from "../core/coverage/catalogue.js";
 import { observedVariants } from "../core/coverage/observe.js";
 import type { Fault } from "../core/faults.js";
+import { randomUUID } from "../core/portable-crypto.js";
 import type { CapturedExchange } from "../store/journal.js";
 import type { Workspace } from "../store/workspace.js";
 
@@ -31,6 +32,14 @@ export interface Exchange {
   answer?: unknown;
   /** The dashboard's own files: not journaled (pipeline.ts DASHBOARD_HEADER says why). */
   quiet?: true;
+}
+
+const VALID_REQUEST_ID = /^[\w.-]{1,100}$/;
+
+/** The request's X-Request-Id: the client's when it is a sane token, else a new one. */
+export function requestIdOf(head: RequestHead): string {
+  const given = head.headers["x-request-id"];
+  return typeof given === "string" && VALID_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 /** The API's own paths: what the upstream door marks with X-Mock-Source and the HAR export shows. */

@@ -10,7 +10,6 @@
  *      -> Prefer controls -> handler -> response validation (500 on drift)
  *   -> any failure: the reference's error body (2.2) -> journal
  */
-import { randomUUID } from "../core/portable-crypto.js";
 import type { ControlRoute } from "../control/router.js";
 import { controlInput, controlReplyDrift } from "../core/control-operations.js";
 import { docsPage } from "../docs-site/page.js";
@@ -35,7 +34,7 @@ import type {
 import type { RequestJournal } from "../store/journal.js";
 import type { Operation } from "../core/operations.js";
 import { preferredReply } from "../core/prefer.js";
-import { captured, isApiPath, variantsOf, type Exchange } from "./exchange-record.js";
+import { captured, isApiPath, requestIdOf, variantsOf, type Exchange } from "./exchange-record.js";
 import { ReplyJson } from "../core/reply-json.js";
 import { RouteTable } from "../core/routes.js";
 import { replyDrift, toValidationErrors } from "../core/validation.js";
@@ -91,8 +90,6 @@ export interface Core {
   /** The error reply (journaled) for a request a door refuses before the core sees it: no Host, an unknown Expect. */
   refuse(head: RequestHead, error: ApiError): CoreReply;
 }
-
-const VALID_REQUEST_ID = /^[\w.-]{1,100}$/;
 
 /**
  * Sent by the dashboard with each of its requests: they are neither journaled nor told to the request log
@@ -343,16 +340,14 @@ export function createCore(services: Services, journal: RequestJournal, options:
    * one). A shared journal is written before the reply goes: a client that reads it next finds it there.
    */
   function finish(exchange: Exchange, reply: CoreReply, started: number): CoreReply | Promise<CoreReply> {
-    const given = header(exchange.head, "x-request-id");
     const quiet = exchange.quiet || exchange.head.headers[DASHBOARD_HEADER] !== undefined;
-    const requestId = given && VALID_REQUEST_ID.test(given) ? given : undefined;
     if (exchange.source === "upstream") {
       // The upstream's answer keeps its own request id and CORS headers (lower case); the door adds what it lacks.
-      if (!("x-request-id" in reply.headers)) reply.headers["X-Request-Id"] = requestId ?? randomUUID();
+      if (!("x-request-id" in reply.headers)) reply.headers["X-Request-Id"] = requestIdOf(exchange.head);
       for (const [name, value] of Object.entries(CORS_HEADERS))
         if (!(name.toLowerCase() in reply.headers)) reply.headers[name] = value;
     } else {
-      reply.headers["X-Request-Id"] = requestId ?? randomUUID();
+      reply.headers["X-Request-Id"] = requestIdOf(exchange.head);
       Object.assign(reply.headers, CORS_HEADERS);
     }
     // Every /v1 answer in front of an upstream says where it came from: the mock's unless forwarded.

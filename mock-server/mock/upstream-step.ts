@@ -26,6 +26,7 @@ import { recordCheck } from "../store/record-checks.js";
 import type { Store } from "../store/store.js";
 import type { Workspace } from "../store/workspace.js";
 import type { DriftLog, RecordedExchange } from "../upstream/drift-log.js";
+import { requestIdOf } from "./exchange-record.js";
 import { applyRecorded, recordedChanges } from "../upstream/record.js";
 import type { Redactor } from "../upstream/redact.js";
 import type { RouteModes } from "../upstream/route-modes.js";
@@ -113,6 +114,9 @@ export async function forward(inFront: InFront, store: Store, input: ForwardInpu
   }
   if (mode === "fallback" && GATEWAY_ERRORS.has(answer.status))
     return fallBack(input, body, `${inFront.transport.target} answered ${answer.status}`);
+  // The answer's journal entry and its drift findings share its X-Request-Id (GET /__mock/requests/{id}):
+  // one the upstream did not send is given here, before both see the headers.
+  if (answer.headers["x-request-id"] === undefined) answer.headers["x-request-id"] = requestIdOf(head);
   // After the answer is written: the checks cost the client nothing, not even a microtask's turn.
   inFront.drift.track(
     new Promise<void>((resolve) => later(() => resolve())).then(() =>

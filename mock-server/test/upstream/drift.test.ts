@@ -364,6 +364,19 @@ describe("a broken upstream", () => {
     },
   );
 
+  it("a request's detail holds the findings about it, matched by its X-Request-Id", async () => {
+    const b = BREAKS[0];
+    const path = b.path(fixture);
+    await send(path);
+    const [entry] = await (await fetch(`${door.url}/__mock/requests?operationId=${b.operationId}&limit=1`)).json();
+    const detail = await (await fetch(`${door.url}/__mock/requests/${entry.id}`)).json();
+    expect(detail.source).toBe("upstream");
+    const id = detail.har.response.headers.find((h: { name: string }) => h.name === "x-request-id").value;
+    expect(detail.drift.length).toBeGreaterThan(0);
+    for (const finding of detail.drift) expect(finding.exchange.response.headers["x-request-id"]).toBe(id);
+    expect(detail.drift.map((f: { rule: string }) => f.rule)).toContain(b.rule);
+  });
+
   it("valid answers on control routes give no finding", async () => {
     for (const control of CONTROLS) {
       const path = control.path(fixture);
