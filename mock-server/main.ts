@@ -137,6 +137,7 @@ async function main(): Promise<void> {
   );
   console.log(`  API key (X-API-Key): ${running.apiKey}`);
   console.log(`  Docs:               ${running.url}/docs`);
+  console.log(`  Dashboard:          ${running.url}/__mock/ui`);
   console.log(`  Control plane:      ${running.url}/__mock/health`);
   console.log(`  Clock: ${mode}${mode === "real" ? ` x${speed}` : ""}; response validation ${validate ? "on" : "off"}`);
   // What the default workspace holds: a state file or a shared store already seeded may say otherwise than --scenario.

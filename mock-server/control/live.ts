@@ -11,20 +11,39 @@ import { harOf } from "./har.js";
 import type { ControlHandlers, ControlServices } from "./types.js";
 import { format } from "../store/journal.js";
 
+/** The stream and the redelivery: each runs its own transactions (a stream none, a redelivery its attempt's). */
 export function liveHandlers({
   events,
-  contract,
-  journal,
-  faults,
-  drift,
   workspaces,
   webhooks,
-}: ControlServices): ControlHandlers<"streamEvents" | "listOperations" | "getRequest" | "redeliverWebhook"> {
+}: ControlServices): ControlHandlers<"streamEvents" | "redeliverWebhook"> {
   return {
     streamEvents: {
       handle: ({ query }) => ({ status: 200, events: events.subscribe({ workspaceId: query.workspaceId }) }),
     },
 
+    redeliverWebhook: {
+      handle: async ({ params: { deliveryId } }) => {
+        const workspace = await workspaces
+          .catchUp()
+          .then(() => workspaces.list().find((w) => w.outbox.get(deliveryId)));
+        const outcome = workspace && (await webhooks.redeliver(workspace, deliveryId));
+        if (outcome === undefined) throw new ApiError(404, `Webhook delivery not found: ${deliveryId}`);
+        if (typeof outcome === "string") throw new ApiError(409, `Cannot redeliver: ${outcome}`);
+        return { status: 200, body: outcome };
+      },
+    },
+  };
+}
+
+/** Reads for the dashboard: router.ts makes each one control-plane transaction, as the journals'. */
+export function detailHandlers({
+  contract,
+  journal,
+  faults,
+  drift,
+}: ControlServices): ControlHandlers<"listOperations" | "getRequest"> {
+  return {
     listOperations: {
       handle: () => {
         const paths = (contract().document as { paths: Record<string, Record<string, { summary?: string }>> }).paths;
@@ -70,16 +89,6 @@ export function liveHandlers({
                   }),
           },
         };
-      },
-    },
-
-    redeliverWebhook: {
-      handle: async ({ params: { deliveryId } }) => {
-        const workspace = workspaces.list().find((w) => w.outbox.get(deliveryId));
-        const outcome = workspace && (await webhooks.redeliver(workspace, deliveryId));
-        if (outcome === undefined) throw new ApiError(404, `Webhook delivery not found: ${deliveryId}`);
-        if (typeof outcome === "string") throw new ApiError(409, `Cannot redeliver: ${outcome}`);
-        return { status: 200, body: outcome };
       },
     },
   };

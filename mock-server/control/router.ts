@@ -10,7 +10,7 @@ import { clockHandlers } from "./clock.js";
 import { coverageHandlers } from "./coverage.js";
 import { faultHandlers } from "./faults.js";
 import { journalHandlers } from "./journals.js";
-import { announcer, liveHandlers } from "./live.js";
+import { announcer, detailHandlers, liveHandlers } from "./live.js";
 import { recordHandlers } from "./records.js";
 import type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
 import { workspaceHandlers } from "./workspaces.js";
@@ -37,6 +37,7 @@ export function controlRoutes(services: ControlServices): ControlRoute[] {
     ...oneTransaction(faultHandlers(services)),
     ...oneTransaction(journalHandlers(services)),
     ...oneTransaction(coverageHandlers(services)),
+    ...oneTransaction(detailHandlers(services)),
     // Each runs its own transactions: a stream holds none, a redelivery waits for its attempt.
     ...liveHandlers(services),
   };
