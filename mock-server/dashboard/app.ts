@@ -1,0 +1,154 @@
+/**
+ * The dashboard's shell: the header (views as a nav of links, the live state), the view shown, and what
+ * the views share. It opens the event stream once, keeps the request feed, and draws the feed at most
+ * four times a second however fast requests come, so a mock answering thousands a second leaves the
+ * page responsive. A `dropped` event (the page fell behind) makes the views load their lists again.
+ */
+import { html } from "htm/preact";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { type Connection, createDashboardApi } from "./api.js";
+import type { DashboardContext, Route, ViewName } from "./context.js";
+import { EventBus, hashOf, routeOf, useLoad, VIEWS } from "./context.js";
+import { connectLive, type LiveState } from "./events.js";
+import { RequestFeed } from "./request-feed.js";
+import { ClocksView } from "./views/clocks.js";
+import { CoverageView } from "./views/coverage.js";
+import { FaultsView } from "./views/faults.js";
+import { RequestsView } from "./views/requests.js";
+import { WebhooksView } from "./views/webhooks.js";
+import { WorkspacesView } from "./views/workspaces.js";
+
+/** The feed is drawn at most this often. */
+export const RENDER_MS = 250;
+
+export interface AppProps {
+  connection: Connection;
+  /** Routes live in location.hash (the /__mock/ui page owns its window), else in the component. */
+  deepLinks: boolean;
+  /** The first view when there is no deep link. */
+  view?: ViewName;
+  /** Requests kept in memory. */
+  keep?: number;
+}
+
+const LIVE_TEXT: Record<LiveState, string> = {
+  connecting: "Connecting…",
+  live: "Live",
+  offline: "Offline, retrying",
+};
+
+const VIEW_OF: Record<ViewName, (props: { ctx: DashboardContext }) => unknown> = {
+  requests: RequestsView,
+  webhooks: WebhooksView,
+  faults: FaultsView,
+  clocks: ClocksView,
+  workspaces: WorkspacesView,
+  coverage: CoverageView,
+};
+
+export function App({ connection, deepLinks, view, keep }: AppProps) {
+  const api = useMemo(() => createDashboardApi(connection), [connection]);
+  const feed = useMemo(() => new RequestFeed(keep), [keep]);
+  const bus = useMemo(() => new EventBus(), []);
+  const [live, setLive] = useState<LiveState>("connecting");
+  const [feedVersion, setFeedVersion] = useState(0);
+  const [route, setRoute] = useState<Route>(() =>
+    deepLinks && location.hash ? routeOf(location.hash) : { view: view ?? "requests" },
+  );
+  const workspaces = useLoad(() => api.workspaces(), [api, live === "live"]);
+  const operations = useLoad(() => api.operations(), [api, live === "live"]);
+  const drawTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => {
+    const draw = () => {
+      if (drawTimer.current !== undefined) return;
+      drawTimer.current = setTimeout(() => {
+        drawTimer.current = undefined;
+        setFeedVersion(feed.version);
+      }, RENDER_MS);
+    };
+    const unlisten = feed.listen(draw);
+    const stream = connectLive({
+      ...api.events(),
+      fetch: connection.fetch,
+      onState: setLive,
+      onEvent: ({ type, data }) => {
+        let parsed: any;
+        try {
+          parsed = JSON.parse(data);
+        } catch {
+          return;
+        }
+        if (type === "request") feed.add(parsed);
+        else if (type === "workspace") {
+          // POST /__mock/reset clears the journal with everything else.
+          if (parsed.change === "reset" && !parsed.workspaceId) feed.clear();
+          workspaces.reloadSoon();
+        } else if (type === "dropped") workspaces.reloadSoon();
+        bus.emit(type, parsed);
+      },
+    });
+    return () => {
+      unlisten();
+      stream.close();
+      clearTimeout(drawTimer.current);
+    };
+  }, [api, feed, bus]);
+
+  useEffect(() => {
+    if (!deepLinks) return;
+    const follow = () => setRoute(routeOf(location.hash));
+    addEventListener("hashchange", follow);
+    return () => removeEventListener("hashchange", follow);
+  }, [deepLinks]);
+
+  const navigate = useCallback(
+    (next: Route) => {
+      if (deepLinks) location.hash = hashOf(next);
+      else setRoute(next);
+    },
+    [deepLinks],
+  );
+
+  const ctx: DashboardContext = {
+    api,
+    live,
+    bus,
+    feed,
+    feedVersion,
+    workspaces: workspaces.data ?? [],
+    reloadWorkspaces: workspaces.reload,
+    operations: operations.data ?? [],
+    route,
+    navigate,
+    deepLinks,
+  };
+  const View = VIEW_OF[route.view];
+  const header = html`<header class="top">
+    <h1>Agent Platform mock</h1>
+    <nav class="tabs" aria-label="Dashboard views">
+      <ul>
+        ${VIEWS.map(
+          (v) => html`<li key=${v.name}>
+            <a
+              href=${hashOf({ view: v.name })}
+              aria-current=${route.view === v.name ? "page" : undefined}
+              onClick=${(e: Event) => {
+                if (deepLinks) return;
+                e.preventDefault();
+                navigate({ view: v.name });
+              }}
+              >${v.label}</a
+            >
+          </li>`,
+        )}
+      </ul>
+    </nav>
+    <p class="live" role="status" data-live=${live} data-testid="live">${LIVE_TEXT[live]}</p>
+  </header>`;
+  const body = html`<${View} ctx=${ctx} />`;
+  // The /__mock/ui page is the whole document: it has the landmarks; mounted in an app, one region.
+  return deepLinks
+    ? html`<div class="dash">${header}<main class="view">${body}</main></div>`
+    : html`<section class="dash" aria-label="Mock dashboard">${header}<div class="view">${body}</div></section>`;
+}
