@@ -6,8 +6,7 @@ import { invalid } from "../core/errors.js";
 import type { ControlQuery } from "../core/control-operations.js";
 import type { JournalFilter } from "../store/journal.js";
 import { harOf } from "./har.js";
-import type { Delivery, Workspace } from "../store/workspace.js";
-import { signatureProblem } from "../webhooks/sign.js";
+import { withVerification } from "../webhooks/verification.js";
 import type { ControlHandlers, ControlServices } from "./types.js";
 
 function filterOf(query: ControlQuery<"listRequests" | "exportHar">, capacity: number): JournalFilter {
@@ -67,15 +66,4 @@ export function journalHandlers({
       },
     },
   };
-}
-
-/** `verified`: whether the signature verifies with the webhook's current secret, as its receiver would check it. */
-async function withVerification(delivery: Delivery, workspace: Workspace | undefined): Promise<Delivery> {
-  if (delivery.signature === "") return { ...delivery, verified: null };
-  const secret = workspace?.collections.webhooks.get(delivery.webhookId)?.secret;
-  const problem =
-    secret === undefined
-      ? `the webhook ${delivery.webhookId} no longer exists`
-      : await signatureProblem(delivery.payload, delivery.signature, secret);
-  return { ...delivery, verified: problem === undefined, ...(problem && { verifyError: problem }) };
 }

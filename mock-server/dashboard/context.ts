@@ -9,16 +9,9 @@ import { ControlError } from "./api.js";
 import type { LiveState } from "./events.js";
 import type { RequestFeed } from "./request-feed.js";
 
-export const VIEWS = [
-  { name: "requests", label: "Requests" },
-  { name: "webhooks", label: "Webhooks" },
-  { name: "faults", label: "Faults" },
-  { name: "clocks", label: "Clocks" },
-  { name: "workspaces", label: "Workspaces" },
-  { name: "coverage", label: "Coverage and drift" },
-] as const;
+import { VIEWS, type ViewName } from "./view-names.js";
 
-export type ViewName = (typeof VIEWS)[number]["name"];
+export { VIEWS, type ViewName } from "./view-names.js";
 
 export interface Route {
   view: ViewName;

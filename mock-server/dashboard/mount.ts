@@ -13,10 +13,10 @@
 import { html } from "htm/preact";
 import { render } from "preact";
 import { App } from "./app.js";
-import type { ViewName } from "./context.js";
+import type { ViewName } from "./view-names.js";
 import { STYLES } from "./styles.js";
 
-export type { ViewName } from "./context.js";
+export type { ViewName } from "./view-names.js";
 
 /** Where createMockHandlers() and `npm start` serve by default. */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:4010";

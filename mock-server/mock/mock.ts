@@ -23,6 +23,7 @@ import { Scheduler } from "../sim/scheduler.js";
 import type { Services } from "../routes/context.js";
 import type { DashboardSite, DocsSite, RequestLogEntry } from "../core/exchange.js";
 import { MockEvents } from "../core/events.js";
+import { withVerification } from "../webhooks/verification.js";
 import { liveJournal } from "./live-journal.js";
 import { Journal, type RequestJournal } from "../store/journal.js";
 import { createCore, type Core } from "./pipeline.js";
@@ -156,7 +157,10 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
   const webhooks = new WebhookDispatcher(
     { ...DEFAULT_DISPATCHER_OPTIONS, ...options.webhooks, log: options.log },
     workspaces,
-    (delivery) => events.publish("delivery", delivery.workspaceId, delivery),
+    // As GET /__mock/webhook-deliveries shows it: verified or not. Only checked when someone watches.
+    (delivery, workspace) =>
+      events.active &&
+      void withVerification(delivery, workspace).then((shown) => events.publish("delivery", shown.workspaceId, shown)),
   );
   const simulation = new Simulation(webhooks, workspaces);
   const scheduler = new Scheduler(simulation, workspaces);

@@ -75,7 +75,7 @@ export class WebhookDispatcher {
     /** Where attempts start once their event is written, and where their outcomes are written. */
     private readonly store: Pick<Store, "transactBackground" | "afterCommit">,
     /** Told of a delivery once it is written, and after each attempt (the live events). */
-    private readonly announce: (delivery: Delivery) => void = () => {},
+    private readonly announce: (delivery: Delivery, workspace: Workspace) => void = () => {},
   ) {}
 
   emit(workspace: Workspace, agentId: string, event: WebhookEvent["event"], data: WebhookEvent["data"]): Delivery[] {
@@ -122,7 +122,7 @@ export class WebhookDispatcher {
       const claim = { deliveryId: delivery.deliveryId, secret: hook.secret, attemptsBefore: 0 };
       this.store.afterCommit(workspace, (undone) => {
         if (undone) return;
-        this.announce(shown(delivery));
+        this.announce(shown(delivery), workspace);
         this.track(this.send(workspace, claim));
       });
     }
@@ -310,7 +310,7 @@ export class WebhookDispatcher {
       written = next;
     });
     if (failure && !claim.once) this.options.log(failure);
-    if (written) this.announce(shown(written));
+    if (written) this.announce(shown(written), workspace);
   }
 }
 

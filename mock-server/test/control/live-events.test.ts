@@ -245,6 +245,7 @@ describe("webhook deliveries as the dashboard shows them", () => {
           ...init,
           headers: { "Content-Type": "application/json", "X-Mock-Dashboard": "1" },
         });
+      const watching = running.mock.events.subscribe({ flushMs: 1 });
       const agents = await (await fetch(`${running.url}/v1/agents`, { headers: { "X-API-Key": KEY } })).json();
       const agentId = agents.data[0].agentId;
       const hook = { agentId, url: `${receiverUrl}/hooks`, events: "conversation_started", active: true };
@@ -259,6 +260,10 @@ describe("webhook deliveries as the dashboard shows them", () => {
         d.url.startsWith(receiverUrl),
       );
       expect(delivery).toMatchObject({ status: "pending", verified: true });
+      // The stream shows the attempt as the list does: verified.
+      let streamed = "";
+      while (!/event: delivery\ndata: \{[^\n]*"verified":true/.test(streamed)) streamed += (await watching.next()) ?? "";
+      watching.close();
       expect(delivery.attempts).toEqual([expect.objectContaining({ statusCode: 500, response: "receiver says 500" })]);
       answer = 204;
       const redelivered = await control(`/__mock/webhook-deliveries/${delivery.deliveryId}/redeliver`, {

@@ -2,17 +2,27 @@
  * Every view of the dashboard, in Chromium at 1280x800 and at a 390x844 phone, over a mock with some of
  * everything (requests of several statuses, a fault rule that applied, a verified webhook delivery, calls
  * with pending work): axe-core finds no serious or critical violation, the phone needs no sideways scroll
- * of the page, and nothing errs or breaks the CSP. The screenshots are written on every run into
- * mock-server/docs/dashboard/<view>-<width>.png, which the docs embed.
+ * of the page, and nothing errs or breaks the CSP. The screenshots go into
+ * mock-server/docs/dashboard/<view>-<width>.png, which the docs embed, whenever the dashboard or what a
+ * view shows changed since they were taken (support.ts Screenshots).
  */
 import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../server.js";
 import { CHROMIUM, launchChromium, skipBrowser } from "../chromium.js";
-import { api, control, listen, NARROW, SCREENSHOTS, seriousViolations, WIDE, watchedPage } from "./support.js";
+import {
+  api,
+  control,
+  listen,
+  NARROW,
+  SCREENSHOTS,
+  Screenshots,
+  seriousViolations,
+  WIDE,
+  watchedPage,
+} from "./support.js";
 
 /** Each view, where it opens, and what shows once it has loaded. */
 const VIEWS: { name: string; hash: (ids: { refused: string }) => string; ready: string }[] = [
@@ -33,6 +43,7 @@ describe.skipIf(skipBrowser)(`the dashboard's views, read by axe-core and photog
   let browser: Browser;
   let receiver: Server;
   let refused = "";
+  let screenshots: Screenshots;
 
   beforeAll(async () => {
     running = await startMock({ clock: "virtual", log: () => undefined });
@@ -60,12 +71,15 @@ describe.skipIf(skipBrowser)(`the dashboard's views, read by axe-core and photog
     });
     await api(url, apiKey, "/v1/chat", { method: "POST", body: { agentId, conversation: "Hello" } });
     await control(url, "/__mock/workspaces", { method: "POST", body: { seed: 7 } });
-    expect((await fetch(`${url}/__mock/ui/dashboard.js`)).status).toBe(200);
+    const script = await fetch(`${url}/__mock/ui/dashboard.js`);
+    expect(script.status).toBe(200);
     mkdirSync(SCREENSHOTS, { recursive: true });
+    screenshots = new Screenshots(await script.text());
     browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
+    screenshots?.save();
     await browser?.close();
     await running?.close();
     await new Promise((resolve) => receiver?.close(resolve));
@@ -90,7 +104,7 @@ describe.skipIf(skipBrowser)(`the dashboard's views, read by axe-core and photog
             found.push(`${view.name}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(", ")}`);
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           expect(overflow, `${view.name} scrolls sideways at ${viewport.width}px`).toBeLessThanOrEqual(0);
-          await page.screenshot({ path: join(SCREENSHOTS, `${view.name}-${viewport.width}.png`) });
+          await screenshots.take(page, `${view.name}-${viewport.width}`);
         }
         expect(found).toEqual([]);
         expect(problems).toEqual([]);

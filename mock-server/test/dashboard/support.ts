@@ -3,7 +3,9 @@
  * console error, a Content-Security-Policy violation), axe-core run inside it, and control-plane calls
  * from Node that carry X-Mock-Dashboard (the tests' own setup stays out of the journal the page shows).
  */
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -75,6 +77,42 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     }));
   });
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/**
+ * The screenshots of the docs, kept in step with the dashboard without churning: a screenshot is written
+ * when the dashboard's script or what the view shows (its text with every number, UUID and hex run alike, so
+ * ports, durations and generated ids do not count) differs from the last written one, which
+ * screens.json remembers. So a run over an unchanged dashboard leaves the docs as they are.
+ */
+export class Screenshots {
+  private readonly manifestFile = join(SCREENSHOTS, "screens.json");
+  private readonly manifest: Record<string, string>;
+
+  constructor(private readonly bundle: string) {
+    this.manifest = existsSync(this.manifestFile) ? JSON.parse(readFileSync(this.manifestFile, "utf8")) : {};
+  }
+
+  async take(page: Page, name: string): Promise<void> {
+    const text = await page.evaluate(() => {
+      const root = document.getElementById("dashboard")?.shadowRoot;
+      return (root ?? document.body).textContent ?? "";
+    });
+    const shown = text
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "uuid")
+      .replace(/[0-9a-f]{8,}/gi, "x")
+      .replace(/\d+([.,:]\d+)*/g, "0");
+    const fingerprint = createHash("sha256").update(this.bundle).update("\0").update(shown).digest("hex");
+    const file = join(SCREENSHOTS, `${name}.png`);
+    if (this.manifest[name] === fingerprint && existsSync(file)) return;
+    await page.screenshot({ path: file });
+    this.manifest[name] = fingerprint;
+  }
+
+  save(): void {
+    const sorted = Object.fromEntries(Object.entries(this.manifest).sort(([a], [b]) => a.localeCompare(b)));
+    writeFileSync(this.manifestFile, `${JSON.stringify(sorted, null, 2)}\n`);
+  }
 }
 
 export function listen(server: Server): Promise<string> {
