@@ -49,6 +49,8 @@ const SWAGGER_UI_FILES = [
   "swagger-ui-bundle.js.LICENSE.txt",
 ];
 const SWAGGER_UI_VENDOR = "mock-server/docs-site/vendor/swagger-ui";
+/** The dashboard's modules dist/ keeps: the server's (site, bundle) and the entry's (mount and its types). */
+const DASHBOARD_KEPT = ["site", "bundle", "mount", "view-names"];
 
 const isTestPath = (path) => /(^|\/)(test|browser)\//.test(path) || /\.test\.ts$/.test(path);
 
@@ -108,6 +110,7 @@ function copyGenerated(into) {
  *   - the /__mock/ui script, into the file bundle.js reads at run time (BUNDLE_FILE);
  *   - the package entry `agent-platform-mock-kit/dashboard` (mount.js), in place of tsc's mount.js, whose
  *     imports of preact would not resolve in an app; tsc's mount.d.ts stays its types.
+ * What else tsc compiled of the views is inside those bundles, and would import preact: it goes.
  */
 async function bundleDashboard(into) {
   const { BUNDLE_FILE, dashboardBuildOptions } = await import(
@@ -125,6 +128,8 @@ async function bundleDashboard(into) {
       allowOverwrite: true,
       outfile: join(dir, outfile),
     });
+  const kept = new Set(["assets", ...DASHBOARD_KEPT.flatMap((name) => [`${name}.js`, `${name}.d.ts`])]);
+  for (const entry of readdirSync(dir)) if (!kept.has(entry)) rmSync(join(dir, entry), { recursive: true });
 }
 
 async function build() {

@@ -194,7 +194,9 @@ describe("the packed tarball", () => {
     expect(files.filter((f) => !f.startsWith("dist/") && f !== "package.json" && f !== "README.md")).toEqual([]);
     expect(files.filter((f) => /\.test\.|\/test\/|bench|\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
     // Every module has its types beside it.
-    const js = files.filter((f) => f.endsWith(".js") && !/^dist\/mock-server\/docs-site\/(assets|vendor)\//.test(f));
+    const js = files.filter(
+      (f) => f.endsWith(".js") && !/^dist\/mock-server\/(docs-site\/(assets|vendor)|dashboard\/assets)\//.test(f),
+    );
     expect(js.filter((f) => !files.includes(f.replace(/\.js$/, ".d.ts")))).toEqual([]);
     expect(files).toEqual(
       expect.arrayContaining([
@@ -208,6 +210,10 @@ describe("the packed tarball", () => {
         // Swagger UI, copied from the dev dependency swagger-ui-dist by the build, with its licence.
         "dist/mock-server/docs-site/vendor/swagger-ui/swagger-ui-bundle.js",
         "dist/mock-server/docs-site/vendor/swagger-ui/LICENSE",
+        // The dashboard: the /__mock/ui script and the ./dashboard entry, bundled with preact by the build.
+        "dist/mock-server/dashboard/assets/dashboard.js",
+        "dist/mock-server/dashboard/mount.js",
+        "dist/mock-server/dashboard/mount.d.ts",
       ]),
     );
   });
@@ -251,6 +257,15 @@ describe("the bins", () => {
       expect(agents.status).toBe(200);
       expect(((await agents.json()) as { data: unknown[] }).data).toHaveLength(2);
       expect((await fetch(`${url}/docs`)).status).toBe(200);
+      // The dashboard's script was bundled by the build: neither esbuild nor preact is installed here.
+      const page = await fetch(`${url}/__mock/ui`);
+      expect([page.status, page.headers.get("content-security-policy")]).toEqual([
+        200,
+        expect.stringContaining("script-src 'self'"),
+      ]);
+      const script = await fetch(`${url}/__mock/ui/dashboard.js`);
+      expect(script.status).toBe(200);
+      expect((await script.text()).length).toBeGreaterThan(10_000);
       // Swagger UI's files come from the package's own copy: swagger-ui-dist is not installed.
       for (const asset of ["swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png", "favicon-16x16.png"]) {
         const answer = await fetch(`${url}/docs/${asset}`);
@@ -366,7 +381,7 @@ describe("an app that depends on the kit", () => {
       const configs = {
         [`tsconfig.browser.${resolution}.json`]: {
           compilerOptions: { ...strict, lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] },
-          files: ["src/app.ts"],
+          files: ["src/app.ts", "src/dashboard.ts"],
         },
         [`tsconfig.node.${resolution}.json`]: {
           compilerOptions: { ...strict, lib: ["ES2022", "DOM"], types: ["node"] },
@@ -420,6 +435,31 @@ describe("an app that depends on the kit", () => {
       ),
     ).toEqual([]);
     expect(await readFile(path.join(app, "out", "app.js"), "utf8")).not.toMatch(/from\s*["']node:|require\(["']node:/);
+  }, 60_000);
+
+  it("bundles ./dashboard for the browser whole: preact inside, no Node module, nothing else installed", async () => {
+    const meta = path.join(app, "meta-dashboard.json");
+    const result = await run(
+      path.join(app, "node_modules", ".bin", "esbuild"),
+      [
+        "src/dashboard.ts",
+        "--bundle",
+        "--platform=browser",
+        "--format=esm",
+        "--outfile=out/dashboard.js",
+        `--metafile=${meta}`,
+        "--log-level=warning",
+      ],
+      app,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const inputs = Object.keys(JSON.parse(await readFile(meta, "utf8")).inputs as Record<string, unknown>);
+    expect(inputs.filter((f) => f.includes("node_modules/"))).toEqual([
+      "node_modules/agent-platform-mock-kit/dist/mock-server/dashboard/mount.js",
+    ]);
+    expect(await readFile(path.join(app, "out", "dashboard.js"), "utf8")).not.toMatch(
+      /from\s*["']node:|require\(["']node:/,
+    );
   }, 60_000);
 
   it("passes its vitest tests: ./msw under jsdom, and the server of a global setup", async () => {
