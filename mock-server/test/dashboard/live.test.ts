@@ -56,7 +56,9 @@ describe.skipIf(skipBrowser)(`the dashboard on the server (${CHROMIUM})`, () => 
     return found;
   }
 
-  it("shows a client's request within a second", async () => {
+  // The second is the requirement; on two cores shared with the other test files a starved browser can miss
+  // it once, so the check gets two more tries: a dashboard that is never that fast still fails.
+  it("shows a client's request within a second", { retry: 2 }, async () => {
     const page = await open();
     const response = await api(running.url, running.apiKey, "/v1/agents?size=7");
     expect(response.status).toBe(200);
