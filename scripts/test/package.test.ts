@@ -410,23 +410,32 @@ describe("an app that depends on the kit", () => {
     120_000,
   );
 
-  it("bundles ./client for the browser with no Node module, Express, faker or ajv in it", async () => {
-    const meta = path.join(app, "meta.json");
+  /** `src/<name>.ts` of the app bundled for the browser with the app's esbuild: its inputs and its text. */
+  async function browserBundle(name: string): Promise<{ inputs: string[]; text: string }> {
+    const meta = path.join(app, `meta-${name}.json`);
     const result = await run(
       path.join(app, "node_modules", ".bin", "esbuild"),
       [
-        "src/app.ts",
+        `src/${name}.ts`,
         "--bundle",
         "--platform=browser",
         "--format=esm",
-        "--outfile=out/app.js",
+        `--outfile=out/${name}.js`,
         `--metafile=${meta}`,
         "--log-level=warning",
       ],
       app,
     );
     expect(result.code, result.stderr).toBe(0);
-    const inputs = Object.keys(JSON.parse(await readFile(meta, "utf8")).inputs as Record<string, unknown>);
+    return {
+      inputs: Object.keys(JSON.parse(await readFile(meta, "utf8")).inputs as Record<string, unknown>),
+      text: await readFile(path.join(app, "out", `${name}.js`), "utf8"),
+    };
+  }
+  const NODE_MODULE = /from\s*["']node:|require\(["']node:/;
+
+  it("bundles ./client for the browser with no Node module, Express, faker or ajv in it", async () => {
+    const { inputs, text } = await browserBundle("app");
     expect(inputs.some((f) => f.includes("agent-platform-mock-kit/dist/generated/client.js"))).toBe(true);
     expect(inputs.filter((f) => /^node:|node_modules\/(express|@faker-js|ajv|busboy|undici)\//.test(f))).toEqual([]);
     expect(
@@ -434,32 +443,15 @@ describe("an app that depends on the kit", () => {
         (f) => f.includes("node_modules/") && !/node_modules\/(agent-platform-mock-kit|openapi-fetch)\//.test(f),
       ),
     ).toEqual([]);
-    expect(await readFile(path.join(app, "out", "app.js"), "utf8")).not.toMatch(/from\s*["']node:|require\(["']node:/);
+    expect(text).not.toMatch(NODE_MODULE);
   }, 60_000);
 
   it("bundles ./dashboard for the browser whole: preact inside, no Node module, nothing else installed", async () => {
-    const meta = path.join(app, "meta-dashboard.json");
-    const result = await run(
-      path.join(app, "node_modules", ".bin", "esbuild"),
-      [
-        "src/dashboard.ts",
-        "--bundle",
-        "--platform=browser",
-        "--format=esm",
-        "--outfile=out/dashboard.js",
-        `--metafile=${meta}`,
-        "--log-level=warning",
-      ],
-      app,
-    );
-    expect(result.code, result.stderr).toBe(0);
-    const inputs = Object.keys(JSON.parse(await readFile(meta, "utf8")).inputs as Record<string, unknown>);
+    const { inputs, text } = await browserBundle("dashboard");
     expect(inputs.filter((f) => f.includes("node_modules/"))).toEqual([
       "node_modules/agent-platform-mock-kit/dist/mock-server/dashboard/mount.js",
     ]);
-    expect(await readFile(path.join(app, "out", "dashboard.js"), "utf8")).not.toMatch(
-      /from\s*["']node:|require\(["']node:/,
-    );
+    expect(text).not.toMatch(NODE_MODULE);
   }, 60_000);
 
   it("passes its vitest tests: ./msw under jsdom, and the server of a global setup", async () => {

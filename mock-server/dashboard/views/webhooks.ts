@@ -27,12 +27,9 @@ export function WebhooksView({ ctx }: { ctx: DashboardContext }) {
   useEvents(ctx, ["delivery", "dropped", "workspace"], (type, data: WebhookDelivery) => {
     const list = deliveries.data;
     if (type !== "delivery" || !list) return deliveries.reloadSoon();
+    // The event is the delivery as the list shows it, `verified` included: it replaces its card or adds one.
     const at = list.findIndex((d) => d.deliveryId === data.deliveryId);
-    const known = at === -1 ? undefined : list[at];
-    // Whether the signature verifies is worked out by the list; an event without it keeps the last known.
-    const next = "verified" in data ? data : { ...data, verified: known?.verified ?? null };
-    deliveries.set(at === -1 ? [...list, next] : list.map((d, i) => (i === at ? next : d)));
-    if (!("verified" in data)) deliveries.reloadSoon();
+    deliveries.set(at === -1 ? [...list, data] : list.map((d, i) => (i === at ? data : d)));
   });
   const shown = newestFirst((deliveries.data ?? []).filter((d) => !workspaceId || d.workspaceId === workspaceId));
   return html`<section aria-labelledby="webhooks-title">
