@@ -6,7 +6,9 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { findChromium } from "../ensure-tools.mjs";
 import { TARGETS } from "./compare.js";
+import { DASHBOARD_VIEWERS, type DashboardFigures } from "./dashboard.js";
 import { EXERCISED_ANSWERS, EXERCISED_SCENARIOS, PROFILED, type ExercisedFigures } from "./exercised.js";
 import { GATEWAY_CASES, gatewayDerived, gatewayGoals, type GatewayFigures, type GatewayRun } from "./gateway.js";
 import { MSW_SCENARIOS } from "./msw.js";
@@ -106,6 +108,43 @@ function expectExercisedFigures(e: ExercisedFigures | undefined): void {
   expect(e!.har?.count).toBe(size);
 }
 
+/**
+ * Part 10's figures: a page row exactly when there is a Chromium; every run answered without an error;
+ * the paused reader got or was told of one event per request sent while it was paused, and the reader at
+ * full speed lost none.
+ */
+function expectDashboardFigures(d: DashboardFigures | undefined): void {
+  const viewers = DASHBOARD_VIEWERS.map((v) => v.id).filter((id) => id !== "page" || findChromium());
+  expect(d?.rows.map((row) => row.viewer)).toEqual(viewers);
+  for (const row of d!.rows) {
+    expect([row.max.length, row.atRate.length], row.viewer).toEqual([d!.plan.rounds, d!.plan.rounds]);
+    for (const r of [...row.max, ...row.atRate]) {
+      expect(r.requests, row.viewer).toBeGreaterThan(0);
+      expect(r.errors, row.viewer).toBe(0);
+      expect([r.p50, r.p99].every(finite), row.viewer).toBe(true);
+    }
+    for (const r of row.atRate) expect([r.rate, r.mockCpuUs, r.viewerCpuUs].every(finite), row.viewer).toBe(true);
+  }
+  for (const row of d!.rows)
+    for (const { activity } of [...row.max, ...row.atRate]) {
+      // Each viewer says what it did: the reader counts events (and at full speed loses none), the page its requests.
+      expect(Object.keys(activity), row.viewer).toEqual(
+        { none: [], reader: ["events"], page: ["requests"] }[row.viewer],
+      );
+      if (activity.events) expect(activity.events.dropped, row.viewer).toBe(0);
+    }
+  expect(d!.rate).toBeLessThanOrEqual(d!.plan.rate);
+  expect(d!.slow.map((row) => row.reader)).toEqual(["none", "paused"]);
+  for (const row of d!.slow) {
+    expect([row.load.requests, row.load.errors], row.reader).toEqual([d!.plan.slowRequests, 0]);
+    expect([row.before, row.peak, row.after].every(finite), row.reader).toBe(true);
+  }
+  const paused = d!.slow[1];
+  expect(paused.events!.events + paused.events!.dropped).toBe(d!.plan.slowRequests);
+  expect(paused.events!.droppedEvents > 0).toBe(paused.events!.dropped > 0);
+  expect(finite(paused.resumed)).toBe(true);
+}
+
 const gatewayRun = (wallSec: number, received: number, rateLimited: number, early = 0): GatewayRun =>
   ({
     wallSec,
@@ -172,6 +211,16 @@ describe("part 9, what was exercised", () => {
     expect(markdown).toMatch(
       /## 7\. The conformance[\s\S]*## 9\. What was exercised: coverage and the HAR journal[\s\S]*## Profiling/,
     );
+    expect(markdown).not.toMatch(/NaN|undefined/);
+  }, 90_000);
+});
+
+describe("part 10, the dashboard's cost", () => {
+  it("--only dashboard measures it alone, keeps the saved figures, and puts its section before the profiling notes", async () => {
+    const { results, after, before, markdown } = await runAlone("dashboard");
+    expectDashboardFigures(results.dashboard);
+    expect({ ...after, dashboard: undefined }).toEqual({ ...before, dashboard: undefined });
+    expect(markdown).toMatch(/## 9\. What was exercised[\s\S]*## 10\. The dashboard's cost[\s\S]*## Profiling/);
     expect(markdown).not.toMatch(/NaN|undefined/);
   }, 90_000);
 });
@@ -243,10 +292,11 @@ describe("npm run bench -- --quick", () => {
     expectGatewayConsistent(r.gateway);
     expectUpstreamFigures(r.upstream);
     expectExercisedFigures(r.exercised);
+    expectDashboardFigures(r.dashboard);
     // CPU ratios may read n/a here: ten requests can use less than one 10 ms tick of CPU time.
     const markdown = renderResults(r, "/nonexistent");
     expect(markdown).not.toMatch(/NaN|undefined/);
     expect(markdown).toMatch(/## 6\. Shared store[\s\S]*\| GET \/v1\/calls\?size=20 \| 2\.00 \|[\s\S]*### Scaling/);
     expect(markdown).toMatch(/## 7\. The conformance suite through an API gateway[\s\S]*\| clean: no noise \|/);
-  }, 180_000);
+  }, 240_000);
 });

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE] [--only gateway|compare|upstream|exercised]
+ * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE] [--only gateway|compare|upstream|exercised|dashboard]
  * Runs every part of the benchmark in one process on this machine and rewrites scripts/bench/RESULTS.md.
  * --quick: a smoke run of a few seconds per part (tiny durations and sizes), for `npm test`; its figures
  * mean nothing and it writes RESULTS.md only when --out says so. --json keeps the figures; --render-from
@@ -10,7 +10,8 @@
  * --only upstream for part 8 (the upstream door beside a bare proxy, scripts/bench/upstream.ts), whose
  * section RESULTS.md gets from renderUpstream, before the profiling notes; --only exercised for part 9
  * (what observing every answer for coverage and journaling it for the HAR export cost, scripts/bench/
- * exercised.ts), whose section report.ts's renderExercised writes after part 8's. Every run but --quick
+ * exercised.ts), whose section report.ts's renderExercised writes after part 8's; --only dashboard for part 10
+ * (what the dashboard's event stream costs the mock, scripts/bench/dashboard.ts, renderDashboard). Every run but --quick
  * saves its figures to the --json file (default scripts/bench/results.json), so a later --only run keeps
  * them; --quick saves them only when --json says where.
  */
@@ -19,6 +20,7 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runComparison } from "./compare.js";
+import { measureDashboard, renderDashboard, type DashboardFigures, type DashboardPlan } from "./dashboard.js";
 import { measureGateway, type GatewayPlan } from "./gateway.js";
 import type { LoadOptions } from "./load.js";
 import { measureInstalledBin } from "./installed.js";
@@ -64,6 +66,15 @@ export const FULL = {
     coverageReads: 20,
     harReads: 10,
   } as ExercisedPlan,
+  /** Part 10: medians of 5 rounds; 5,000/s as the issue's goal names (less when the machine cannot offer it). */
+  dashboard: {
+    rounds: 5,
+    rate: 5_000,
+    rateConnections: 16,
+    rateSec: 5,
+    slowWarmup: 5_000,
+    slowRequests: 50_000,
+  } as DashboardPlan,
 };
 
 export const QUICK: typeof FULL = {
@@ -92,18 +103,29 @@ export const QUICK: typeof FULL = {
     coverageReads: 2,
     harReads: 2,
   },
+  dashboard: { rounds: 1, rate: 200, rateConnections: 2, rateSec: 1, slowWarmup: 100, slowRequests: 2_000 },
 };
 
 /** Parts that can run alone (--only). */
-const ALONE = ["gateway", "compare", "upstream", "exercised"] as const;
+const ALONE = ["gateway", "compare", "upstream", "exercised", "dashboard"] as const;
 
-/** What a run saves: report.ts's figures, and parts 8 and 9 (each absent in figures saved before it was measured). */
-type BenchResults = Results & { upstream?: UpstreamFigures; exercised?: ExercisedFigures };
+/** What a run saves: report.ts's figures, and parts 8 to 10 (each absent in figures saved before it was measured). */
+type BenchResults = Results & {
+  upstream?: UpstreamFigures;
+  exercised?: ExercisedFigures;
+  dashboard?: DashboardFigures;
+};
 
-/** RESULTS.md: report.ts's document with parts 8 and 9 before the profiling notes (kept by hand, last). */
+/** RESULTS.md: report.ts's document with parts 8 to 10 before the profiling notes (kept by hand, last). */
 function render(results: BenchResults): string {
   const markdown = renderResults(results, here("profile-notes.md"));
-  const section = [renderUpstream(results.upstream), renderExercised(results.exercised)].filter(Boolean).join("\n");
+  const section = [
+    renderUpstream(results.upstream),
+    renderExercised(results.exercised),
+    renderDashboard(results.dashboard),
+  ]
+    .filter(Boolean)
+    .join("\n");
   const notes = markdown.indexOf("\n## Profiling");
   if (!section) return markdown;
   return notes < 0 ? `${markdown}\n${section}` : `${markdown.slice(0, notes)}\n${section}${markdown.slice(notes)}`;
@@ -177,6 +199,12 @@ export async function runBench(argv: string[], log: (line: string) => void = con
         "9. what was exercised: observing each answer for coverage, the HAR journal's memory, reading the coverage report and the HAR",
       measure: () => measureExercised(command, plan.load, plan.exercised, log),
     },
+    dashboard: {
+      number: 10,
+      title:
+        "10. the dashboard's cost: most requests per second and CPU per request with its event stream read, a reader that stops reading",
+      measure: () => measureDashboard(command, plan.load, plan.dashboard, log),
+    },
   } satisfies Record<(typeof ALONE)[number], { number: number; title: string; measure: () => Promise<unknown> }>;
   const measure = <K extends keyof typeof parts>(name: K) =>
     step<unknown>(parts[name].title, parts[name].measure) as ReturnType<(typeof parts)[K]["measure"]>;
@@ -209,6 +237,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
   const gateway = await measure("gateway");
   const upstream = await measure("upstream");
   const exercised = await measure("exercised");
+  const dashboard = await measure("dashboard");
 
   const cpus = os.cpus();
   const results: BenchResults = {
@@ -237,6 +266,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     gateway,
     upstream,
     exercised,
+    dashboard,
     durationSec: (performance.now() - started) / 1000,
   };
   const out = write(results);
