@@ -149,8 +149,13 @@ export class MockEvents {
 
   /** `data` is serialized once, for every reader; `workspaceId` null for mock-wide events. */
   publish(type: MockEventType, workspaceId: string | null, data: unknown): void {
+    if (this.readers.size > 0) this.publishJson(type, workspaceId, JSON.stringify(data));
+  }
+
+  /** publish() of data already serialized (the request events, written directly: one per request). */
+  publishJson(type: MockEventType, workspaceId: string | null, json: string): void {
     if (this.readers.size === 0) return;
-    const event = { workspaceId, text: sse(type, JSON.stringify(data)) };
+    const event = { workspaceId, text: sse(type, json) };
     for (const reader of this.readers) if (reader.accepts(event)) reader.push(event.text);
   }
 
