@@ -20,6 +20,12 @@ import { WorkspacesView } from "./views/workspaces.js";
 
 /** The feed is drawn at most this often. */
 export const RENDER_MS = 250;
+/**
+ * More new requests than this since the last drawing, and the next waits BUSY_RENDER_MS: the rows are all
+ * new at every drawing by then, too many to read, and drawing them is most of what the page costs.
+ */
+export const BUSY_CHANGES = 100;
+export const BUSY_RENDER_MS = 1000;
 
 export interface AppProps {
   connection: Connection;
@@ -60,12 +66,20 @@ export function App({ connection, deepLinks, view, keep }: AppProps) {
   const drawTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
+    let drawn = feed.version;
+    /** Whether the last drawing came after more than BUSY_CHANGES new requests. */
+    let busy = false;
     const draw = () => {
       if (drawTimer.current !== undefined) return;
-      drawTimer.current = setTimeout(() => {
-        drawTimer.current = undefined;
-        setFeedVersion(feed.version);
-      }, RENDER_MS);
+      drawTimer.current = setTimeout(
+        () => {
+          drawTimer.current = undefined;
+          busy = feed.version - drawn > BUSY_CHANGES;
+          drawn = feed.version;
+          setFeedVersion(feed.version);
+        },
+        busy ? BUSY_RENDER_MS : RENDER_MS,
+      );
     };
     const unlisten = feed.listen(draw);
     const stream = connectLive({

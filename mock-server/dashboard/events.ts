@@ -21,17 +21,25 @@ export class SseParser {
   private data: string[] = [];
 
   push(text: string): SseEvent[] {
-    this.buffer += text;
+    // One pass with a cursor: a batch of a busy mock is hundreds of lines, and cutting the buffer after
+    // each line, or searching all of it for a \r it does not have, would cost the page the square of that.
+    const buffer = this.buffer + text;
     const events: SseEvent[] = [];
+    let start = 0;
+    let lf = buffer.indexOf("\n");
+    let cr = buffer.indexOf("\r");
     for (;;) {
-      const end = this.buffer.search(/\r\n|\n|\r/);
+      if (lf !== -1 && lf < start) lf = buffer.indexOf("\n", start);
+      if (cr !== -1 && cr < start) cr = buffer.indexOf("\r", start);
+      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
       // A lone \r at the very end may be the first half of \r\n: wait for more.
-      if (end === -1 || (this.buffer[end] === "\r" && end === this.buffer.length - 1)) break;
-      const line = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + (this.buffer.startsWith("\r\n", end) ? 2 : 1));
+      if (end === -1 || (end === cr && end === buffer.length - 1)) break;
+      const line = buffer.slice(start, end);
+      start = end + (end === cr && buffer[end + 1] === "\n" ? 2 : 1);
       const event = this.line(line);
       if (event) events.push(event);
     }
+    this.buffer = buffer.slice(start);
     return events;
   }
 
