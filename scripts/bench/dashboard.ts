@@ -38,6 +38,7 @@ import {
   type RateResult,
 } from "./load.js";
 import { MOCK_API_KEY, startMockTarget } from "./targets.js";
+import { f0, f2, table } from "./markdown.js";
 
 export interface DashboardPlan {
   /** Rounds of (1) and of (2), the viewers in turn in each; the figures are their medians. */
@@ -438,8 +439,6 @@ const pct = (share: number) => (Number.isFinite(share) ? `${(share * 100).toFixe
 const signed = (share: number) => (Number.isFinite(share) ? `${share < 0 ? "−" : "+"}${pct(Math.abs(share))}` : "n/a");
 const mib = (bytes: number | undefined) =>
   bytes !== undefined && Number.isFinite(bytes) ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : "n/a";
-const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "n/a");
-const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
 
 /** The reader's events, the page's requests besides its stream, or nothing for nobody watching. */
 export function formatActivity({ events, requests }: ViewerActivity): string {
@@ -576,10 +575,6 @@ export async function measureDashboard(
   }
 }
 
-const table = (head: string[], rows: string[][]) =>
-  [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join(
-    "\n",
-  );
 const goal = (drop: number) => (Number.isFinite(drop) ? (drop <= DASHBOARD_GOAL ? "met" : "**missed**") : "n/a");
 
 /** The section's first words: each viewer's two drops against the goal, and the slow page's memory. */

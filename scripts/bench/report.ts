@@ -29,6 +29,7 @@ import {
 } from "./shared-store.js";
 import { median, type StartFigures, type ToolingFigures } from "./tooling.js";
 import type { UploadFigures } from "./uploads.js";
+import { f0, f2, table } from "./markdown.js";
 
 export interface Results {
   date: string;
@@ -60,8 +61,6 @@ export interface Results {
   durationSec: number;
 }
 
-const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "n/a");
-const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : "n/a");
 const mib = (bytes: number | undefined) => (bytes === undefined ? "n/a" : `${(bytes / 2 ** 20).toFixed(0)} MiB`);
 const cpuRatio = (a: number | undefined, b: number | undefined) =>
@@ -69,10 +68,6 @@ const cpuRatio = (a: number | undefined, b: number | undefined) =>
 const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
 const measured = (l: LoadOptions) =>
   l.amount ? `${l.amount} requests` : `${l.warmupSec} s warm-up then ${l.durationSec} s measured`;
-const table = (head: string[], rows: string[][]) =>
-  [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join(
-    "\n",
-  );
 
 /** A cell a run did not measure (figures saved by an older bench): rendered as n/a. */
 const NOT_MEASURED: LoadResult = { rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, errors: 0, requests: 0 };

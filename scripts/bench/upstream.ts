@@ -33,6 +33,7 @@ import {
 import { MB } from "./scenarios.js";
 import { MOCK_API_KEY, startMockTarget } from "./targets.js";
 import { upload } from "./uploads.js";
+import { f0, f2, table } from "./markdown.js";
 
 export interface UpstreamPlan {
   /** Requests per second, over all connections, for the latency runs. */
@@ -250,13 +251,6 @@ export async function measureUpstream(
     await Promise.all(children.map((c) => c.stop()));
   }
 }
-
-const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
-const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "n/a");
-const table = (head: string[], rows: string[][]) =>
-  [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join(
-    "\n",
-  );
 
 /** The section of RESULTS.md; empty when no run measured this part. */
 export function renderUpstream(u: UpstreamFigures | undefined): string {
