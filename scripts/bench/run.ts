@@ -117,7 +117,7 @@ type BenchResults = Results & {
 };
 
 /** RESULTS.md: report.ts's document with parts 8 to 10 before the profiling notes (kept by hand, last). */
-function render(results: BenchResults): string {
+export function renderMarkdown(results: BenchResults): string {
   const markdown = renderResults(results, here("profile-notes.md"));
   const section = [
     renderUpstream(results.upstream),
@@ -150,7 +150,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
   if (values["render-from"]) {
     // Rebuilds the markdown from a run's saved figures (after editing profile-notes.md); measures nothing.
     const saved = JSON.parse(readFileSync(values["render-from"], "utf8")) as BenchResults;
-    writeFileSync(values.out ?? here("RESULTS.md"), render(saved));
+    writeFileSync(values.out ?? here("RESULTS.md"), renderMarkdown(saved));
     return saved;
   }
   const quick = Boolean(values.quick);
@@ -167,7 +167,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
   const command = `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`;
   const write = (results: BenchResults) => {
     const out = values.out ?? (quick ? undefined : here("RESULTS.md"));
-    if (out) writeFileSync(out, render(results));
+    if (out) writeFileSync(out, renderMarkdown(results));
     // Saved beside RESULTS.md, so that a later --only run keeps this run's figures of the other parts.
     const json = values.json ?? (quick ? undefined : here("results.json"));
     if (json) writeFileSync(json, JSON.stringify(results, null, 2));
