@@ -56,12 +56,10 @@ export function journalHandlers({
     },
     listWebhookDeliveries: {
       handle: async () => {
-        const list = workspaces.list();
-        const byId = new Map(list.map((w) => [w.workspaceId, w]));
-        const deliveries = webhooks.list(list);
+        const deliveries = webhooks.list(workspaces.list());
         return {
           status: 200,
-          body: await Promise.all(deliveries.map((d) => withVerification(d, byId.get(d.workspaceId)))),
+          body: await Promise.all(deliveries.map((d) => withVerification(d, workspaces.get(d.workspaceId)))),
         };
       },
     },

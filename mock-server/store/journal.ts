@@ -210,7 +210,7 @@ export function matches(r: Recorded, f: JournalFilter): boolean {
   );
 }
 
-export function format(r: Recorded): JournalEntry {
+export function format(r: Shown): JournalEntry {
   const q = r.url.indexOf("?");
   return {
     id: String(r.seq),
