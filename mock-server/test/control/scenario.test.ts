@@ -128,7 +128,8 @@ describe("--scenario", () => {
   it("seeds the default workspace of the CLI process with the scenario", async () => {
     const mock = await spawnMock(["--scenario", "every-variant", "--clock", "virtual"]);
     try {
-      expect(mock.stdout()).toContain("Scenario:           every-variant");
+      // spawnMock returns once the address is printed; the rest of the banner may still be on its way.
+      await expect.poll(() => mock.stdout(), { timeout: 5000 }).toContain("Scenario:           every-variant");
       const api = createPlatformClient({ baseUrl: mock.url, apiKey: mock.apiKey });
       const scheduled = (await api.GET("/v1/calls", { params: { query: { status: "scheduled" } } })).data!;
       expect(scheduled.totalCount).toBe(3);
