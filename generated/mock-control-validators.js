@@ -387,78 +387,11 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var exact1 = validate21;
+var schema32 = { "type": "object", "additionalProperties": false, "required": ["status", "store"], "properties": { "status": { "type": "string", "const": "ready" }, "store": { "type": "string", "enum": ["memory", "redis", "redis-cluster"], "description": "Where the state lives." } } };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (!(key0 === "seed")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.seed !== void 0) {
-      let data0 = data.seed;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err1 = { instancePath: instancePath + "/seed", schemaPath: "#/properties/seed/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 > 4294967295 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/seed", schemaPath: "#/properties/seed/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4294967295 }, message: "must be <= 4294967295" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        if (data0 < 0 || isNaN(data0)) {
-          const err3 = { instancePath: instancePath + "/seed", schemaPath: "#/properties/seed/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-    }
-  } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
-}
-validate21.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact2 = validate22;
-function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate22.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -475,8 +408,8 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.seed === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "seed" }, message: "must have required property 'seed'" };
+    if (data.store === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "store" }, message: "must have required property 'store'" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -484,10 +417,9 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.status !== void 0) {
-      let data0 = data.status;
-      if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    for (const key0 in data) {
+      if (!(key0 === "status" || key0 === "store")) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -495,8 +427,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if ("ok" !== data0) {
-        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/const", keyword: "const", params: { allowedValue: "ok" }, message: "must be equal to constant" };
+    }
+    if (data.status !== void 0) {
+      let data0 = data.status;
+      if (typeof data0 !== "string") {
+        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -504,11 +439,8 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.seed !== void 0) {
-      let data1 = data.seed;
-      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-        const err4 = { instancePath: instancePath + "/seed", schemaPath: "#/properties/seed/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+      if ("ready" !== data0) {
+        const err4 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/const", keyword: "const", params: { allowedValue: "ready" }, message: "must be equal to constant" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -517,26 +449,47 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.store !== void 0) {
+      let data1 = data.store;
+      if (typeof data1 !== "string") {
+        const err5 = { instancePath: instancePath + "/store", schemaPath: "#/properties/store/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if (!(data1 === "memory" || data1 === "redis" || data1 === "redis-cluster")) {
+        const err6 = { instancePath: instancePath + "/store", schemaPath: "#/properties/store/enum", keyword: "enum", params: { allowedValues: schema32.properties.store.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err7];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err7);
     }
     errors++;
   }
-  validate22.errors = vErrors;
+  validate21.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": { "status": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-var exact3 = validate23;
+validate21.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact2 = validate22;
 var formats0 = openApiFormats["date-time"];
 var pattern4 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-]00:00)$", "u");
-function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
+  const evaluated0 = validate24.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -718,33 +671,177 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate25.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 }
-validate25.evaluated = { "props": { "timestamp": true, "status": true, "error": true, "message": true, "path": true, "validationErrors": true }, "dynamicProps": false, "dynamicItems": false };
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate24.evaluated = { "props": { "timestamp": true, "status": true, "error": true, "message": true, "path": true, "validationErrors": true }, "dynamicProps": false, "dynamicItems": false };
+function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
+  const evaluated0 = validate22.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate25(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+  if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
     errors = vErrors.length;
   }
-  validate23.errors = vErrors;
+  validate22.errors = vErrors;
   return errors === 0;
 }
-validate23.evaluated = { "props": { "timestamp": true, "status": true, "error": true, "message": true, "path": true, "validationErrors": true }, "dynamicProps": false, "dynamicItems": false };
+validate22.evaluated = { "props": { "timestamp": true, "status": true, "error": true, "message": true, "path": true, "validationErrors": true }, "dynamicProps": false, "dynamicItems": false };
+var exact3 = validate26;
+function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate26.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "seed")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.seed !== void 0) {
+      let data0 = data.seed;
+      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
+        const err1 = { instancePath: instancePath + "/seed", schemaPath: "#/properties/seed/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      if (typeof data0 == "number" && isFinite(data0)) {
+        if (data0 > 4294967295 || isNaN(data0)) {
+          const err2 = { instancePath: instancePath + "/seed", schemaPath: "#/properties/seed/maximum", keyword: "maximum", params: { comparison: "<=", limit: 4294967295 }, message: "must be <= 4294967295" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data0 < 0 || isNaN(data0)) {
+          const err3 = { instancePath: instancePath + "/seed", schemaPath: "#/properties/seed/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate26.errors = vErrors;
+  return errors === 0;
+}
+validate26.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var exact4 = validate27;
 function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate27.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.status === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.seed === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "seed" }, message: "must have required property 'seed'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.status !== void 0) {
+      let data0 = data.status;
+      if (typeof data0 !== "string") {
+        const err2 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if ("ok" !== data0) {
+        const err3 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/const", keyword: "const", params: { allowedValue: "ok" }, message: "must be equal to constant" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.seed !== void 0) {
+      let data1 = data.seed;
+      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
+        const err4 = { instancePath: instancePath + "/seed", schemaPath: "#/properties/seed/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate27.errors = vErrors;
+  return errors === 0;
+}
+validate27.evaluated = { "props": { "status": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+var exact5 = validate28;
+function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate28.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -849,16 +946,16 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate27.errors = vErrors;
+  validate28.errors = vErrors;
   return errors === 0;
 }
-validate27.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact5 = validate28;
-var schema41 = { "type": "string", "enum": ["every-variant"], "description": "What the workspace is seeded with instead of the usual faker data. `every-variant`: records that show every\ndocumented variant in the lists and gets (every enum value, every nullable field null and set, lists long\nenough for a first, a middle and a last page), so that `GET /__mock/coverage` can reach 100 %.\n" };
-function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate28.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact6 = validate29;
+var schema42 = { "type": "string", "enum": ["every-variant"], "description": "What the workspace is seeded with instead of the usual faker data. `every-variant`: records that show every\ndocumented variant in the lists and gets (every enum value, every nullable field null and set, lists long\nenough for a first, a middle and a last page), so that `GET /__mock/coverage` can reach 100 %.\n" };
+function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate28.evaluated;
+  const evaluated0 = validate29.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -943,7 +1040,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data3 === "every-variant")) {
-        const err7 = { instancePath: instancePath + "/scenario", schemaPath: "openapi.json#/components/schemas/Scenario/enum", keyword: "enum", params: { allowedValues: schema41.enum }, message: "must be equal to one of the allowed values" };
+        const err7 = { instancePath: instancePath + "/scenario", schemaPath: "openapi.json#/components/schemas/Scenario/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -961,15 +1058,15 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate28.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 }
-validate28.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact6 = validate29;
-function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate29.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact7 = validate30;
+function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
+  const evaluated0 = validate30.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1026,15 +1123,15 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate29.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { "props": { "workspaceId": true, "apiKey": true }, "dynamicProps": false, "dynamicItems": false };
-var exact7 = validate30;
-function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate30.evaluated = { "props": { "workspaceId": true, "apiKey": true }, "dynamicProps": false, "dynamicItems": false };
+var exact8 = validate31;
+function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate30.evaluated;
+  const evaluated0 = validate31.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1156,16 +1253,16 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
-validate30.evaluated = { "props": { "seed": true, "workspaceId": true, "apiKey": true, "counts": true }, "dynamicProps": false, "dynamicItems": false };
-var exact8 = validate31;
-var schema48 = { "type": "string", "enum": ["agents", "calls", "phoneNumbers", "integrations", "knowledgeBases", "webhooks", "qaRules", "qaIssues", "testCases", "batchRuns", "testRuns", "mockToolData", "chats", "apiKeys"] };
-function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate31.evaluated = { "props": { "seed": true, "workspaceId": true, "apiKey": true, "counts": true }, "dynamicProps": false, "dynamicItems": false };
+var exact9 = validate32;
+var schema49 = { "type": "string", "enum": ["agents", "calls", "phoneNumbers", "integrations", "knowledgeBases", "webhooks", "qaRules", "qaIssues", "testCases", "batchRuns", "testRuns", "mockToolData", "chats", "apiKeys"] };
+function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate32.evaluated;
+  const evaluated0 = validate33.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1185,7 +1282,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(key0 === "agents" || key0 === "calls" || key0 === "phoneNumbers" || key0 === "integrations" || key0 === "knowledgeBases" || key0 === "webhooks" || key0 === "qaRules" || key0 === "qaIssues" || key0 === "testCases" || key0 === "batchRuns" || key0 === "testRuns" || key0 === "mockToolData" || key0 === "chats" || key0 === "apiKeys")) {
-        const err1 = { instancePath, schemaPath: "openapi.json#/components/schemas/CollectionName/enum", keyword: "enum", params: { allowedValues: schema48.enum }, message: "must be equal to one of the allowed values", propertyName: key0 };
+        const err1 = { instancePath, schemaPath: "openapi.json#/components/schemas/CollectionName/enum", keyword: "enum", params: { allowedValues: schema49.enum }, message: "must be equal to one of the allowed values", propertyName: key0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -1240,33 +1337,33 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate32.errors = vErrors;
+  validate33.errors = vErrors;
   return errors === 0;
 }
-validate32.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate33.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate31.evaluated;
+  const evaluated0 = validate32.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate32(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+  if (!validate33(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
     errors = vErrors.length;
   }
-  validate31.errors = vErrors;
+  validate32.errors = vErrors;
   return errors === 0;
 }
-validate31.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact9 = validate34;
-function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate32.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact10 = validate35;
+function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate34.evaluated;
+  const evaluated0 = validate35.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1357,15 +1454,15 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate34.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
-validate34.evaluated = { "props": { "workspaceId": true, "apiKey": true, "counts": true }, "dynamicProps": false, "dynamicItems": false };
-var exact10 = validate35;
-function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate35.evaluated = { "props": { "workspaceId": true, "apiKey": true, "counts": true }, "dynamicProps": false, "dynamicItems": false };
+var exact11 = validate36;
+function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate35.evaluated;
+  const evaluated0 = validate36.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1396,16 +1493,16 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate35.errors = vErrors;
+  validate36.errors = vErrors;
   return errors === 0;
 }
-validate35.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact11 = validate36;
-var schema56 = { "type": "object", "description": "A call's scripted outcome, in a fill of calls (createRecord): where the call ends, with which reason, and when.", "required": ["status"], "additionalProperties": false, "properties": { "status": { "type": "string", "enum": ["ended", "not_connected", "error"], "description": "The final status; one the call can reach from its own status." }, "terminationReason": { "type": "string", "description": "A termination reason of `status` (TerminationReason of the platform's spec); picked when absent." }, "afterSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds after the fill until the call reaches `status`." }, "connectAfterSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds after the fill until a scheduled call connects (ended, or error after connecting)." }, "durationSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds the conversation lasts once connected; instead of afterSeconds." } } };
-function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate36.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact12 = validate37;
+var schema57 = { "type": "object", "description": "A call's scripted outcome, in a fill of calls (createRecord): where the call ends, with which reason, and when.", "required": ["status"], "additionalProperties": false, "properties": { "status": { "type": "string", "enum": ["ended", "not_connected", "error"], "description": "The final status; one the call can reach from its own status." }, "terminationReason": { "type": "string", "description": "A termination reason of `status` (TerminationReason of the platform's spec); picked when absent." }, "afterSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds after the fill until the call reaches `status`." }, "connectAfterSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds after the fill until a scheduled call connects (ended, or error after connecting)." }, "durationSeconds": { "type": "number", "minimum": 0, "maximum": 2592e3, "description": "Seconds the conversation lasts once connected; instead of afterSeconds." } } };
+function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate36.evaluated;
+  const evaluated0 = validate37.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1458,7 +1555,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data1 === "ended" || data1 === "not_connected" || data1 === "error")) {
-            const err4 = { instancePath: instancePath + "/outcome/status", schemaPath: "openapi.json#/components/schemas/CallOutcome/properties/status/enum", keyword: "enum", params: { allowedValues: schema56.properties.status.enum }, message: "must be equal to one of the allowed values" };
+            const err4 = { instancePath: instancePath + "/outcome/status", schemaPath: "openapi.json#/components/schemas/CallOutcome/properties/status/enum", keyword: "enum", params: { allowedValues: schema57.properties.status.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -1590,15 +1687,15 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate36.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 }
-validate36.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact12 = validate37;
-function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate37.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact13 = validate38;
+function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate37.evaluated;
+  const evaluated0 = validate38.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1615,17 +1712,17 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate37.errors = vErrors;
+  validate38.errors = vErrors;
   return errors === 0;
 }
-validate37.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact13 = validate38;
-var schema60 = { "type": "object", "required": ["now", "mode", "speed", "workspaceId"], "properties": { "workspaceId": { "type": ["string", "null"], "description": "The workspace whose clock this is; null for the root clock." }, "now": { "type": "string", "format": "date-time" }, "mode": { "type": "string", "enum": ["real", "virtual"] }, "speed": { "type": "number" }, "pending": { "type": "array", "description": "With `workspaceId` only: the workspace's scheduled work, soonest first (at most 100): what an advance of the\nclock would run.\n", "items": { "$ref": "openapi.json#/components/schemas/PendingTask" } } } };
-var schema61 = { "type": "object", "required": ["kind", "ref", "dueAt", "subjectStatus"], "properties": { "kind": { "type": "string", "enum": ["call", "testRun", "chatEnd", "delivery"], "description": "`call`: the call's next status; `testRun`: a simulation test run finishing; `chatEnd`: a silent chat\nending; `delivery`: a webhook delivery's next attempt.\n" }, "ref": { "type": "string", "description": "The subject's id (a callId, a test run's id, a chatId, a deliveryId)." }, "dueAt": { "type": "string", "format": "date-time", "description": "When it falls due, on the workspace's clock." }, "subjectStatus": { "type": ["string", "null"], "description": "The subject's status now (a call's `registered`, a delivery's `pending`); null when it has none." } } };
-function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate38.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact14 = validate39;
+var schema61 = { "type": "object", "required": ["now", "mode", "speed", "workspaceId"], "properties": { "workspaceId": { "type": ["string", "null"], "description": "The workspace whose clock this is; null for the root clock." }, "now": { "type": "string", "format": "date-time" }, "mode": { "type": "string", "enum": ["real", "virtual"] }, "speed": { "type": "number" }, "pending": { "type": "array", "description": "With `workspaceId` only: the workspace's scheduled work, soonest first (at most 100): what an advance of the\nclock would run.\n", "items": { "$ref": "openapi.json#/components/schemas/PendingTask" } } } };
+var schema62 = { "type": "object", "required": ["kind", "ref", "dueAt", "subjectStatus"], "properties": { "kind": { "type": "string", "enum": ["call", "testRun", "chatEnd", "delivery"], "description": "`call`: the call's next status; `testRun`: a simulation test run finishing; `chatEnd`: a silent chat\nending; `delivery`: a webhook delivery's next attempt.\n" }, "ref": { "type": "string", "description": "The subject's id (a callId, a test run's id, a chatId, a deliveryId)." }, "dueAt": { "type": "string", "format": "date-time", "description": "When it falls due, on the workspace's clock." }, "subjectStatus": { "type": ["string", "null"], "description": "The subject's status now (a call's `registered`, a delivery's `pending`); null when it has none." } } };
+function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate39.evaluated;
+  const evaluated0 = validate40.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1672,7 +1769,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data0 = data.workspaceId;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err4 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema60.properties.workspaceId.type }, message: "must be string,null" };
+        const err4 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema61.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1715,7 +1812,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === "real" || data2 === "virtual")) {
-        const err8 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema60.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema61.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1791,7 +1888,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
               if (!(data6 === "call" || data6 === "testRun" || data6 === "chatEnd" || data6 === "delivery")) {
-                const err15 = { instancePath: instancePath + "/pending/" + i0 + "/kind", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/kind/enum", keyword: "enum", params: { allowedValues: schema61.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+                const err15 = { instancePath: instancePath + "/pending/" + i0 + "/kind", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/kind/enum", keyword: "enum", params: { allowedValues: schema62.properties.kind.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err15];
                 } else {
@@ -1836,7 +1933,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
             if (data5.subjectStatus !== void 0) {
               let data9 = data5.subjectStatus;
               if (typeof data9 !== "string" && data9 !== null) {
-                const err19 = { instancePath: instancePath + "/pending/" + i0 + "/subjectStatus", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/subjectStatus/type", keyword: "type", params: { type: schema61.properties.subjectStatus.type }, message: "must be string,null" };
+                const err19 = { instancePath: instancePath + "/pending/" + i0 + "/subjectStatus", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/subjectStatus/type", keyword: "type", params: { type: schema62.properties.subjectStatus.type }, message: "must be string,null" };
                 if (vErrors === null) {
                   vErrors = [err19];
                 } else {
@@ -1874,34 +1971,34 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate39.errors = vErrors;
+  validate40.errors = vErrors;
   return errors === 0;
 }
-validate39.evaluated = { "props": { "workspaceId": true, "now": true, "mode": true, "speed": true, "pending": true }, "dynamicProps": false, "dynamicItems": false };
-function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate40.evaluated = { "props": { "workspaceId": true, "now": true, "mode": true, "speed": true, "pending": true }, "dynamicProps": false, "dynamicItems": false };
+function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate38.evaluated;
+  const evaluated0 = validate39.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate39(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+  if (!validate40(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
     errors = vErrors.length;
   }
-  validate38.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 }
-validate38.evaluated = { "props": { "workspaceId": true, "now": true, "mode": true, "speed": true, "pending": true }, "dynamicProps": false, "dynamicItems": false };
-var exact14 = validate41;
+validate39.evaluated = { "props": { "workspaceId": true, "now": true, "mode": true, "speed": true, "pending": true }, "dynamicProps": false, "dynamicItems": false };
+var exact15 = validate42;
 var func1 = require_ucs2length().default;
-function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate41.evaluated;
+  const evaluated0 = validate42.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1991,16 +2088,16 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate41.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
-validate41.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact15 = validate42;
-var schema64 = { "type": "object", "required": ["id", "at", "method", "path", "operationId", "workspaceId", "status", "durationMs", "faultId"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the request was answered, on its workspace's clock (the root clock without one)." }, "method": { "type": "string" }, "path": { "type": "string" }, "query": { "type": "string" }, "operationId": { "type": ["string", "null"], "description": "The operation the request was routed to, of the API or of this control plane; null when none." }, "workspaceId": { "type": ["string", "null"], "description": "The workspace of the request's API key; null when the key was missing or refused." }, "status": { "type": ["integer", "null"], "description": "null when a fault rule reset the connection instead of answering." }, "durationMs": { "type": "number" }, "faultId": { "type": ["string", "null"], "description": "The fault rule applied to the request." }, "source": { "type": "string", "enum": ["upstream", "mock", "fallback"], "description": "In front of a real deployment (`--upstream`) only: the upstream answered, the mock did (an operation\nrouted to the mock), or the mock did because the upstream failed (`fallback`).\n" } } };
-function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate42.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact16 = validate43;
+var schema65 = { "type": "object", "required": ["id", "at", "method", "path", "operationId", "workspaceId", "status", "durationMs", "faultId"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the request was answered, on its workspace's clock (the root clock without one)." }, "method": { "type": "string" }, "path": { "type": "string" }, "query": { "type": "string" }, "operationId": { "type": ["string", "null"], "description": "The operation the request was routed to, of the API or of this control plane; null when none." }, "workspaceId": { "type": ["string", "null"], "description": "The workspace of the request's API key; null when the key was missing or refused." }, "status": { "type": ["integer", "null"], "description": "null when a fault rule reset the connection instead of answering." }, "durationMs": { "type": "number" }, "faultId": { "type": ["string", "null"], "description": "The fault rule applied to the request." }, "source": { "type": "string", "enum": ["upstream", "mock", "fallback"], "description": "In front of a real deployment (`--upstream`) only: the upstream answered, the mock did (an operation\nrouted to the mock), or the mock did because the upstream failed (`fallback`).\n" } } };
+function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate42.evaluated;
+  const evaluated0 = validate43.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2162,7 +2259,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.operationId !== void 0) {
           let data6 = data0.operationId;
           if (typeof data6 !== "string" && data6 !== null) {
-            const err15 = { instancePath: instancePath + "/" + i0 + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema64.properties.operationId.type }, message: "must be string,null" };
+            const err15 = { instancePath: instancePath + "/" + i0 + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema65.properties.operationId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -2174,7 +2271,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.workspaceId !== void 0) {
           let data7 = data0.workspaceId;
           if (typeof data7 !== "string" && data7 !== null) {
-            const err16 = { instancePath: instancePath + "/" + i0 + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema64.properties.workspaceId.type }, message: "must be string,null" };
+            const err16 = { instancePath: instancePath + "/" + i0 + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema65.properties.workspaceId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -2186,7 +2283,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.status !== void 0) {
           let data8 = data0.status;
           if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8)) && data8 !== null) {
-            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema64.properties.status.type }, message: "must be integer,null" };
+            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema65.properties.status.type }, message: "must be integer,null" };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -2210,7 +2307,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.faultId !== void 0) {
           let data10 = data0.faultId;
           if (typeof data10 !== "string" && data10 !== null) {
-            const err19 = { instancePath: instancePath + "/" + i0 + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema64.properties.faultId.type }, message: "must be string,null" };
+            const err19 = { instancePath: instancePath + "/" + i0 + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema65.properties.faultId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err19];
             } else {
@@ -2231,7 +2328,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data11 === "upstream" || data11 === "mock" || data11 === "fallback")) {
-            const err21 = { instancePath: instancePath + "/" + i0 + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema64.properties.source.enum }, message: "must be equal to one of the allowed values" };
+            const err21 = { instancePath: instancePath + "/" + i0 + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema65.properties.source.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -2259,15 +2356,15 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate42.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
-validate42.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact16 = validate43;
-function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate43.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact17 = validate44;
+function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate43.evaluated;
+  const evaluated0 = validate44.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2316,15 +2413,15 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate43.errors = vErrors;
+  validate44.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "props": { "count": true }, "dynamicProps": false, "dynamicItems": false };
-var exact17 = validate44;
-function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate44.evaluated = { "props": { "count": true }, "dynamicProps": false, "dynamicItems": false };
+var exact18 = validate45;
+function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate44.evaluated;
+  const evaluated0 = validate45.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2449,16 +2546,16 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate44.errors = vErrors;
+  validate45.errors = vErrors;
   return errors === 0;
 }
-validate44.evaluated = { "props": { "log": true }, "dynamicProps": false, "dynamicItems": false };
-var exact18 = validate45;
-var schema70 = { "type": "object", "required": ["operationId", "kind", "value", "seen", "howTo"], "properties": { "operationId": { "type": "string", "description": "The API operation, or the webhook event's operation for `kind` webhook." }, "kind": { "type": "string", "enum": ["status", "page", "enum", "nullable", "webhook"] }, "value": { "type": "string", "description": '`status`: the status ("404"); `page`: empty, first, middle or last; `enum`: `<field>=<value>`\n("status=error", the field\'s path in the resource, `[]` for an array\'s items); `nullable`:\n`<field>=null` or `<field>=set`; `webhook`: the event kind.\n' }, "seen": { "type": "boolean" }, "howTo": { "type": "string", "description": "One sentence for a person." }, "recipe": { "type": "array", "description": "The requests that provoke the variant in this workspace, in order.", "items": { "$ref": "openapi.json#/components/schemas/RecipeRequest" } } } };
-function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate45.evaluated = { "props": { "log": true }, "dynamicProps": false, "dynamicItems": false };
+var exact19 = validate46;
+var schema71 = { "type": "object", "required": ["operationId", "kind", "value", "seen", "howTo"], "properties": { "operationId": { "type": "string", "description": "The API operation, or the webhook event's operation for `kind` webhook." }, "kind": { "type": "string", "enum": ["status", "page", "enum", "nullable", "webhook"] }, "value": { "type": "string", "description": '`status`: the status ("404"); `page`: empty, first, middle or last; `enum`: `<field>=<value>`\n("status=error", the field\'s path in the resource, `[]` for an array\'s items); `nullable`:\n`<field>=null` or `<field>=set`; `webhook`: the event kind.\n' }, "seen": { "type": "boolean" }, "howTo": { "type": "string", "description": "One sentence for a person." }, "recipe": { "type": "array", "description": "The requests that provoke the variant in this workspace, in order.", "items": { "$ref": "openapi.json#/components/schemas/RecipeRequest" } } } };
+function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate47.evaluated;
+  const evaluated0 = validate48.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2534,7 +2631,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data1 === "status" || data1 === "page" || data1 === "enum" || data1 === "nullable" || data1 === "webhook")) {
-        const err7 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema70.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        const err7 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema71.properties.kind.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2700,14 +2797,14 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate47.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
-validate47.evaluated = { "props": { "operationId": true, "kind": true, "value": true, "seen": true, "howTo": true, "recipe": true }, "dynamicProps": false, "dynamicItems": false };
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate48.evaluated = { "props": { "operationId": true, "kind": true, "value": true, "seen": true, "howTo": true, "recipe": true }, "dynamicProps": false, "dynamicItems": false };
+function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
+  const evaluated0 = validate47.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2790,8 +2887,8 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data2)) {
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate47(data2[i0], { instancePath: instancePath + "/variants/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+          if (!validate48(data2[i0], { instancePath: instancePath + "/variants/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
             errors = vErrors.length;
           }
         }
@@ -2814,35 +2911,35 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate46.errors = vErrors;
+  validate47.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
-function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate47.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
+function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate45.evaluated;
+  const evaluated0 = validate46.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+  if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
     errors = vErrors.length;
   }
-  validate45.errors = vErrors;
+  validate46.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
-var exact19 = validate50;
-var schema73 = { "type": "object", "required": ["id", "at", "operationId", "workspaceId", "rule", "level", "where", "path", "message", "exchange"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the exchange was checked, on the door workspace's clock." }, "operationId": { "type": "string" }, "workspaceId": { "type": ["string", "null"], "description": "The door's workspace (the one the mock serves from in upstream mode)." }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"], "description": "`documented`: the reference states it; `assumed`: it rests on a decision of the kit (x-assumption)." }, "where": { "type": "string", "enum": ["request", "response"], "description": "`request`: the client sent what the contract forbids; `response`: the upstream answered it." }, "path": { "type": "string", "description": "Where in the message, a JSON pointer into the body (`/data/0/status`), `#status`, `#header/<name>`, or `/query/<name>` and `/path/<name>` for parameters." }, "message": { "type": "string" }, "exchange": { "type": "object", "required": ["request"], "properties": { "request": { "type": "object", "required": ["method", "url", "headers"], "properties": { "method": { "type": "string" }, "url": { "type": "string" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } }, "response": { "type": "object", "required": ["status", "headers"], "properties": { "status": { "type": "integer" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } } } } } };
-var schema74 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
-function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate46.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
+var exact20 = validate51;
+var schema74 = { "type": "object", "required": ["id", "at", "operationId", "workspaceId", "rule", "level", "where", "path", "message", "exchange"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the exchange was checked, on the door workspace's clock." }, "operationId": { "type": "string" }, "workspaceId": { "type": ["string", "null"], "description": "The door's workspace (the one the mock serves from in upstream mode)." }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"], "description": "`documented`: the reference states it; `assumed`: it rests on a decision of the kit (x-assumption)." }, "where": { "type": "string", "enum": ["request", "response"], "description": "`request`: the client sent what the contract forbids; `response`: the upstream answered it." }, "path": { "type": "string", "description": "Where in the message, a JSON pointer into the body (`/data/0/status`), `#status`, `#header/<name>`, or `/query/<name>` and `/path/<name>` for parameters." }, "message": { "type": "string" }, "exchange": { "type": "object", "required": ["request"], "properties": { "request": { "type": "object", "required": ["method", "url", "headers"], "properties": { "method": { "type": "string" }, "url": { "type": "string" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } }, "response": { "type": "object", "required": ["status", "headers"], "properties": { "status": { "type": "integer" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } } } } } };
+var schema75 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
+function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate51.evaluated;
+  const evaluated0 = validate52.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2987,7 +3084,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data3 = data.workspaceId;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema73.properties.workspaceId.type }, message: "must be string,null" };
+        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema74.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -3008,7 +3105,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data4 === "status" || data4 === "content-type" || data4 === "body" || data4 === "required" || data4 === "enum" || data4 === "format" || data4 === "e164" || data4 === "schema" || data4 === "error-body" || data4 === "pagination" || data4 === "order" || data4 === "timeline")) {
-        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
+        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema75.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -3029,7 +3126,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data5 === "documented" || data5 === "assumed")) {
-        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema73.properties.level.enum }, message: "must be equal to one of the allowed values" };
+        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema74.properties.level.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -3050,7 +3147,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data6 === "request" || data6 === "response")) {
-        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema73.properties.where.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema74.properties.where.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -3265,14 +3362,14 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate51.errors = vErrors;
+  validate52.errors = vErrors;
   return errors === 0;
 }
-validate51.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
-function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate52.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
+function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate50.evaluated;
+  const evaluated0 = validate51.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3282,8 +3379,8 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate51(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+      if (!validate52(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
         errors = vErrors.length;
       }
     }
@@ -3296,16 +3393,16 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate50.errors = vErrors;
+  validate51.errors = vErrors;
   return errors === 0;
 }
-validate50.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact20 = validate53;
-var schema77 = { "type": "object", "properties": { "operationId": { "type": "string", "description": "Only requests to this operation of the API; every operation when absent." }, "workspaceId": { "type": "string", "description": "Only requests of this (existing) workspace." }, "kind": { "type": "string", "enum": ["status", "reset", "empty", "slow"], "description": "What the fault does; `status` when only `status` is given. Required unless the rule only delays." }, "status": { "type": "integer", "description": "kind status: an error status (4xx, 5xx) the operation documents; without operationId, one every operation\ndocuments (400, 401, 403, 404, 500). Anything else is refused with 400.\n" }, "delayMs": { "type": "integer", "minimum": 0, "maximum": 6e4, "description": "Wait before the fault (or the real answer)." }, "latency": { "$ref": "openapi.json#/components/schemas/Latency" }, "trickleMs": { "type": "integer", "minimum": 1, "maximum": 6e4, "default": 2e3, "description": "kind slow only; the body arrives in up to ten pieces spread over this long." }, "times": { "type": "integer", "minimum": 1, "description": "The rule is used up after this many faults; unlimited when absent." }, "after": { "type": "integer", "minimum": 0, "default": 0, "description": "Matches to let through before the first fault." }, "probability": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 1 }, "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295, "description": "Seeds the rule's draws (probability, latency); drawn at random and shown when absent." } } };
-function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate51.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact21 = validate54;
+var schema78 = { "type": "object", "properties": { "operationId": { "type": "string", "description": "Only requests to this operation of the API; every operation when absent." }, "workspaceId": { "type": "string", "description": "Only requests of this (existing) workspace." }, "kind": { "type": "string", "enum": ["status", "reset", "empty", "slow"], "description": "What the fault does; `status` when only `status` is given. Required unless the rule only delays." }, "status": { "type": "integer", "description": "kind status: an error status (4xx, 5xx) the operation documents; without operationId, one every operation\ndocuments (400, 401, 403, 404, 500). Anything else is refused with 400.\n" }, "delayMs": { "type": "integer", "minimum": 0, "maximum": 6e4, "description": "Wait before the fault (or the real answer)." }, "latency": { "$ref": "openapi.json#/components/schemas/Latency" }, "trickleMs": { "type": "integer", "minimum": 1, "maximum": 6e4, "default": 2e3, "description": "kind slow only; the body arrives in up to ten pieces spread over this long." }, "times": { "type": "integer", "minimum": 1, "description": "The rule is used up after this many faults; unlimited when absent." }, "after": { "type": "integer", "minimum": 0, "default": 0, "description": "Matches to let through before the first fault." }, "probability": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 1 }, "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295, "description": "Seeds the rule's draws (probability, latency); drawn at random and shown when absent." } } };
+function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate55.evaluated;
+  const evaluated0 = validate56.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3347,7 +3444,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === "status" || data2 === "reset" || data2 === "empty" || data2 === "slow")) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema77.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema78.properties.kind.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3936,22 +4033,22 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate55.errors = vErrors;
+  validate56.errors = vErrors;
   return errors === 0;
 }
-validate55.evaluated = { "props": { "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate56.evaluated = { "props": { "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate54.evaluated;
+  const evaluated0 = validate55.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+  if (!validate56(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4053,14 +4150,14 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate54.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
-validate54.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate55.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate53.evaluated;
+  const evaluated0 = validate54.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -4070,8 +4167,8 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate54(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+      if (!validate55(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
@@ -4084,23 +4181,23 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate53.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
-validate53.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact21 = validate58;
-function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate54.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact22 = validate59;
+function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate59.evaluated;
+  const evaluated0 = validate60.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+  if (!validate56(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4116,41 +4213,41 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
+  validate60.errors = vErrors;
+  return errors === 0;
+}
+validate60.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate59.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate60(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+    errors = vErrors.length;
+  }
   validate59.errors = vErrors;
   return errors === 0;
 }
 validate59.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var exact23 = validate63;
+function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate58.evaluated;
+  const evaluated0 = validate64.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate59(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-    errors = vErrors.length;
-  }
-  validate58.errors = vErrors;
-  return errors === 0;
-}
-validate58.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact22 = validate62;
-function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate63.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+  if (!validate56(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4252,34 +4349,34 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate63.errors = vErrors;
+  validate64.errors = vErrors;
   return errors === 0;
 }
-validate63.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate64.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate62.evaluated;
+  const evaluated0 = validate63.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate63(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+  if (!validate64(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
     errors = vErrors.length;
   }
-  validate62.errors = vErrors;
+  validate63.errors = vErrors;
   return errors === 0;
 }
-validate62.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-var exact23 = validate66;
-var schema84 = { "type": "object", "required": ["deliveryId", "webhookId", "workspaceId", "event", "url", "payload", "signature", "status", "attempts"], "properties": { "deliveryId": { "type": "string" }, "webhookId": { "type": "string" }, "workspaceId": { "type": "string" }, "event": { "type": "string" }, "url": { "type": "string" }, "payload": { "type": "string", "description": "The raw body, exactly as signed." }, "signature": { "type": "string", "description": "Value of the X-Webhook-Signature header." }, "status": { "type": "string", "enum": ["pending", "delivered", "failed", "skipped"], "description": "skipped when the url is on a reserved example domain (example.com, .test, .invalid), where nothing is sent." }, "nextAttemptAt": { "type": ["string", "null"], "format": "date-time" }, "verified": { "type": ["boolean", "null"], "description": "Whether `signature` verifies over `payload` with the webhook's current secret (the check a receiver makes,\nwithout its time tolerance); null before the first attempt signed it.\n" }, "verifyError": { "type": "string", "description": "Why it does not verify (the webhook was deleted, its secret changed, the signature does not match)." }, "attempts": { "type": "array", "items": { "type": "object", "required": ["at"], "properties": { "at": { "type": "string", "format": "date-time" }, "statusCode": { "type": ["integer", "null"] }, "error": { "type": ["string", "null"] }, "durationMs": { "type": "number" }, "response": { "type": ["string", "null"], "description": "The first 1024 characters of the receiver's answer body; null when it sent none." } } } } } };
-function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate63.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+var exact24 = validate67;
+var schema85 = { "type": "object", "required": ["deliveryId", "webhookId", "workspaceId", "event", "url", "payload", "signature", "status", "attempts"], "properties": { "deliveryId": { "type": "string" }, "webhookId": { "type": "string" }, "workspaceId": { "type": "string" }, "event": { "type": "string" }, "url": { "type": "string" }, "payload": { "type": "string", "description": "The raw body, exactly as signed." }, "signature": { "type": "string", "description": "Value of the X-Webhook-Signature header." }, "status": { "type": "string", "enum": ["pending", "delivered", "failed", "skipped"], "description": "skipped when the url is on a reserved example domain (example.com, .test, .invalid), where nothing is sent." }, "nextAttemptAt": { "type": ["string", "null"], "format": "date-time" }, "verified": { "type": ["boolean", "null"], "description": "Whether `signature` verifies over `payload` with the webhook's current secret (the check a receiver makes,\nwithout its time tolerance); null before the first attempt signed it.\n" }, "verifyError": { "type": "string", "description": "Why it does not verify (the webhook was deleted, its secret changed, the signature does not match)." }, "attempts": { "type": "array", "items": { "type": "object", "required": ["at"], "properties": { "at": { "type": "string", "format": "date-time" }, "statusCode": { "type": ["integer", "null"] }, "error": { "type": ["string", "null"] }, "durationMs": { "type": "number" }, "response": { "type": ["string", "null"], "description": "The first 1024 characters of the receiver's answer body; null when it sent none." } } } } } };
+function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate66.evaluated;
+  const evaluated0 = validate67.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -4461,7 +4558,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data8 === "pending" || data8 === "delivered" || data8 === "failed" || data8 === "skipped")) {
-            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema84.properties.status.enum }, message: "must be equal to one of the allowed values" };
+            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema85.properties.status.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -4473,7 +4570,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.nextAttemptAt !== void 0) {
           let data9 = data0.nextAttemptAt;
           if (typeof data9 !== "string" && data9 !== null) {
-            const err18 = { instancePath: instancePath + "/" + i0 + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema84.properties.nextAttemptAt.type }, message: "must be string,null" };
+            const err18 = { instancePath: instancePath + "/" + i0 + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema85.properties.nextAttemptAt.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err18];
             } else {
@@ -4496,7 +4593,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.verified !== void 0) {
           let data10 = data0.verified;
           if (typeof data10 !== "boolean" && data10 !== null) {
-            const err20 = { instancePath: instancePath + "/" + i0 + "/verified", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verified/type", keyword: "type", params: { type: schema84.properties.verified.type }, message: "must be boolean,null" };
+            const err20 = { instancePath: instancePath + "/" + i0 + "/verified", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verified/type", keyword: "type", params: { type: schema85.properties.verified.type }, message: "must be boolean,null" };
             if (vErrors === null) {
               vErrors = [err20];
             } else {
@@ -4557,7 +4654,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data13.statusCode !== void 0) {
                   let data15 = data13.statusCode;
                   if (!(typeof data15 == "number" && (!(data15 % 1) && !isNaN(data15)) && isFinite(data15)) && data15 !== null) {
-                    const err25 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
+                    const err25 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
                     if (vErrors === null) {
                       vErrors = [err25];
                     } else {
@@ -4569,7 +4666,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data13.error !== void 0) {
                   let data16 = data13.error;
                   if (typeof data16 !== "string" && data16 !== null) {
-                    const err26 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.error.type }, message: "must be string,null" };
+                    const err26 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.error.type }, message: "must be string,null" };
                     if (vErrors === null) {
                       vErrors = [err26];
                     } else {
@@ -4593,7 +4690,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data13.response !== void 0) {
                   let data18 = data13.response;
                   if (typeof data18 !== "string" && data18 !== null) {
-                    const err28 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/response", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/response/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.response.type }, message: "must be string,null" };
+                    const err28 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/response", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/response/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.response.type }, message: "must be string,null" };
                     if (vErrors === null) {
                       vErrors = [err28];
                     } else {
@@ -4641,23 +4738,23 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate66.errors = vErrors;
+  validate67.errors = vErrors;
   return errors === 0;
 }
-validate66.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact24 = validate67;
-function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate67.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact25 = validate68;
+function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate69.evaluated;
+  const evaluated0 = validate70.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate55(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+  if (!validate56(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4759,14 +4856,14 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate69.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
-validate69.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate70.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate72.evaluated;
+  const evaluated0 = validate73.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -4911,7 +5008,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data3 = data.workspaceId;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema73.properties.workspaceId.type }, message: "must be string,null" };
+        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema74.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -4932,7 +5029,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data4 === "status" || data4 === "content-type" || data4 === "body" || data4 === "required" || data4 === "enum" || data4 === "format" || data4 === "e164" || data4 === "schema" || data4 === "error-body" || data4 === "pagination" || data4 === "order" || data4 === "timeline")) {
-        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
+        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema75.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -4953,7 +5050,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data5 === "documented" || data5 === "assumed")) {
-        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema73.properties.level.enum }, message: "must be equal to one of the allowed values" };
+        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema74.properties.level.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -4974,7 +5071,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data6 === "request" || data6 === "response")) {
-        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema73.properties.where.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema74.properties.where.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -5189,14 +5286,14 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate72.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
-validate72.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
-function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate73.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
+function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate68.evaluated;
+  const evaluated0 = validate69.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5354,7 +5451,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.operationId !== void 0) {
       let data5 = data.operationId;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err15 = { instancePath: instancePath + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema64.properties.operationId.type }, message: "must be string,null" };
+        const err15 = { instancePath: instancePath + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema65.properties.operationId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -5366,7 +5463,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data6 = data.workspaceId;
       if (typeof data6 !== "string" && data6 !== null) {
-        const err16 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema64.properties.workspaceId.type }, message: "must be string,null" };
+        const err16 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema65.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -5378,7 +5475,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data7 = data.status;
       if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-        const err17 = { instancePath: instancePath + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema64.properties.status.type }, message: "must be integer,null" };
+        const err17 = { instancePath: instancePath + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema65.properties.status.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -5402,7 +5499,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.faultId !== void 0) {
       let data9 = data.faultId;
       if (typeof data9 !== "string" && data9 !== null) {
-        const err19 = { instancePath: instancePath + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema64.properties.faultId.type }, message: "must be string,null" };
+        const err19 = { instancePath: instancePath + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema65.properties.faultId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -5423,7 +5520,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data10 === "upstream" || data10 === "mock" || data10 === "fallback")) {
-        const err21 = { instancePath: instancePath + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema64.properties.source.enum }, message: "must be equal to one of the allowed values" };
+        const err21 = { instancePath: instancePath + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema65.properties.source.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -5478,8 +5575,8 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       let valid4 = false;
       let passing0 = null;
       const _errs31 = errors;
-      if (!validate69(data12, { instancePath: instancePath + "/fault", parentData: data, parentDataProperty: "fault", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+      if (!validate70(data12, { instancePath: instancePath + "/fault", parentData: data, parentDataProperty: "fault", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs31 === errors;
@@ -5546,8 +5643,8 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data13)) {
         const len0 = data13.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate72(data13[i0], { instancePath: instancePath + "/drift/" + i0, parentData: data13, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+          if (!validate73(data13[i0], { instancePath: instancePath + "/drift/" + i0, parentData: data13, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
             errors = vErrors.length;
           }
         }
@@ -5570,34 +5667,34 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
-validate68.evaluated = { "props": { "har": true, "fault": true, "drift": true, "id": true, "at": true, "method": true, "path": true, "query": true, "operationId": true, "workspaceId": true, "status": true, "durationMs": true, "faultId": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
-function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate69.evaluated = { "props": { "har": true, "fault": true, "drift": true, "id": true, "at": true, "method": true, "path": true, "query": true, "operationId": true, "workspaceId": true, "status": true, "durationMs": true, "faultId": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
+function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate67.evaluated;
+  const evaluated0 = validate68.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate68(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
     errors = vErrors.length;
   }
-  validate67.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
-validate67.evaluated = { "props": { "har": true, "fault": true, "drift": true, "id": true, "at": true, "method": true, "path": true, "query": true, "operationId": true, "workspaceId": true, "status": true, "durationMs": true, "faultId": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
-var exact25 = validate75;
-var schema92 = { "type": "object", "required": ["operationId", "method", "path", "tag", "summary", "statuses"], "properties": { "operationId": { "type": "string" }, "method": { "type": "string", "description": "Upper case." }, "path": { "type": "string" }, "tag": { "type": ["string", "null"] }, "summary": { "type": ["string", "null"] }, "statuses": { "type": "array", "description": "The statuses the operation documents, ascending.", "items": { "type": "integer" } } } };
-function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate68.evaluated = { "props": { "har": true, "fault": true, "drift": true, "id": true, "at": true, "method": true, "path": true, "query": true, "operationId": true, "workspaceId": true, "status": true, "durationMs": true, "faultId": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
+var exact26 = validate76;
+var schema93 = { "type": "object", "required": ["operationId", "method", "path", "tag", "summary", "statuses"], "properties": { "operationId": { "type": "string" }, "method": { "type": "string", "description": "Upper case." }, "path": { "type": "string" }, "tag": { "type": ["string", "null"] }, "summary": { "type": ["string", "null"] }, "statuses": { "type": "array", "description": "The statuses the operation documents, ascending.", "items": { "type": "integer" } } } };
+function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate75.evaluated;
+  const evaluated0 = validate76.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5699,7 +5796,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.tag !== void 0) {
           let data4 = data0.tag;
           if (typeof data4 !== "string" && data4 !== null) {
-            const err9 = { instancePath: instancePath + "/" + i0 + "/tag", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/tag/type", keyword: "type", params: { type: schema92.properties.tag.type }, message: "must be string,null" };
+            const err9 = { instancePath: instancePath + "/" + i0 + "/tag", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/tag/type", keyword: "type", params: { type: schema93.properties.tag.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -5711,7 +5808,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.summary !== void 0) {
           let data5 = data0.summary;
           if (typeof data5 !== "string" && data5 !== null) {
-            const err10 = { instancePath: instancePath + "/" + i0 + "/summary", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/summary/type", keyword: "type", params: { type: schema92.properties.summary.type }, message: "must be string,null" };
+            const err10 = { instancePath: instancePath + "/" + i0 + "/summary", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/summary/type", keyword: "type", params: { type: schema93.properties.summary.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -5765,15 +5862,15 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
-validate75.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact26 = validate76;
-function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate76.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact27 = validate77;
+function validate77(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate76.evaluated;
+  const evaluated0 = validate77.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5951,7 +6048,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data7 === "pending" || data7 === "delivered" || data7 === "failed" || data7 === "skipped")) {
-        const err17 = { instancePath: instancePath + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema84.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err17 = { instancePath: instancePath + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema85.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -5963,7 +6060,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.nextAttemptAt !== void 0) {
       let data8 = data.nextAttemptAt;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err18 = { instancePath: instancePath + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema84.properties.nextAttemptAt.type }, message: "must be string,null" };
+        const err18 = { instancePath: instancePath + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema85.properties.nextAttemptAt.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -5986,7 +6083,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.verified !== void 0) {
       let data9 = data.verified;
       if (typeof data9 !== "boolean" && data9 !== null) {
-        const err20 = { instancePath: instancePath + "/verified", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verified/type", keyword: "type", params: { type: schema84.properties.verified.type }, message: "must be boolean,null" };
+        const err20 = { instancePath: instancePath + "/verified", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verified/type", keyword: "type", params: { type: schema85.properties.verified.type }, message: "must be boolean,null" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -6047,7 +6144,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
             if (data12.statusCode !== void 0) {
               let data14 = data12.statusCode;
               if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14)) && data14 !== null) {
-                const err25 = { instancePath: instancePath + "/attempts/" + i0 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
+                const err25 = { instancePath: instancePath + "/attempts/" + i0 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
                 if (vErrors === null) {
                   vErrors = [err25];
                 } else {
@@ -6059,7 +6156,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
             if (data12.error !== void 0) {
               let data15 = data12.error;
               if (typeof data15 !== "string" && data15 !== null) {
-                const err26 = { instancePath: instancePath + "/attempts/" + i0 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.error.type }, message: "must be string,null" };
+                const err26 = { instancePath: instancePath + "/attempts/" + i0 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.error.type }, message: "must be string,null" };
                 if (vErrors === null) {
                   vErrors = [err26];
                 } else {
@@ -6083,7 +6180,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
             if (data12.response !== void 0) {
               let data17 = data12.response;
               if (typeof data17 !== "string" && data17 !== null) {
-                const err28 = { instancePath: instancePath + "/attempts/" + i0 + "/response", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/response/type", keyword: "type", params: { type: schema84.properties.attempts.items.properties.response.type }, message: "must be string,null" };
+                const err28 = { instancePath: instancePath + "/attempts/" + i0 + "/response", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/response/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.response.type }, message: "must be string,null" };
                 if (vErrors === null) {
                   vErrors = [err28];
                 } else {
@@ -6121,10 +6218,10 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
-validate76.evaluated = { "props": { "deliveryId": true, "webhookId": true, "workspaceId": true, "event": true, "url": true, "payload": true, "signature": true, "status": true, "nextAttemptAt": true, "verified": true, "verifyError": true, "attempts": true }, "dynamicProps": false, "dynamicItems": false };
+validate77.evaluated = { "props": { "deliveryId": true, "webhookId": true, "workspaceId": true, "event": true, "url": true, "payload": true, "signature": true, "status": true, "nextAttemptAt": true, "verified": true, "verifyError": true, "attempts": true }, "dynamicProps": false, "dynamicItems": false };
 
 // virtual:params
 var params0 = validate202;
@@ -6429,11 +6526,11 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate222.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-var params3 = validate24;
-function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var params3 = validate242;
+function validate242(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
+  const evaluated0 = validate242.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6524,15 +6621,15 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate24.errors = vErrors;
+  validate242.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-var params4 = validate252;
-function validate252(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate242.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params4 = validate25;
+function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate252.evaluated;
+  const evaluated0 = validate25.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6762,15 +6859,15 @@ function validate252(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate252.errors = vErrors;
+  validate25.errors = vErrors;
   return errors === 0;
 }
-validate252.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-var params5 = validate26;
-function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate25.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params5 = validate262;
+function validate262(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate26.evaluated;
+  const evaluated0 = validate262.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6963,10 +7060,10 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate26.errors = vErrors;
+  validate262.errors = vErrors;
   return errors === 0;
 }
-validate26.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+validate262.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 var params6 = validate272;
 var schema39 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "operationId": { "type": "string" }, "workspaceId": { "type": "string" }, "method": { "type": "string" }, "status": { "type": "integer", "minimum": 100, "maximum": 599 }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"] }, "where": { "type": "string", "enum": ["request", "response"] }, "limit": { "type": "integer", "minimum": 1, "maximum": 1e3 } }, "required": [], "additionalProperties": false } } };
 var schema40 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
@@ -7625,32 +7722,34 @@ validate302.evaluated = { "props": { "path": true, "query": true }, "dynamicProp
 // mock-control-validators-entry.js
 var controlOperations = [
   { operationId: "getHealth", method: "GET", path: "/__mock/health", pathParams: [], queryParams: [], params: params0, responses: { "200": exact0 } },
-  { operationId: "resetMock", method: "POST", path: "/__mock/reset", pathParams: [], queryParams: [], params: params0, body: { required: false, validate: exact1 }, responses: { "200": exact2, "400": exact3 } },
-  { operationId: "listWorkspaces", method: "GET", path: "/__mock/workspaces", pathParams: [], queryParams: [], params: params0, responses: { "200": exact4 } },
-  { operationId: "createWorkspace", method: "POST", path: "/__mock/workspaces", pathParams: [], queryParams: [], params: params0, body: { required: false, validate: exact5 }, responses: { "201": exact6, "400": exact3 } },
-  { operationId: "deleteWorkspace", method: "DELETE", path: "/__mock/workspaces/{workspaceId}", pathParams: ["workspaceId"], queryParams: [], params: params1, responses: { "204": null, "404": exact3, "409": exact3 } },
-  { operationId: "resetWorkspace", method: "POST", path: "/__mock/workspaces/{workspaceId}/reset", pathParams: ["workspaceId"], queryParams: [], params: params1, body: { required: false, validate: exact1 }, responses: { "200": exact7, "400": exact3, "404": exact3 } },
-  { operationId: "exportSnapshot", method: "GET", path: "/__mock/workspaces/{workspaceId}/snapshot", pathParams: ["workspaceId"], queryParams: [], params: params1, responses: { "200": exact8, "404": exact3 } },
-  { operationId: "importSnapshot", method: "PUT", path: "/__mock/workspaces/{workspaceId}/snapshot", pathParams: ["workspaceId"], queryParams: [], params: params1, body: { required: true, validate: exact8 }, responses: { "200": exact9, "400": exact3, "404": exact3 } },
-  { operationId: "listRecords", method: "GET", path: "/__mock/workspaces/{workspaceId}/{collection}", pathParams: ["workspaceId", "collection"], queryParams: [], params: params2, responses: { "200": exact10, "404": exact3 } },
-  { operationId: "createRecord", method: "POST", path: "/__mock/workspaces/{workspaceId}/{collection}", pathParams: ["workspaceId", "collection"], queryParams: [], params: params2, body: { required: false, validate: exact11 }, responses: { "201": exact12, "400": exact3, "404": exact3, "409": exact3 } },
-  { operationId: "getClock", method: "GET", path: "/__mock/clock", pathParams: [], queryParams: ["workspaceId"], params: params3, responses: { "200": exact13, "400": exact3, "404": exact3 } },
-  { operationId: "advanceClock", method: "POST", path: "/__mock/clock/advance", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact14 }, responses: { "200": exact13, "400": exact3, "404": exact3 } },
-  { operationId: "listRequests", method: "GET", path: "/__mock/requests", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "limit"], params: params4, responses: { "200": exact15, "400": exact3 } },
-  { operationId: "clearRequests", method: "DELETE", path: "/__mock/requests", pathParams: [], queryParams: [], params: params0, responses: { "204": null } },
-  { operationId: "countRequests", method: "GET", path: "/__mock/requests/count", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status"], params: params5, responses: { "200": exact16, "400": exact3 } },
-  { operationId: "exportHar", method: "GET", path: "/__mock/requests.har", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "limit"], params: params4, responses: { "200": exact17, "400": exact3 } },
-  { operationId: "getCoverage", method: "GET", path: "/__mock/coverage", pathParams: [], queryParams: ["workspaceId"], params: params3, responses: { "200": exact18, "404": exact3 } },
-  { operationId: "listDriftFindings", method: "GET", path: "/__mock/drift", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "rule", "level", "where", "limit"], params: params6, responses: { "200": exact19, "400": exact3 } },
-  { operationId: "listFaults", method: "GET", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "200": exact20 } },
-  { operationId: "createFault", method: "POST", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact21 }, responses: { "201": exact22, "400": exact3 } },
-  { operationId: "clearFaults", method: "DELETE", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "204": null } },
-  { operationId: "deleteFault", method: "DELETE", path: "/__mock/faults/{faultId}", pathParams: ["faultId"], queryParams: [], params: params7, responses: { "204": null, "404": exact3 } },
-  { operationId: "listWebhookDeliveries", method: "GET", path: "/__mock/webhook-deliveries", pathParams: [], queryParams: [], params: params0, responses: { "200": exact23 } },
-  { operationId: "getRequest", method: "GET", path: "/__mock/requests/{requestId}", pathParams: ["requestId"], queryParams: [], params: params8, responses: { "200": exact24, "404": exact3 } },
-  { operationId: "streamEvents", method: "GET", path: "/__mock/events", pathParams: [], queryParams: ["workspaceId"], params: params3, responses: { "200": null, "400": exact3 } },
-  { operationId: "listOperations", method: "GET", path: "/__mock/operations", pathParams: [], queryParams: [], params: params0, responses: { "200": exact25 } },
-  { operationId: "redeliverWebhook", method: "POST", path: "/__mock/webhook-deliveries/{deliveryId}/redeliver", pathParams: ["deliveryId"], queryParams: [], params: params9, responses: { "200": exact26, "404": exact3, "409": exact3 } }
+  { operationId: "getReady", method: "GET", path: "/__mock/ready", pathParams: [], queryParams: [], params: params0, responses: { "200": exact1, "503": exact2 } },
+  { operationId: "getMetrics", method: "GET", path: "/__mock/metrics", pathParams: [], queryParams: [], params: params0, responses: { "200": null, "404": exact2 } },
+  { operationId: "resetMock", method: "POST", path: "/__mock/reset", pathParams: [], queryParams: [], params: params0, body: { required: false, validate: exact3 }, responses: { "200": exact4, "400": exact2, "401": exact2 } },
+  { operationId: "listWorkspaces", method: "GET", path: "/__mock/workspaces", pathParams: [], queryParams: [], params: params0, responses: { "200": exact5, "401": exact2 } },
+  { operationId: "createWorkspace", method: "POST", path: "/__mock/workspaces", pathParams: [], queryParams: [], params: params0, body: { required: false, validate: exact6 }, responses: { "201": exact7, "400": exact2, "401": exact2 } },
+  { operationId: "deleteWorkspace", method: "DELETE", path: "/__mock/workspaces/{workspaceId}", pathParams: ["workspaceId"], queryParams: [], params: params1, responses: { "204": null, "401": exact2, "404": exact2, "409": exact2 } },
+  { operationId: "resetWorkspace", method: "POST", path: "/__mock/workspaces/{workspaceId}/reset", pathParams: ["workspaceId"], queryParams: [], params: params1, body: { required: false, validate: exact3 }, responses: { "200": exact8, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "exportSnapshot", method: "GET", path: "/__mock/workspaces/{workspaceId}/snapshot", pathParams: ["workspaceId"], queryParams: [], params: params1, responses: { "200": exact9, "401": exact2, "404": exact2 } },
+  { operationId: "importSnapshot", method: "PUT", path: "/__mock/workspaces/{workspaceId}/snapshot", pathParams: ["workspaceId"], queryParams: [], params: params1, body: { required: true, validate: exact9 }, responses: { "200": exact10, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "listRecords", method: "GET", path: "/__mock/workspaces/{workspaceId}/{collection}", pathParams: ["workspaceId", "collection"], queryParams: [], params: params2, responses: { "200": exact11, "401": exact2, "404": exact2 } },
+  { operationId: "createRecord", method: "POST", path: "/__mock/workspaces/{workspaceId}/{collection}", pathParams: ["workspaceId", "collection"], queryParams: [], params: params2, body: { required: false, validate: exact12 }, responses: { "201": exact13, "400": exact2, "401": exact2, "404": exact2, "409": exact2 } },
+  { operationId: "getClock", method: "GET", path: "/__mock/clock", pathParams: [], queryParams: ["workspaceId"], params: params3, responses: { "200": exact14, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "advanceClock", method: "POST", path: "/__mock/clock/advance", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact15 }, responses: { "200": exact14, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "listRequests", method: "GET", path: "/__mock/requests", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "limit"], params: params4, responses: { "200": exact16, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "clearRequests", method: "DELETE", path: "/__mock/requests", pathParams: [], queryParams: [], params: params0, responses: { "204": null, "401": exact2, "404": exact2 } },
+  { operationId: "countRequests", method: "GET", path: "/__mock/requests/count", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status"], params: params5, responses: { "200": exact17, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "exportHar", method: "GET", path: "/__mock/requests.har", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "limit"], params: params4, responses: { "200": exact18, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "getCoverage", method: "GET", path: "/__mock/coverage", pathParams: [], queryParams: ["workspaceId"], params: params3, responses: { "200": exact19, "401": exact2, "404": exact2 } },
+  { operationId: "listDriftFindings", method: "GET", path: "/__mock/drift", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "rule", "level", "where", "limit"], params: params6, responses: { "200": exact20, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "listFaults", method: "GET", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "200": exact21, "401": exact2 } },
+  { operationId: "createFault", method: "POST", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact22 }, responses: { "201": exact23, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "clearFaults", method: "DELETE", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "204": null, "401": exact2 } },
+  { operationId: "deleteFault", method: "DELETE", path: "/__mock/faults/{faultId}", pathParams: ["faultId"], queryParams: [], params: params7, responses: { "204": null, "401": exact2, "404": exact2 } },
+  { operationId: "listWebhookDeliveries", method: "GET", path: "/__mock/webhook-deliveries", pathParams: [], queryParams: [], params: params0, responses: { "200": exact24, "401": exact2 } },
+  { operationId: "getRequest", method: "GET", path: "/__mock/requests/{requestId}", pathParams: ["requestId"], queryParams: [], params: params8, responses: { "200": exact25, "401": exact2, "404": exact2 } },
+  { operationId: "streamEvents", method: "GET", path: "/__mock/events", pathParams: [], queryParams: ["workspaceId"], params: params3, responses: { "200": null, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "listOperations", method: "GET", path: "/__mock/operations", pathParams: [], queryParams: [], params: params0, responses: { "200": exact26, "401": exact2 } },
+  { operationId: "redeliverWebhook", method: "POST", path: "/__mock/webhook-deliveries/{deliveryId}/redeliver", pathParams: ["deliveryId"], queryParams: [], params: params9, responses: { "200": exact27, "401": exact2, "404": exact2, "409": exact2 } }
 ];
 export {
   controlOperations

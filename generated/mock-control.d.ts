@@ -21,6 +21,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Answers 200 when the mock can serve: its store answers and is seeded. Otherwise 503 with the error body,
+         *     within 2 s (a store that does not answer by then counts as away), so a load balancer or Kubernetes
+         *     takes the replica out of rotation without waiting for requests to fail. Health (`/__mock/health`)
+         *     says the process is up; readiness says it can serve now. Needs no token.
+         */
+        get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metrics
+         * @description Prometheus text (exposition format 0.0.4) of this process: requests by operation and status, their
+         *     durations, fault rules applied, webhook attempts by outcome, journal and outbox sizes and, on a shared
+         *     store, its round trips, conflicts and retries. Names are stable and listed in
+         *     mock-server/docs/sharing-one-mock.md. Needs no token: no secret is in it.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__mock/reset": {
         parameters: {
             query?: never;
@@ -953,6 +999,61 @@ export interface operations {
             };
         };
     };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ready";
+                        /**
+                         * @description Where the state lives.
+                         * @enum {string}
+                         */
+                        store: "memory" | "redis" | "redis-cluster";
+                    };
+                };
+            };
+            503: components["responses"]["Problem"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP apm_requests_total Requests answered, by operationId and status.
+                     *     # TYPE apm_requests_total counter
+                     *     apm_requests_total{operation="listCalls",status="200"} 42
+                     */
+                    "text/plain": string;
+                };
+            };
+            404: components["responses"]["Problem"];
+        };
+    };
     resetMock: {
         parameters: {
             query?: never;
@@ -982,6 +1083,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
         };
     };
     listWorkspaces: {
@@ -1002,6 +1104,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceInfo"][];
                 };
             };
+            401: components["responses"]["Problem"];
         };
     };
     createWorkspace: {
@@ -1037,6 +1140,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
         };
     };
     deleteWorkspace: {
@@ -1061,6 +1165,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
         };
@@ -1098,6 +1203,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
         };
     };
@@ -1125,6 +1231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Snapshot"];
                 };
             };
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
         };
     };
@@ -1157,6 +1264,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
         };
     };
@@ -1186,6 +1294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Record"][];
                 };
             };
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
         };
     };
@@ -1222,6 +1331,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
         };
@@ -1248,6 +1358,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
         };
     };
@@ -1278,6 +1389,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
         };
     };
@@ -1314,6 +1426,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     clearRequests: {
@@ -1332,6 +1446,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     countRequests: {
@@ -1364,6 +1480,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     exportHar: {
@@ -1396,6 +1514,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     getCoverage: {
@@ -1419,6 +1539,7 @@ export interface operations {
                     "application/json": components["schemas"]["Coverage"];
                 };
             };
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
         };
     };
@@ -1458,6 +1579,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     listFaults: {
@@ -1478,6 +1601,7 @@ export interface operations {
                     "application/json": components["schemas"]["FaultRule"][];
                 };
             };
+            401: components["responses"]["Problem"];
         };
     };
     createFault: {
@@ -1503,6 +1627,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     clearFaults: {
@@ -1521,6 +1647,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Problem"];
         };
     };
     deleteFault: {
@@ -1545,6 +1672,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
         };
     };
@@ -1566,6 +1694,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"][];
                 };
             };
+            401: components["responses"]["Problem"];
         };
     };
     getRequest: {
@@ -1592,6 +1721,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequestDetail"];
                 };
             };
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
         };
     };
@@ -1617,6 +1747,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     listOperations: {
@@ -1637,6 +1769,7 @@ export interface operations {
                     "application/json": components["schemas"]["OperationInfo"][];
                 };
             };
+            401: components["responses"]["Problem"];
         };
     };
     redeliverWebhook: {
@@ -1660,6 +1793,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
         };

@@ -11,6 +11,7 @@ import { coverageHandlers } from "./coverage.js";
 import { faultHandlers } from "./faults.js";
 import { journalHandlers } from "./journals.js";
 import { announcer, detailHandlers, liveHandlers } from "./live.js";
+import { operabilityHandlers } from "./operability.js";
 import { recordHandlers } from "./records.js";
 import type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
 import { workspaceHandlers } from "./workspaces.js";
@@ -40,6 +41,8 @@ export function controlRoutes(services: ControlServices): ControlRoute[] {
     ...oneTransaction(detailHandlers(services)),
     // Each runs its own transactions: a stream holds none, a redelivery waits for its attempt.
     ...liveHandlers(services),
+    // Readiness times its own store read; metrics read no state.
+    ...operabilityHandlers(services),
   };
   const announce = announcer(services.events);
   return joinHandlers(handlers as Record<string, ControlHandler<never> | undefined>).map((route) => ({

@@ -50,4 +50,11 @@ export interface ControlServices extends Services {
   drift: DriftLog;
   /** The live events (GET /__mock/events): the control plane tells what it changed. */
   events: MockEvents;
+  /** GET /__mock/metrics: this process's Prometheus text (the Node doors); without it, 404. */
+  metrics?: MetricsText;
+}
+
+/** What GET /__mock/metrics serves (node/metrics.ts makes it with prom-client). */
+export interface MetricsText {
+  render(): Promise<{ contentType: string; body: string }>;
 }

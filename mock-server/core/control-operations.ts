@@ -51,6 +51,8 @@ export interface ControlReply<K extends ControlOperationId = ControlOperationId>
   body?: unknown;
   /** GET /__mock/events only: the stream the door writes instead of a body. */
   events?: EventReader;
+  /** A body that is not JSON (GET /__mock/metrics: Prometheus text), sent as it is. */
+  text?: { contentType: string; body: string };
 }
 
 /** A request as sent, before validation: what rules the schema cannot express (`check`) look at. */

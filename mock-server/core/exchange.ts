@@ -5,6 +5,7 @@
  */
 import type { Contract } from "./contract.js";
 import type { EventReader } from "./events.js";
+import type { FaultKind } from "./faults.js";
 
 export interface RequestHead {
   /** As sent, upper case: GET, POST, ... */
@@ -153,6 +154,8 @@ export interface RequestLogEntry {
   workspaceId: string | null;
   /** The fault rule applied to the request, or null. */
   faultId: string | null;
+  /** What that rule did (status, reset, empty, slow), or null: the metrics count rules applied by kind. */
+  faultKind: FaultKind | null;
   /** In front of an upstream: where the answer came from. */
   source?: AnswerSource;
 }
@@ -173,4 +176,6 @@ export interface Reply {
   body?: unknown;
   /** The control plane's event stream (GET /__mock/events) instead of a body. */
   events?: EventReader;
+  /** A control-plane body that is not JSON (Prometheus text), sent as it is. */
+  text?: { contentType: string; body: string };
 }

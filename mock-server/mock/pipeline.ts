@@ -194,6 +194,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
           },
           events: reply.events,
         };
+      if (reply.text)
+        return { status: reply.status, headers: { "Content-Type": reply.text.contentType }, body: reply.text.body };
       if (options.validateResponses) refuseDrift(route.operationId, controlReplyDrift(route.operation, reply));
       return jsonReply(reply);
     }
@@ -381,6 +383,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       operationId: exchange.operationId,
       workspaceId,
       faultId,
+      faultKind: exchange.fault?.kind ?? null,
       ...(source && { source }),
     });
     // The store being down already made this request's answer a 500, or did not touch it: the reply stands.

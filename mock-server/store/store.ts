@@ -17,6 +17,8 @@ import type { CreateOptions, Seeder, Workspace, WorkspaceOptions } from "./works
 export type { Sha256 };
 
 export interface Store {
+  /** Where the state lives (GET /__mock/ready says it). */
+  readonly kind: "memory" | "redis" | "redis-cluster";
   /** The mock's root clock: each workspace's clock is a fork of it. */
   readonly clock: Clock;
 

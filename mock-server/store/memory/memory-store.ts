@@ -11,6 +11,7 @@ import type { Random } from "../../core/random.js";
 type FollowUp = (undone: boolean) => void;
 
 export class MemoryStore implements Store {
+  readonly kind = "memory";
   private readonly registry: Registry;
   /** What work on a workspace queued to start once it is done (afterCommit). */
   private readonly followUps = new WeakMap<Workspace, FollowUp[]>();

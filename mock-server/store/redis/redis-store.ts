@@ -50,6 +50,7 @@ interface Unit<C extends Change = Change> {
 }
 
 export class RedisStore implements Store {
+  readonly kind: "redis" | "redis-cluster" = "redis";
   private readonly registry: Registry;
   /** Each workspace's unit, made with the workspace (its change tracker notes into it). */
   private readonly unitOfWorkspace = new WeakMap<Workspace, Unit<WorkspaceChange>>();

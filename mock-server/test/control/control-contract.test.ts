@@ -33,6 +33,13 @@ describe("control plane contract", () => {
       return { status: res.status, json };
     };
     expect((await call("GET", "/__mock/health", "/__mock/health")).status).toBe(200);
+    expect((await call("GET", "/__mock/ready", "/__mock/ready")).json).toMatchObject({ status: "ready" });
+    // Prometheus text, not JSON (its names: mock-server/test/control/metrics.test.ts).
+    exercised.add("get /__mock/metrics");
+    const metrics = await t.raw("/__mock/metrics", { key: null });
+    expect(metrics.status === 200 ? metrics.headers.get("content-type") : String(metrics.status)).toMatch(
+      /^text\/plain|^404$/,
+    );
     const created = await call("POST", "/__mock/workspaces", "/__mock/workspaces", { seed: 9 });
     expect(created.status).toBe(201);
     const id = created.json.workspaceId;

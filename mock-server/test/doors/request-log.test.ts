@@ -15,6 +15,7 @@ const entry = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
   operationId: "listCalls",
   workspaceId: "default",
   faultId: null,
+  faultKind: null,
   ...over,
 });
 const at = new Date(2026, 10, 1, 9, 5, 7, 42);
