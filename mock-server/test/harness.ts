@@ -8,21 +8,25 @@ import {
 } from "../../generated/client.js";
 import { startMock, type RunningMock, type StartOptions } from "../server.js";
 import { startRedis } from "./redis.js";
+import { startRedisCluster } from "./redis-cluster.js";
 import { startRoundRobinProxy } from "./shared-store/round-robin.js";
 
 /**
- * MOCK_TEST_STORE=redis (shared-replicas.test.ts sets it): every file using useMock runs against two
- * replicas of the mock on one Redis, behind a proxy that sends each request to the other replica.
+ * MOCK_TEST_STORE=redis or redis-cluster (shared-replicas.test.ts sets it): every file using useMock runs
+ * against two replicas of the mock on one Redis, or on a Redis Cluster of 3 masters, behind a proxy that
+ * sends each request to the other replica.
  */
-const SHARED = process.env.MOCK_TEST_STORE === "redis";
+const STORE = process.env.MOCK_TEST_STORE;
+const SHARED = STORE === "redis" || STORE === "redis-cluster";
 
 /**
- * Two mocks on a fresh Redis behind a round-robin proxy, seen as one: its url is the proxy's; waiting
- * for webhook attempts waits for both replicas'; closing closes everything. The replicas are two
- * independent copies with their own connections (the shared-store tests use separate processes).
+ * Two mocks on a fresh Redis (or Cluster) behind a round-robin proxy, seen as one: its url is the
+ * proxy's; waiting for webhook attempts waits for both replicas'; closing closes everything. The
+ * replicas are two independent copies with their own connections (the shared-store tests use
+ * separate processes).
  */
 async function startReplicas(options: StartOptions): Promise<RunningMock> {
-  const redis = await startRedis();
+  const redis = STORE === "redis-cluster" ? await startRedisCluster({ masters: 3 }) : await startRedis();
   const a = await startMock({ ...options, store: redis.url });
   const b = await startMock({ ...options, store: redis.url });
   const proxy = await startRoundRobinProxy([a.url, b.url]);

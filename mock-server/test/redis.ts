@@ -29,7 +29,8 @@ const BIND_ATTEMPTS = 5;
 /** Enough of redis's output to explain a failure without holding a chatty log. */
 const OUTPUT_LIMIT = 8_192;
 
-function onPath(command: string): boolean {
+/** Whether `command` is an executable in one of PATH's directories. */
+export function onPath(command: string): boolean {
   return (process.env.PATH ?? "").split(delimiter).some((dir) => {
     if (!dir) return false;
     try {
@@ -103,13 +104,15 @@ function answersPing(port: number, pid: number | undefined): Promise<boolean> {
   });
 }
 
-interface Launched {
+/** One redis-server process as started: redis-cluster.ts starts its nodes with these too. */
+export interface Launched {
   child: ChildProcess;
   exited: Promise<void>;
   output(): string;
 }
 
-function launch(port: number): Launched {
+/** `extra` adds to the flags (cluster mode); they come last, so they win. */
+function launch(port: number, extra: readonly string[]): Launched {
   // No persistence and no daemon: the data lives and dies with the process, and the pid is ours to kill.
   const redis = [
     "redis-server",
@@ -127,6 +130,7 @@ function launch(port: number): Launched {
     "no",
     "--loglevel",
     "warning",
+    ...extra,
   ];
   // setpriv (util-linux, essential on Debian) execs redis-server, same pid, with SIGKILL due when the
   // thread that spawned it ends: a vitest worker killed or ended with a forgotten server takes it along.
@@ -151,7 +155,7 @@ function launch(port: number): Launched {
 }
 
 /** redis exited while starting; a port taken since freePort() probed it is worth another port. */
-class RedisExited extends Error {
+export class RedisExited extends Error {
   get portTaken(): boolean {
     return /address already in use/i.test(this.message);
   }
@@ -178,7 +182,8 @@ async function waitReady(server: Launched, port: number): Promise<void> {
   );
 }
 
-async function terminate(server: Launched): Promise<void> {
+/** SIGTERM, then SIGKILL after STOP_GRACE_MS; resolves once the process is gone. */
+export async function terminate(server: Launched): Promise<void> {
   const { child } = server;
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return server.exited;
   child.kill("SIGTERM");
@@ -187,9 +192,12 @@ async function terminate(server: Launched): Promise<void> {
   clearTimeout(killer);
 }
 
-/** Starts redis-server on `port` and waits for it; the error says why if it does not come up. */
-async function startOn(port: number): Promise<Launched> {
-  const server = launch(port);
+/**
+ * Starts redis-server on `port` (with `extra` flags) and waits for it; the error says why if it does
+ * not come up (a RedisExited whose portTaken says whether another port is worth a try).
+ */
+export async function startOn(port: number, extra: readonly string[] = []): Promise<Launched> {
+  const server = launch(port, extra);
   await waitReady(server, port);
   return server;
 }

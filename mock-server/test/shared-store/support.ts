@@ -1,7 +1,11 @@
-/** What the shared-store tests share: a redis and mock processes per test, stopped after it, and polling. */
+/**
+ * What the shared-store tests share: a store (one redis-server or a Redis Cluster) and mock processes
+ * per test, stopped after it, and polling.
+ */
 import { afterEach } from "vitest";
 import { spawnMock, type MockProcess } from "../process.js";
 import { startRedis, type RedisServer } from "../redis.js";
+import { startRedisCluster } from "../redis-cluster.js";
 
 export interface Reply {
   status: number;
@@ -22,13 +26,36 @@ export function onCleanup(cleanup: () => Promise<unknown>): void {
   cleanups.push(cleanup);
 }
 
-export async function redisForTest(): Promise<RedisServer> {
-  const redis = await startRedis();
-  onCleanup(() => redis.stop());
-  return redis;
+/** One redis-server, or a Redis Cluster of 3 masters (redis-cluster.ts) that clients reach through every node. */
+export type StoreKind = "redis" | "redis-cluster";
+
+/** MOCK_TEST_STORE=redis-cluster runs every shared-store test on a Cluster. */
+let defaultKind: StoreKind = process.env.MOCK_TEST_STORE === "redis-cluster" ? "redis-cluster" : "redis";
+
+/**
+ * Which store redisForTest() starts in this test file from now on: a cluster-*.test.ts file sets it,
+ * then imports a test file whose cases it runs again on a Cluster, so the cases are written once.
+ */
+export function useStoreKind(kind: StoreKind): void {
+  defaultKind = kind;
 }
 
-/** A mock process on `redis` (quiet, SIGKILLed after the test); `args` add to or override the defaults. */
+/** A fresh store of `kind` for this test, stopped after it; its url is what --store takes. */
+export async function storeForTest(kind: StoreKind = defaultKind): Promise<RedisServer> {
+  const store = kind === "redis-cluster" ? await startRedisCluster({ masters: 3 }) : await startRedis();
+  onCleanup(() => store.stop());
+  return store;
+}
+
+/** The store the file runs on (useStoreKind), one redis-server unless told otherwise. */
+export function redisForTest(): Promise<RedisServer> {
+  return storeForTest();
+}
+
+/**
+ * A mock process on `redis` (one server, or a cluster whose url names every node), quiet and SIGKILLed
+ * after the test; `args` add to or override the defaults.
+ */
 export async function mockOn(redis: RedisServer, ...args: string[]): Promise<MockProcess> {
   const mock = await spawnMock(["--store", redis.url, "--log-format", "off", ...args]);
   onCleanup(() => mock.stop("SIGKILL"));
