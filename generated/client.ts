@@ -38,7 +38,27 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   return client;
 }
 
-/** Typed client of the mock's /__mock control plane (no API key). */
-export function createControlClient(options: Omit<PlatformClientOptions, "apiKey">): MockControlClient {
-  return createClient<MockControlPaths>(options);
+export interface ControlClientOptions extends Omit<PlatformClientOptions, "apiKey"> {
+  /** The mock's control token (--control-token): the whole control plane. */
+  controlToken?: string;
+  /** A workspace's API key instead: the control plane of that workspace only. */
+  apiKey?: string;
+}
+
+/**
+ * Typed client of the mock's /__mock control plane. A mock started with --control-token wants the token
+ * (sent as Authorization: Bearer) or a workspace's key; one without wants neither.
+ */
+export function createControlClient(options: ControlClientOptions): MockControlClient {
+  const { controlToken, apiKey, ...rest } = options;
+  const client = createClient<MockControlPaths>(rest);
+  if (controlToken)
+    client.use({
+      onRequest({ request }) {
+        request.headers.set("Authorization", `Bearer ${controlToken}`);
+        return request;
+      },
+    });
+  else if (apiKey) client.use(apiKeyMiddleware(apiKey));
+  return client;
 }

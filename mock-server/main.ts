@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** npm start: the mock on PORT/HOST, printing where it is and how to call it. */
+import { refuseOpenControl } from "./node/control-exposure.js";
 import { choiceOption, helpText, integerOption, readConfig, scenarioOption, secondsOption } from "./node/config.js";
 import { watchLauncher } from "./node/launcher-watch.js";
 import { LOG_FORMATS, requestLogger } from "./node/request-log.js";
@@ -64,6 +65,9 @@ async function main(): Promise<void> {
   const workers = integerOption(v, "workers", 1, 256);
   if (workers > 1 && !store)
     throw new Error("--workers needs --store: separate processes share state only through Redis");
+  const controlToken = v["control-token"] || undefined;
+  // Before any worker starts: the refusal is one line, not one per worker.
+  refuseOpenControl(v.host, controlToken, v["insecure-control"] === "1");
   if (workers > 1 && !isWorker()) {
     await runWorkers(workers, store!, (stop) => watchLauncher(stop));
     return;
@@ -109,6 +113,8 @@ async function main(): Promise<void> {
     upstreamTimeoutMs: secondsOption(v, "upstream-timeout", 0.01, 3_600) * 1000,
     route,
     record: v.record || undefined,
+    controlToken,
+    insecureControl: v["insecure-control"] === "1",
   });
   const saver = stateFile
     ? new StateSaver(stateFile, running.mock.services.workspaces, () => running.mock.services.clock.iso())
@@ -138,7 +144,9 @@ async function main(): Promise<void> {
   console.log(`  API key (X-API-Key): ${running.apiKey}`);
   console.log(`  Docs:               ${running.url}/docs`);
   console.log(`  Dashboard:          ${running.url}/__mock/ui`);
-  console.log(`  Control plane:      ${running.url}/__mock/health`);
+  console.log(
+    `  Control plane:      ${running.url}/__mock/health (${controlToken ? "needs the control token (Authorization: Bearer) or a workspace's key" : "open: no --control-token"})`,
+  );
   console.log(`  Clock: ${mode}${mode === "real" ? ` x${speed}` : ""}; response validation ${validate ? "on" : "off"}`);
   // What the default workspace holds: a state file or a shared store already seeded may say otherwise than --scenario.
   const seeded = running.mock.services.workspaces.get(DEFAULT_WORKSPACE_ID)?.scenario;

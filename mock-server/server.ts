@@ -23,6 +23,7 @@ import { sharedLeaseMs } from "./webhooks/dispatcher.js";
 import { nodeDocsSite } from "./docs-site/site.js";
 import { nodeDashboardSite } from "./dashboard/site.js";
 import { answerClientError, answerExpectation } from "./node/connection-errors.js";
+import { refuseOpenControl } from "./node/control-exposure.js";
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode, type InFlight } from "./node/serve.js";
 import { nodeUpstream, type NodeUpstream } from "./node/upstream-transport.js";
@@ -53,6 +54,8 @@ export interface StartOptions extends Partial<Omit<MockOptions, "clock" | "upstr
   route?: RouteTable | string;
   /** Keep the records the upstream returns in a workspace: its id, or true for `recorded`. */
   record?: string | boolean;
+  /** Listen on a non-loopback host without a control token all the same (node/control-exposure.ts). */
+  insecureControl?: boolean;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -84,8 +87,10 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     upstreamTimeoutMs,
     route,
     record,
+    insecureControl,
     ...appOptions
   } = options;
+  refuseOpenControl(host, appOptions.controlToken, insecureControl);
   const upstream = upstreamUrl
     ? upstreamSetup(
         { url: upstreamUrl, apiKey: upstreamApiKey, ca: upstreamCa, timeoutMs: upstreamTimeoutMs },

@@ -9,18 +9,23 @@ import type { ControlHandlers, ControlServices } from "./types.js";
 export function faultHandlers({
   faults,
 }: ControlServices): ControlHandlers<"createFault" | "listFaults" | "deleteFault" | "clearFaults"> {
+  /** A workspace's key sees the rules aimed at its workspace, not the mock-wide ones. */
+  const visible = (scope: string | undefined) =>
+    scope === undefined ? faults.list() : faults.list().filter((rule) => rule.workspaceId === scope);
   return {
     createFault: { handle: ({ body }) => ({ status: 201, body: faults.add(body) }) },
-    listFaults: { handle: () => ({ status: 200, body: faults.list() }) },
+    listFaults: { handle: ({ scope }) => ({ status: 200, body: visible(scope) }) },
     deleteFault: {
-      handle: ({ params }) => {
-        if (!faults.remove(params.faultId)) throw new ApiError(404, `Fault rule not found: ${params.faultId}`);
+      handle: ({ params, scope }) => {
+        const mine = visible(scope).some((rule) => rule.faultId === params.faultId);
+        if (!mine || !faults.remove(params.faultId)) throw new ApiError(404, `Fault rule not found: ${params.faultId}`);
         return { status: 204 };
       },
     },
     clearFaults: {
-      handle: () => {
-        faults.clear();
+      handle: ({ scope }) => {
+        if (scope === undefined) faults.clear();
+        else for (const rule of visible(scope)) faults.remove(rule.faultId);
         return { status: 204 };
       },
     },

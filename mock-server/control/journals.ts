@@ -49,14 +49,16 @@ export function journalHandlers({
       },
     },
     clearRequests: {
-      handle: async () => {
-        await journal.clear();
+      handle: async ({ scope }) => {
+        await journal.clear(scope);
         return { status: 204 };
       },
     },
     listWebhookDeliveries: {
-      handle: async () => {
-        const deliveries = webhooks.list(workspaces.list());
+      handle: async ({ scope }) => {
+        const deliveries = webhooks.list(
+          workspaces.list().filter((w) => scope === undefined || w.workspaceId === scope),
+        );
         return {
           status: 200,
           body: await Promise.all(deliveries.map((d) => withVerification(d, workspaces.get(d.workspaceId)))),

@@ -19,14 +19,20 @@ export function liveHandlers({
 }: ControlServices): ControlHandlers<"streamEvents" | "redeliverWebhook"> {
   return {
     streamEvents: {
-      handle: ({ query }) => ({ status: 200, events: events.subscribe({ workspaceId: query.workspaceId }) }),
+      // A workspace's key hears its own workspace only, not the mock-wide events (other callers' control requests).
+      handle: ({ query, scope }) => ({
+        status: 200,
+        events: events.subscribe({ workspaceId: query.workspaceId, ...(scope !== undefined && { exclusive: true }) }),
+      }),
     },
 
     redeliverWebhook: {
-      handle: async ({ params: { deliveryId } }) => {
+      handle: async ({ params: { deliveryId }, scope }) => {
         const workspace = await workspaces
           .catchUp()
-          .then(() => workspaces.list().find((w) => w.outbox.get(deliveryId)));
+          .then(() =>
+            workspaces.list().find((w) => (scope === undefined || w.workspaceId === scope) && w.outbox.get(deliveryId)),
+          );
         const outcome = workspace && (await webhooks.redeliver(workspace, deliveryId));
         if (outcome === undefined) throw new ApiError(404, `Webhook delivery not found: ${deliveryId}`);
         if (typeof outcome === "string") throw new ApiError(409, `Cannot redeliver: ${outcome}`);
@@ -62,8 +68,10 @@ export function detailHandlers({
     },
 
     getRequest: {
-      handle: async ({ params: { requestId } }) => {
-        const recorded = (await journal.exchanges()).find((r) => String(r.seq) === requestId);
+      handle: async ({ params: { requestId }, scope }) => {
+        const recorded = (await journal.exchanges(scope === undefined ? {} : { workspaceId: scope })).find(
+          (r) => String(r.seq) === requestId,
+        );
         if (!recorded)
           throw new ApiError(
             404,

@@ -14,9 +14,12 @@ import { holdScenario } from "../seed/index.js";
 
 export function workspaceOf(workspaces: Pick<Store, "get">, id: string): Workspace {
   const workspace = workspaces.get(id);
-  if (!workspace) throw new ApiError(404, `Workspace not found: ${id}`);
+  if (!workspace) throw workspaceNotFound(id);
   return workspace;
 }
+
+/** Also what a workspace's key gets for naming another workspace (control/access.ts): it cannot tell them apart. */
+export const workspaceNotFound = (id: string) => new ApiError(404, `Workspace not found: ${id}`);
 
 const info = (w: Workspace) => ({ workspaceId: w.workspaceId, apiKey: w.apiKey, counts: w.counts() });
 
@@ -57,7 +60,14 @@ export function workspaceHandlers({
     },
 
     listWorkspaces: {
-      handle: () => ({ status: 200, body: workspaces.list().map(info) }),
+      // A workspace's key sees its own only.
+      handle: ({ scope }) => ({
+        status: 200,
+        body: workspaces
+          .list()
+          .filter((w) => scope === undefined || w.workspaceId === scope)
+          .map(info),
+      }),
     },
 
     createWorkspace: {

@@ -43,6 +43,8 @@ export interface ControlInput<K extends ControlOperationId = ControlOperationId>
   params: ControlPath<K>;
   query: ControlQuery<K>;
   body: ControlBody<K>;
+  /** Called with a workspace's key (control/access.ts): the one workspace it may see and change. */
+  scope?: string;
 }
 
 /** A handler's answer: a status the operation documents (its body is checked when responses are validated). */

@@ -20,6 +20,8 @@ export const KEEP_ALIVE_MS = 15_000;
 export interface EventReaderOptions {
   /** Only events of this workspace, and the mock-wide ones (published with workspaceId null). */
   workspaceId?: string;
+  /** With workspaceId: not the mock-wide ones either (a reader holding only that workspace's key). */
+  exclusive?: boolean;
   capacity?: number;
   flushMs?: number;
   keepAliveMs?: number;
@@ -55,8 +57,9 @@ class Reader implements EventReader {
   ) {}
 
   accepts(event: Queued): boolean {
-    const { workspaceId } = this.options;
-    return workspaceId === undefined || event.workspaceId === null || event.workspaceId === workspaceId;
+    const { workspaceId, exclusive } = this.options;
+    if (workspaceId === undefined) return true;
+    return event.workspaceId === workspaceId || (event.workspaceId === null && !exclusive);
   }
 
   push(text: string): void {
@@ -165,6 +168,7 @@ export class MockEvents {
         capacity: options.capacity ?? READER_CAPACITY,
         flushMs: options.flushMs ?? FLUSH_MS,
         keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS,
+        exclusive: options.exclusive ?? false,
         ...(options.workspaceId !== undefined && { workspaceId: options.workspaceId }),
       },
       (closed) => this.readers.delete(closed),

@@ -8,6 +8,7 @@ import { Clock, type ClockOptions } from "../core/clock.js";
 import { Contract } from "../core/contract.js";
 import { FaultRules } from "../core/faults.js";
 import { generatedSpec, type GeneratedSpec } from "../core/spec.js";
+import { controlAccess } from "../control/access.js";
 import { controlRoutes } from "../control/router.js";
 import { handlers } from "../routes/index.js";
 import { recordCheck } from "../store/record-checks.js";
@@ -63,6 +64,11 @@ export interface MockOptions {
   spec?: GeneratedSpec;
   /** In front of a real deployment: /v1 requests go to it through the door's transport (mock/upstream-step.ts). */
   upstream?: UpstreamSetup;
+  /**
+   * The control plane then needs `Authorization: Bearer <controlToken>` (the whole mock) or a workspace's
+   * X-API-Key (that workspace): control/access.ts. Without it the control plane is open, as on a laptop.
+   */
+  controlToken?: string;
 }
 
 export interface UpstreamSetup {
@@ -214,6 +220,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     contract: services.contract,
     handlers,
     control: controlRoutes({ ...services, journal, faults, drift, events }),
+    access: controlAccess(services.workspaces, options.controlToken),
     faults,
     docs: options.docs,
     dashboard: options.dashboard,

@@ -10,6 +10,7 @@
  *      -> Prefer controls -> handler -> response validation (500 on drift)
  *   -> any failure: the reference's error body (2.2) -> journal
  */
+import type { ControlAccess } from "../control/access.js";
 import type { ControlRoute } from "../control/router.js";
 import { controlInput, controlReplyDrift } from "../core/control-operations.js";
 import { docsPage } from "../docs-site/page.js";
@@ -60,6 +61,8 @@ export interface CoreOptions {
   handlers: OperationHandlers;
   /** The /__mock control plane (control/router.ts), served under /__mock. */
   control: ControlRoute[];
+  /** Who may call which control operation (a control token, a workspace's key): control/access.ts. */
+  access: ControlAccess;
   /** The fault rules the control plane keeps (POST /__mock/faults). */
   faults: FaultRules;
   /** Serves /docs and /docs/{file}; without one, /docs is the built-in page. */
@@ -172,14 +175,17 @@ export function createCore(services: Services, journal: RequestJournal, options:
     exchange.operationId = target.kind === "operation" ? target.op.operationId : target.route.operationId;
     if (target.kind === "control") {
       const { route } = target;
+      // Who is asking first (401), as the API checks its key before the request.
+      const caller = await options.access.callerOf(route.operationId, head.headers);
+      if (caller.scope !== undefined) exchange.workspace = caller.workspace;
       // What the upstream door checks and records after its answers is there for the control plane to read.
       await options.upstream?.drift.settled();
       const body = await readControlBody(head, readBody);
       // Checked against spec/mock-control.yaml (400; 404 for a path naming nothing) before the handler runs.
-      const input = controlInput(
-        route.operation,
-        { path: params, query: parseQuery(exchange.query), body },
-        route.check,
+      const input = options.access.scope(
+        route.operationId,
+        controlInput(route.operation, { path: params, query: parseQuery(exchange.query), body }, route.check),
+        caller,
       );
       // Each route runs its work as the store's transactions (control/router.ts).
       const reply = await route.handle(input);

@@ -41,6 +41,8 @@ export interface MockHandlersOptions {
   apiKey?: string;
   /** Faker seed of the default workspace. Default 1. */
   seed?: number;
+  /** The /__mock control plane then needs `Authorization: Bearer <controlToken>` or a workspace's key, as `--control-token`. */
+  controlToken?: string;
   /** Seed the default workspace with this scenario instead of the usual world ("every-variant"), as `--scenario`. */
   scenario?: Scenario;
   /** "real" (default, as `npm start`) or "virtual" (moves only on POST /__mock/clock/advance), or full clock options. */
@@ -84,6 +86,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     apiKey: options.apiKey ?? DEFAULT_API_KEY,
     seed: options.seed ?? 1,
     ...(options.scenario && { scenario: options.scenario }),
+    ...(options.controlToken && { controlToken: options.controlToken }),
     clock: typeof clock === "string" ? { mode: clock } : clock,
     validateResponses: options.validateResponses ?? true,
     ...(options.log && { log: options.log }),

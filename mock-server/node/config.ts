@@ -156,6 +156,19 @@ export const OPTIONS: Option[] = [
     help: "with --upstream: keep every record the upstream returns in this workspace (default name: recorded)",
   },
   {
+    flag: "control-token",
+    env: "MOCK_CONTROL_TOKEN",
+    fallback: "",
+    help: "the /__mock control plane then needs Authorization: Bearer <token> (or a workspace's X-API-Key for that workspace); never printed",
+  },
+  {
+    flag: "insecure-control",
+    env: "MOCK_INSECURE_CONTROL",
+    fallback: "",
+    boolean: true,
+    help: "listen on a non-loopback --host without a control token (anyone who reaches it controls every workspace)",
+  },
+  {
     flag: "watch",
     env: "MOCK_WATCH",
     fallback: "",

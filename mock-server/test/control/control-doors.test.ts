@@ -405,6 +405,7 @@ describe.each(doors)("control plane through $name", ({ open }) => {
         operationId: "listAgents",
         workspaceId: w.workspaceId,
         faultId: rule.faultId,
+        faultKind: "status",
       },
       {
         method: "GET",
@@ -413,6 +414,7 @@ describe.each(doors)("control plane through $name", ({ open }) => {
         operationId: "listAgents",
         workspaceId: w.workspaceId,
         faultId: null,
+        faultKind: null,
       },
       {
         method: "GET",
@@ -421,6 +423,7 @@ describe.each(doors)("control plane through $name", ({ open }) => {
         operationId: "getHealth",
         workspaceId: null,
         faultId: null,
+        faultKind: null,
       },
     ]);
   });
