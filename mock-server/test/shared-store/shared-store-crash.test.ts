@@ -1,52 +1,13 @@
 /**
  * The shared store (--store redis://) when a process dies (SIGKILL): every write it acknowledged is
  * there and none is there in part, and the work it had scheduled (test runs completing, calls moving
- * on, QA issues) is done by the process left, each piece exactly once.
+ * on, QA issues) is done by the process left, each piece exactly once. On a Redis Cluster, with writes
+ * over every master: cluster-crash.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import type { MockProcess } from "../process.js";
-import { mockOn, redisForTest, stopAfterEach, until, type Reply } from "./support.js";
+import { mockOn, redisForTest, send, stopAfterEach, until, workspaceWithTestCases } from "./support.js";
 
 stopAfterEach();
-
-async function send(
-  mock: MockProcess,
-  method: string,
-  path: string,
-  body?: unknown,
-  key = mock.apiKey,
-): Promise<Reply> {
-  const headers: Record<string, string> = { "X-API-Key": key };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(mock.url + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-/** An empty workspace made through `mock`, with one agent and test cases of `attempts` attempts each. */
-async function workspaceWithTestCases(mock: MockProcess, attempts: number[]) {
-  const { workspaceId, apiKey } = (await send(mock, "POST", "/__mock/workspaces", { empty: true })).body;
-  const fill = async (collection: string, body: unknown) => {
-    const reply = await send(mock, "POST", `/__mock/workspaces/${workspaceId}/${collection}`, body);
-    if (reply.status !== 201) throw new Error(`fill ${collection}: ${reply.status} ${JSON.stringify(reply.body)}`);
-    return reply.body;
-  };
-  const agent = await fill("agents", {});
-  const testCases: { testCaseId: string }[] = [];
-  for (const attempt of attempts)
-    testCases.push(await fill("testCases", { agent: { agentId: agent.agentId }, attempt }));
-  return {
-    workspaceId: workspaceId as string,
-    apiKey: apiKey as string,
-    agentId: agent.agentId as string,
-    testCaseIds: testCases.map((t) => t.testCaseId),
-    fill,
-  };
-}
 
 interface BatchRun {
   batchId: string;

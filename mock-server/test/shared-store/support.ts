@@ -5,7 +5,7 @@
 import { afterEach } from "vitest";
 import { spawnMock, type MockProcess } from "../process.js";
 import { startRedis, type RedisServer } from "../redis.js";
-import { startRedisCluster } from "../redis-cluster.js";
+import { type RedisCluster, startRedisCluster } from "../redis-cluster.js";
 
 export interface Reply {
   status: number;
@@ -42,9 +42,17 @@ export function useStoreKind(kind: StoreKind): void {
 
 /** A fresh store of `kind` for this test, stopped after it; its url is what --store takes. */
 export async function storeForTest(kind: StoreKind = defaultKind): Promise<RedisServer> {
-  const store = kind === "redis-cluster" ? await startRedisCluster({ masters: 3 }) : await startRedis();
-  onCleanup(() => store.stop());
-  return store;
+  if (kind === "redis-cluster") return clusterForTest();
+  const redis = await startRedis();
+  onCleanup(() => redis.stop());
+  return redis;
+}
+
+/** A fresh Redis Cluster of 3 masters for this test, stopped after it. */
+export async function clusterForTest(): Promise<RedisCluster> {
+  const cluster = await startRedisCluster({ masters: 3 });
+  onCleanup(() => cluster.stop());
+  return cluster;
 }
 
 /** The store the file runs on (useStoreKind), one redis-server unless told otherwise. */
@@ -75,4 +83,44 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${limitMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** One JSON request to `mock`, with the key it printed unless told otherwise. */
+export async function send(
+  mock: MockProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+  key = mock.apiKey,
+): Promise<Reply> {
+  const headers: Record<string, string> = { "X-API-Key": key };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(mock.url + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** An empty workspace made through `mock`, with one agent and test cases of `attempts` attempts each. */
+export async function workspaceWithTestCases(mock: MockProcess, attempts: number[]) {
+  const { workspaceId, apiKey } = (await send(mock, "POST", "/__mock/workspaces", { empty: true })).body;
+  const fill = async (collection: string, body: unknown) => {
+    const reply = await send(mock, "POST", `/__mock/workspaces/${workspaceId}/${collection}`, body);
+    if (reply.status !== 201) throw new Error(`fill ${collection}: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body;
+  };
+  const agent = await fill("agents", {});
+  const testCases: { testCaseId: string }[] = [];
+  for (const attempt of attempts)
+    testCases.push(await fill("testCases", { agent: { agentId: agent.agentId }, attempt }));
+  return {
+    workspaceId: workspaceId as string,
+    apiKey: apiKey as string,
+    agentId: agent.agentId as string,
+    testCaseIds: testCases.map((t) => t.testCaseId),
+    fill,
+  };
 }
