@@ -3,7 +3,8 @@
  * it makes. Every request carries X-Mock-Dashboard, so the mock neither journals it nor sends it on
  * the event stream (looking does not push the app's requests out of the journal, and cannot loop),
  * and the control token and API key when the page was given them; neither is ever shown or logged.
- * A refusal throws a ControlError holding the 2.2 error body, whose message the views show.
+ * A refusal throws a ControlError holding the 2.2 error body, whose message the views show; a 401 also
+ * tells the connection's onUnauthorized, so the page can ask for the token or a key (sign-in.ts).
  */
 import type { components } from "../../generated/mock-control.js";
 
@@ -31,6 +32,12 @@ export interface Connection {
   /** Sent as `X-API-Key` (a workspace's own key controls that workspace). */
   apiKey?: string;
   fetch: typeof fetch;
+  /**
+   * Told when the mock answers 401 (its control token is asked for, or the secret given is no longer
+   * good): the dashboard signs out and shows its sign-in view. Unset when the credentials came from
+   * mountDashboard's options: then a refusal shows where it happened, as any other.
+   */
+  onUnauthorized?: (message: string) => void;
 }
 
 /** A refused control request: the 2.2 body's message, and its per-field errors when there are some. */
@@ -57,7 +64,7 @@ export type DashboardApi = ReturnType<typeof createDashboardApi>;
 /** The header that keeps the dashboard's own requests out of the journal and the event stream. */
 export const DASHBOARD_HEADER = "X-Mock-Dashboard";
 
-export function headersOf(connection: Omit<Connection, "fetch" | "baseUrl">): Record<string, string> {
+export function headersOf(connection: Pick<Connection, "controlToken" | "apiKey">): Record<string, string> {
   return {
     [DASHBOARD_HEADER]: "1",
     ...(connection.controlToken && { Authorization: `Bearer ${connection.controlToken}` }),
@@ -104,11 +111,13 @@ export function createDashboardApi(connection: Connection) {
     const parsed = text ? safeJson(text) : undefined;
     if (!response.ok) {
       const error = parsed as Partial<ErrorBody> | undefined;
-      throw new ControlError(
+      const refusal = new ControlError(
         response.status,
         error?.message ?? `${method} /__mock${path.split("?")[0]} answered ${response.status}.`,
         error?.validationErrors ?? {},
       );
+      if (response.status === 401) connection.onUnauthorized?.(refusal.message);
+      throw refusal;
     }
     return parsed as T;
   }

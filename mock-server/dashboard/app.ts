@@ -11,6 +11,7 @@ import type { DashboardContext, Route, ViewName } from "./context.js";
 import { EventBus, hashOf, routeOf, useLoad, VIEWS } from "./context.js";
 import { connectLive, type LiveState } from "./events.js";
 import { RequestFeed } from "./request-feed.js";
+import { type Scope, scopeOf } from "./session.js";
 import { ClocksView } from "./views/clocks.js";
 import { CoverageView } from "./views/coverage.js";
 import { FaultsView } from "./views/faults.js";
@@ -35,6 +36,14 @@ export interface AppProps {
   view?: ViewName;
   /** Requests kept in memory. */
   keep?: number;
+  /** Signed in through the sign-in view: what with, and how to sign out (a header control). */
+  account?: Account;
+}
+
+export interface Account {
+  /** What the session holds, for the header ("Control token"); never the secret. */
+  label: string;
+  signOut: () => void;
 }
 
 const LIVE_TEXT: Record<LiveState, string> = {
@@ -52,7 +61,8 @@ const VIEW_OF: Record<ViewName, (props: { ctx: DashboardContext }) => unknown> =
   coverage: CoverageView,
 };
 
-export function App({ connection, deepLinks, view, keep }: AppProps) {
+export function App({ connection, deepLinks, view, keep, account }: AppProps) {
+  const scope: Scope = scopeOf(connection);
   const api = useMemo(() => createDashboardApi(connection), [connection]);
   const feed = useMemo(() => new RequestFeed(keep), [keep]);
   const bus = useMemo(() => new EventBus(), []);
@@ -85,6 +95,7 @@ export function App({ connection, deepLinks, view, keep }: AppProps) {
     const stream = connectLive({
       ...api.events(),
       fetch: connection.fetch,
+      ...(connection.onUnauthorized && { onUnauthorized: connection.onUnauthorized }),
       onState: setLive,
       onEvent: ({ type, data }) => {
         let parsed: any;
@@ -136,6 +147,7 @@ export function App({ connection, deepLinks, view, keep }: AppProps) {
     route,
     navigate,
     deepLinks,
+    scope,
   };
   const View = VIEW_OF[route.view];
   const header = html`<header class="top">
@@ -159,6 +171,13 @@ export function App({ connection, deepLinks, view, keep }: AppProps) {
       </ul>
     </nav>
     <p class="live" role="status" data-live=${live} data-testid="live">${LIVE_TEXT[live]}</p>
+    ${
+      account &&
+      html`<div class="account row">
+      <span class="muted" data-testid="account">${account.label}</span>
+      <button type="button" onClick=${account.signOut}>Sign out</button>
+    </div>`
+    }
   </header>`;
   const body = html`<${View} ctx=${ctx} />`;
   // The /__mock/ui page is the whole document: it has the landmarks; mounted in an app, one region.

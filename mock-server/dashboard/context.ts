@@ -8,6 +8,7 @@ import type { DashboardApi, OperationInfo, WorkspaceInfo } from "./api.js";
 import { ControlError } from "./api.js";
 import type { LiveState } from "./events.js";
 import type { RequestFeed } from "./request-feed.js";
+import type { Scope } from "./session.js";
 
 import { VIEWS, type ViewName } from "./view-names.js";
 
@@ -60,6 +61,26 @@ export interface DashboardContext {
   navigate: (route: Route) => void;
   /** Whether routes are written to location.hash (the /__mock/ui page) or kept in the component. */
   deepLinks: boolean;
+  /**
+   * "workspace" when signed in with a workspace's key: the lists hold that workspace only, a request that
+   * names no workspace means it, and mock-wide actions (creating a workspace) are refused.
+   */
+  scope: Scope;
+}
+
+/**
+ * The workspace a view shows first: "default" for the whole mock; with a key, "" (no workspace named, so the
+ * mock answers for the key's own; naming "default" would answer 404).
+ */
+export function firstWorkspaceOf(ctx: Pick<DashboardContext, "scope">): string {
+  return ctx.scope === "workspace" ? "" : "default";
+}
+
+/**
+ * The option of a picker for no workspace ("Any workspace"): with a key there is one workspace, so none.
+ */
+export function anyWorkspaceOf(ctx: Pick<DashboardContext, "scope">, label: string): string | undefined {
+  return ctx.scope === "workspace" ? undefined : label;
 }
 
 /** Calls `listener` for the live events of `types` while the view is shown. */

@@ -85,4 +85,41 @@ describe("connectLive", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(seen.length).toBe(after);
   });
+
+  it("on a 401, tells the mock's message once and does not retry; unheard, retries it like any failure", async () => {
+    let asked = 0;
+    const refuse = (async () => {
+      asked++;
+      return new Response(JSON.stringify({ status: 401, error: "Unauthorized", message: "Needs the token." }), {
+        status: 401,
+        headers: { "Content-Type": "application/json" },
+      });
+    }) as typeof fetch;
+    const told: string[] = [];
+    const heard = connectLive({
+      url: "u",
+      headers: {},
+      fetch: refuse,
+      onEvent: () => undefined,
+      onState: () => undefined,
+      onUnauthorized: (message) => told.push(message),
+      firstDelayMs: 5,
+    });
+    await expect.poll(() => told, { timeout: 1000 }).toEqual(["Needs the token."]);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(asked).toBe(1);
+    heard.close();
+
+    asked = 0;
+    const unheard = connectLive({
+      url: "u",
+      headers: {},
+      fetch: refuse,
+      onEvent: () => undefined,
+      onState: () => undefined,
+      firstDelayMs: 5,
+    });
+    await expect.poll(() => asked, { timeout: 1000 }).toBeGreaterThanOrEqual(2);
+    unheard.close();
+  });
 });

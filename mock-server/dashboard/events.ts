@@ -2,7 +2,8 @@
  * The live side of the dashboard: GET /__mock/events read with fetch and the body's stream, parsed as
  * server-sent events. Not EventSource: it cannot send headers (X-Mock-Dashboard, a control token), and
  * under MSW the handlers answer with a ReadableStream that only fetch reads the same way as the server's.
- * A stream that fails or ends is opened again after a pause that doubles from 1 s up to 10 s.
+ * A stream that fails or ends is opened again after a pause that doubles from 1 s up to 10 s; one refused
+ * with 401 is not, when someone is told (onUnauthorized): the secret will not get better by waiting.
  */
 
 export interface SseEvent {
@@ -73,6 +74,8 @@ export interface LiveOptions {
   /** The first pause before opening again, doubled after each failure up to maxDelayMs. */
   firstDelayMs?: number;
   maxDelayMs?: number;
+  /** Told the 401 body's message, after which the stream stays closed; unset, a 401 is retried like any failure. */
+  onUnauthorized?: (message: string) => void;
 }
 
 export interface Live {
@@ -95,6 +98,11 @@ export function connectLive(options: LiveOptions): Live {
       signal: controller.signal,
       cache: "no-store",
     });
+    if (response.status === 401 && options.onUnauthorized) {
+      closed = true;
+      options.onUnauthorized(await messageOf(response));
+      return;
+    }
     if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
     options.onState("live");
     delay = firstDelayMs;
@@ -127,4 +135,15 @@ export function connectLive(options: LiveOptions): Live {
       controller?.abort();
     },
   };
+}
+
+/** The message of a 2.2 error body, or a sentence of its status when it has none. */
+async function messageOf(response: Response): Promise<string> {
+  try {
+    const body = JSON.parse(await response.text());
+    if (typeof body?.message === "string") return body.message;
+  } catch {
+    // Not JSON: said below.
+  }
+  return `GET /__mock/events answered ${response.status}.`;
 }

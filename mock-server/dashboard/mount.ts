@@ -7,12 +7,15 @@
  *   await setupWorker(...handlers).start();
  *   mountDashboard(document.getElementById("mock")!, { baseUrl: "https://api.example.com" });
  *
+ * Given no controlToken or apiKey, a mock that asks for one (--control-token) gets a sign-in view, and the
+ * secret typed there is kept in the tab's sessionStorage (sign-in.ts).
+ *
  * The dashboard lives in an open shadow root with one constructed stylesheet, so your app's CSS and its
  * own do not mix, and it needs no inline script or style: it runs under a strict Content-Security-Policy.
  */
 import { html } from "htm/preact";
 import { render } from "preact";
-import { App } from "./app.js";
+import { Dashboard } from "./sign-in.js";
 import type { ViewName } from "./view-names.js";
 import { STYLES } from "./styles.js";
 
@@ -24,7 +27,10 @@ export const DEFAULT_BASE_URL = "http://127.0.0.1:4010";
 export interface DashboardOptions {
   /** Where the mock's /v1 and /__mock live (a mount path included). Default http://127.0.0.1:4010, as createMockHandlers(). */
   baseUrl?: string;
-  /** Sent as `Authorization: Bearer <token>` on every control request (a mock started with --control-token). */
+  /**
+   * Sent as `Authorization: Bearer <token>` on every control request (a mock started with --control-token).
+   * Without it or apiKey, the dashboard asks for one when the mock answers 401.
+   */
   controlToken?: string;
   /** Sent as `X-API-Key` on every control request (a workspace's key controls that workspace). */
   apiKey?: string;
@@ -58,7 +64,7 @@ export function mountDashboard(element: HTMLElement, options: DashboardOptions =
     fetch: options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init)),
   };
   render(
-    html`<${App} connection=${connection} deepLinks=${options.deepLinks ?? false} view=${options.view} keep=${options.keep} />`,
+    html`<${Dashboard} connection=${connection} deepLinks=${options.deepLinks ?? false} view=${options.view} keep=${options.keep} />`,
     container,
   );
   return {

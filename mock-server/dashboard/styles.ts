@@ -97,6 +97,13 @@ form.panel fieldset { border: 0; padding: 0; margin: 0; min-width: 0; }
 form.panel legend { font-weight: 600; padding: 0; margin-bottom: 8px; }
 progress { width: 200px; height: 12px; }
 details > summary { cursor: pointer; }
+.account { gap: 6px 8px; }
+form.signin { max-width: 34rem; margin: 24px auto; display: flex; flex-direction: column; gap: 12px; }
+form.signin h2 { margin: 0; }
+form.signin p { margin: 0; }
+form.signin .field input { width: 100%; }
+form.signin fieldset.choice legend { font-size: 12px; font-weight: 600; color: var(--muted); margin-bottom: 4px; }
+form.signin button.primary { align-self: flex-start; }
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); border: 0; }
 @media (max-width: 900px) {
   .split { grid-template-columns: minmax(0, 1fr); }

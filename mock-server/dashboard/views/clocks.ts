@@ -9,7 +9,7 @@ import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import type { ClockState, JournalEntry } from "../api.js";
 import type { DashboardContext } from "../context.js";
-import { fieldErrorsOf, messageOf, useEvents, useLoad } from "../context.js";
+import { fieldErrorsOf, firstWorkspaceOf, messageOf, useEvents, useLoad } from "../context.js";
 import { clockDateTime, relativeTo } from "../format.js";
 import { ErrorNote, WorkspaceSelect } from "./parts.js";
 
@@ -29,15 +29,17 @@ const STEPS: [number, string][] = [
 ];
 
 export function ClocksView({ ctx }: { ctx: DashboardContext }) {
-  const [workspaceId, setWorkspaceId] = useState("default");
-  const clock = useLoad(() => ctx.api.clock(workspaceId), [workspaceId]);
-  const root = useLoad(() => ctx.api.clock(), []);
+  const [workspaceId, setWorkspaceId] = useState(() => firstWorkspaceOf(ctx));
+  const clock = useLoad(() => ctx.api.clock(workspaceId || undefined), [workspaceId]);
+  // The root clock is the mock's: with a key, a clock that names no workspace is the key's own.
+  const root = useLoad(() => (ctx.scope === "mock" ? ctx.api.clock() : Promise.resolve(undefined)), []);
+  const shownId = workspaceId || clock.data?.workspaceId;
   useEvents(ctx, ["clock", "request", "workspace", "delivery", "dropped"], (type, data) => {
     if (type === "clock") {
-      if (data.workspaceId === workspaceId) clock.reload();
+      if (data.workspaceId === shownId) clock.reload();
       else if (data.workspaceId === null || data.workspaceId === undefined) root.reload(), clock.reload();
     } else if (type === "request") {
-      if ((data as JournalEntry).workspaceId === workspaceId) clock.reloadSoon();
+      if ((data as JournalEntry).workspaceId === shownId) clock.reloadSoon();
     } else clock.reloadSoon();
   });
   return html`<section aria-labelledby="clocks-title">

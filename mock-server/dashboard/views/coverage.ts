@@ -6,7 +6,7 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import type { DashboardContext } from "../context.js";
-import { useEvents, useLoad } from "../context.js";
+import { firstWorkspaceOf, useEvents, useLoad } from "../context.js";
 import { ErrorNote, WorkspaceSelect } from "./parts.js";
 import { DriftList } from "./request-detail.js";
 
@@ -14,12 +14,13 @@ import { DriftList } from "./request-detail.js";
 const MAX_VARIANTS = 300;
 
 export function CoverageView({ ctx }: { ctx: DashboardContext }) {
-  const [workspaceId, setWorkspaceId] = useState("default");
+  const [workspaceId, setWorkspaceId] = useState(() => firstWorkspaceOf(ctx));
   const [unseenOnly, setUnseenOnly] = useState(true);
-  const coverage = useLoad(() => ctx.api.coverage(workspaceId), [workspaceId], 2000);
+  const coverage = useLoad(() => ctx.api.coverage(workspaceId || undefined), [workspaceId], 2000);
+  const shownId = workspaceId || coverage.data?.workspaceId;
   const drift = useLoad(() => ctx.api.drift(), [], 2000);
   useEvents(ctx, ["request", "dropped", "workspace"], (type, data) => {
-    if (type !== "request" || data.workspaceId === workspaceId) coverage.reloadSoon();
+    if (type !== "request" || data.workspaceId === shownId) coverage.reloadSoon();
     if (type !== "workspace") drift.reloadSoon();
   });
   const variants = (coverage.data?.variants ?? []).filter((v) => !unseenOnly || !v.seen);

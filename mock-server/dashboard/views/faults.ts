@@ -9,7 +9,7 @@ import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import type { FaultRule, FaultRuleInput, JournalEntry, OperationInfo } from "../api.js";
 import type { DashboardContext } from "../context.js";
-import { fieldErrorsOf, messageOf, useEvents, useLoad } from "../context.js";
+import { anyWorkspaceOf, fieldErrorsOf, messageOf, useEvents, useLoad } from "../context.js";
 import { describeRule } from "./request-detail.js";
 import { ErrorNote, WorkspaceSelect } from "./parts.js";
 
@@ -239,7 +239,7 @@ function FaultCreator({ ctx, onCreated }: { ctx: DashboardContext; onCreated: ()
           label="Workspace"
           value=${form.workspaceId}
           workspaces=${ctx.workspaces}
-          any="Every workspace"
+          any=${anyWorkspaceOf(ctx, "Every workspace")}
           onChange=${(workspaceId: string) => setForm((f) => ({ ...f, workspaceId }))}
         />
         <button type="submit" class="primary">Create fault</button>

@@ -55,7 +55,10 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   </span>`;
 }
 
-/** A workspace picker; `any` adds an option for no workspace (value ""). */
+/**
+ * A workspace picker; `any` adds an option for no workspace (value ""). Without `any`, "" shows the first
+ * workspace: signed in with a key, the list is that workspace alone and naming none means it.
+ */
 export function WorkspaceSelect({
   id,
   label,
@@ -71,12 +74,14 @@ export function WorkspaceSelect({
   any?: string;
   onChange: (value: string) => void;
 }) {
-  const known = workspaces.some((w) => w.workspaceId === value);
+  // No option for "" (a key's dashboard names no workspace, meaning its own): show the first, the key's.
+  const shown = any === undefined && value === "" ? (workspaces[0]?.workspaceId ?? "") : value;
+  const known = workspaces.some((w) => w.workspaceId === shown);
   return html`<div class="field">
     <label for=${id}>${label}</label>
-    <select id=${id} value=${value} onChange=${(e: Event) => onChange((e.target as HTMLSelectElement).value)}>
+    <select id=${id} value=${shown} onChange=${(e: Event) => onChange((e.target as HTMLSelectElement).value)}>
       ${any !== undefined && html`<option value="">${any}</option>`}
-      ${!known && value !== "" && html`<option value=${value}>${value}</option>`}
+      ${!known && shown !== "" && html`<option value=${shown}>${shown}</option>`}
       ${workspaces.map((w) => html`<option key=${w.workspaceId} value=${w.workspaceId}>${w.workspaceId}</option>`)}
     </select>
   </div>`;

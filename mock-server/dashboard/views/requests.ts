@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import type { JournalEntry, RequestFilter } from "../api.js";
 import { ControlError } from "../api.js";
 import type { DashboardContext } from "../context.js";
-import { hashOf, messageOf, useEvents } from "../context.js";
+import { anyWorkspaceOf, hashOf, messageOf, useEvents } from "../context.js";
 import { clockTime, statusMatches } from "../format.js";
 import { FEED_CAPACITY } from "../request-feed.js";
 import { RequestDetailPane } from "./request-detail.js";
@@ -113,7 +113,7 @@ export function RequestsView({ ctx }: { ctx: DashboardContext }) {
         label="Workspace"
         value=${filters.workspaceId}
         workspaces=${ctx.workspaces}
-        any="Any workspace"
+        any=${anyWorkspaceOf(ctx, "Any workspace")}
         onChange=${(workspaceId: string) => setFilters((f) => ({ ...f, workspaceId }))}
       />
       <div class="field">

@@ -8,7 +8,7 @@ import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import type { WebhookDelivery } from "../api.js";
 import type { DashboardContext } from "../context.js";
-import { messageOf, useEvents, useLoad } from "../context.js";
+import { anyWorkspaceOf, messageOf, useEvents, useLoad } from "../context.js";
 import { clockDateTime, prettyBody } from "../format.js";
 import { ErrorNote, WorkspaceSelect } from "./parts.js";
 
@@ -40,7 +40,7 @@ export function WebhooksView({ ctx }: { ctx: DashboardContext }) {
         label="Workspace"
         value=${workspaceId}
         workspaces=${ctx.workspaces}
-        any="Any workspace"
+        any=${anyWorkspaceOf(ctx, "Any workspace")}
         onChange=${setWorkspaceId}
       />
       <button type="button" onClick=${deliveries.reload}>Refresh</button>

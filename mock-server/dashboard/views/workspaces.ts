@@ -1,7 +1,8 @@
 /**
  * Workspaces: every workspace with its record counts per collection and its API key (masked until
  * asked, copyable without showing it); create one (seeded, empty, read-only, a scenario), reset one to
- * its seed, delete one (the default workspace cannot be: the mock's 409 message says so).
+ * its seed, delete one (the default workspace cannot be: the mock's 409 message says so). Signed in
+ * with a workspace's key, the list is that workspace and creating one is off, saying why: it needs the token.
  */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
@@ -72,8 +73,10 @@ function WorkspaceCreator({ ctx }: { ctx: DashboardContext }) {
   const [scenario, setScenario] = useState("");
   const [error, setError] = useState<{ message: string; fields: Record<string, string> } | undefined>(undefined);
   const [created, setCreated] = useState<{ workspaceId: string; apiKey: string } | undefined>(undefined);
+  const keyOnly = ctx.scope === "workspace";
   const submit = (e: Event) => {
     e.preventDefault();
+    if (keyOnly) return;
     setError(undefined);
     ctx.api
       .createWorkspace({
@@ -88,8 +91,15 @@ function WorkspaceCreator({ ctx }: { ctx: DashboardContext }) {
       );
   };
   return html`<form class="panel" noValidate onSubmit=${submit} aria-labelledby="workspace-form-title">
-    <fieldset>
+    <fieldset disabled=${keyOnly} aria-describedby=${keyOnly ? "workspace-form-why" : undefined}>
       <legend id="workspace-form-title">New workspace</legend>
+      ${
+        keyOnly &&
+        html`<p class="muted" id="workspace-form-why">
+        Creating a workspace needs the control token: signed in with a workspace's key, this dashboard controls
+        that workspace only.
+      </p>`
+      }
       <div class="toolbar">
         <div class="field">
           <label for="workspace-seed">Seed</label>
