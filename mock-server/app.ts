@@ -5,10 +5,22 @@
  *
  * Express is an optional peer dependency of the kit (it alone would pull 68 packages into every app
  * that installs the kit), so it is loaded here, on first use, from the app's own node_modules.
+ * Like startMock, the app serves Prometheus metrics at /__mock/metrics and sends OpenTelemetry traces
+ * when OTEL_EXPORTER_OTLP_ENDPOINT is set (the SDK loads in the background: createApp stays synchronous).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
-import { createMock, DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID, type Mock, type MockOptions } from "./mock/mock.js";
+import {
+  createMock,
+  DEFAULT_API_KEY,
+  DEFAULT_MOCK_OPTIONS,
+  DEFAULT_WORKSPACE_ID,
+  type Mock,
+  type MockOptions,
+} from "./mock/mock.js";
+import { combineTelemetry } from "./core/telemetry.js";
+import { createMetrics, mockSources } from "./node/metrics.js";
+import { startTracing } from "./node/tracing.js";
 import { nodeDocsSite } from "./docs-site/site.js";
 import { nodeDashboardSite } from "./dashboard/site.js";
 import { nodeSha256 } from "./node/platform.js";
@@ -42,11 +54,18 @@ function loadExpress(): () => MountableApp {
 
 export function createApp(overrides: Partial<MockOptions> = {}): MockApp {
   const express = loadExpress();
-  const mock = createMock({
+  const log = overrides.log ?? DEFAULT_MOCK_OPTIONS.log;
+  const tracing = startTracing(process.env, { log });
+  // No await here: missing OpenTelemetry packages are told in the log, and the app serves untraced.
+  tracing?.ready.catch((error: Error) => log(error.message));
+  const metrics = createMetrics(mockSources(() => mock));
+  const mock: Mock = createMock({
     sha256: nodeSha256,
     docs: nodeDocsSite({ apiKey: overrides.apiKey ?? DEFAULT_API_KEY }),
     dashboard: nodeDashboardSite(),
+    metrics,
     ...overrides,
+    telemetry: combineTelemetry(metrics, tracing, overrides.telemetry),
   });
   const app = express();
   app.disable("x-powered-by");
@@ -55,5 +74,12 @@ export function createApp(overrides: Partial<MockOptions> = {}): MockApp {
     (req: IncomingMessage & { baseUrl: string }, res: ServerResponse) =>
       void serveNode(mock.core, req, res, { base: req.baseUrl }),
   );
-  return { ...mock, app };
+  return {
+    ...mock,
+    app,
+    async close() {
+      await mock.close();
+      await tracing?.shutdown();
+    },
+  };
 }

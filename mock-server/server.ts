@@ -3,7 +3,9 @@
  * to the core (no Express on the way). Tests bind 127.0.0.1 on an ephemeral port and close it when
  * done. A client that sends its request too slowly is answered 408 and cut off once the request
  * timeout passes (checked at least every second), so one stalled upload cannot hold a connection
- * forever while others are served. close() is graceful: requests in flight finish first.
+ * forever while others are served. close() is graceful: requests in flight finish first. It serves
+ * Prometheus metrics at /__mock/metrics, and sends OpenTelemetry traces when OTEL_EXPORTER_OTLP_ENDPOINT
+ * is set (node/metrics.ts, node/tracing.ts).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -29,6 +31,10 @@ import { serveNode, type InFlight } from "./node/serve.js";
 import { nodeUpstream, type NodeUpstream } from "./node/upstream-transport.js";
 import type { RouteTable } from "./upstream/route-modes.js";
 import * as driftRules from "./core/exchange-rules/drift.js";
+import { combineTelemetry } from "./core/telemetry.js";
+import type { MetricsText } from "./control/types.js";
+import { createMetrics, mockSources, type Metrics } from "./node/metrics.js";
+import { startTracing, type Env, type Tracing } from "./node/tracing.js";
 
 export interface StartOptions extends Partial<Omit<MockOptions, "clock" | "upstream">> {
   port?: number;
@@ -56,6 +62,13 @@ export interface StartOptions extends Partial<Omit<MockOptions, "clock" | "upstr
   record?: string | boolean;
   /** Listen on a non-loopback host without a control token all the same (node/control-exposure.ts). */
   insecureControl?: boolean;
+  /** Where the OTEL_* variables are read (tracing is on when OTEL_EXPORTER_OTLP_ENDPOINT is set): process.env by default. */
+  env?: Env;
+  /**
+   * What GET /__mock/metrics answers, made from this process's metrics: with --workers, clusterAwareMetrics
+   * (node/cluster-metrics.ts), which answers the sum of every worker's. This process's own by default.
+   */
+  metricsText?: (local: Metrics) => MetricsText;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -68,6 +81,8 @@ export interface RunningMock {
   server: Server;
   /** Requests being served now. */
   inFlight(): number;
+  /** The spans' exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set; close() flushes it. */
+  tracing?: Tracing;
   /** Stops accepting, lets requests in flight finish (up to the grace), then stops the mock's timers. */
   close(): Promise<void>;
 }
@@ -88,6 +103,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     route,
     record,
     insecureControl,
+    env = process.env,
+    metricsText,
     ...appOptions
   } = options;
   refuseOpenControl(host, appOptions.controlToken, insecureControl);
@@ -99,9 +116,19 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       )
     : undefined;
   const log = appOptions.log ?? DEFAULT_MOCK_OPTIONS.log;
+  // The OpenTelemetry packages missing, or a URL that is none: one line, before anything opens.
+  const tracing = startTracing(env, { log });
+  try {
+    await tracing?.ready;
+  } catch (error) {
+    await upstream?.transport.close();
+    throw error;
+  }
+  // The gauges read the mock once it exists: at the first scrape, never before.
+  let mock: Mock;
+  const metrics = createMetrics(mockSources(() => mock));
   // Unreachable at start: the caller gets one line (npm start exits 2 with it), not a mock that answers 500.
   const shared = store ? await RedisLink.open(store, log) : undefined;
-  let mock: Mock;
   try {
     mock = createMock(
       {
@@ -109,6 +136,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
         docs: nodeDocsSite({ apiKey: appOptions.apiKey ?? DEFAULT_API_KEY }),
         dashboard: nodeDashboardSite(),
         ...appOptions,
+        telemetry: combineTelemetry(metrics, tracing, appOptions.telemetry),
+        metrics: appOptions.metrics ?? (metricsText ? metricsText(metrics) : metrics),
         // On a shared store, an attempt whose process died is made again once its lease (clock time) runs out.
         ...(shared && { webhooks: { leaseMs: sharedLeaseMs(appOptions.webhooks?.timeoutMs), ...appOptions.webhooks } }),
         clock: typeof clock === "string" ? { mode: clock } : clock,
@@ -123,6 +152,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     // A route naming no operation of the spec: nothing may stay open behind the one line.
     await upstream?.transport.close();
     await shared?.close();
+    await tracing?.shutdown();
     throw error;
   }
   try {
@@ -130,6 +160,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
   } catch (error) {
     await mock.close();
     await shared?.close();
+    await tracing?.shutdown();
     throw new Error(`Cannot join the shared store at ${shared?.where()}: ${(error as Error).message}`);
   }
   const inFlight: InFlight = new Map();
@@ -170,6 +201,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     await mock.close();
     await upstream?.transport.close();
     await shared?.close();
+    await tracing?.shutdown();
     throw new Error(`--upstream ${upstreamUrl} is this mock itself (${url}): it would forward every request to itself`);
   }
   return {
@@ -179,6 +211,7 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     mock,
     server,
     inFlight: () => inFlight.size,
+    ...(tracing && { tracing }),
     async close() {
       closing = true;
       // Event streams never finish by themselves: ended now, they do not hold the drain below.
@@ -198,6 +231,8 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
       await mock.close();
       await upstream?.transport.close();
       await shared?.close();
+      // Last: the spans of the requests that just finished go out before close() resolves.
+      await tracing?.shutdown();
     },
   };
 }

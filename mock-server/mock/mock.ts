@@ -34,6 +34,8 @@ import { Redactor } from "../upstream/redact.js";
 import { randomUUID } from "../core/portable-crypto.js";
 import { parseRouteTable, RouteModes, type RouteTable } from "../upstream/route-modes.js";
 import type { UpstreamTransport } from "../core/exchange.js";
+import { combineTelemetry, type Telemetry } from "../core/telemetry.js";
+import type { MetricsText } from "../control/types.js";
 
 export { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID };
 
@@ -57,6 +59,10 @@ export interface MockOptions {
   dashboard?: DashboardSite;
   /** Told of every answered request: the console's request log. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Told of every answered request and webhook attempt: the Node doors' metrics and traces (core/telemetry.ts). */
+  telemetry?: Telemetry;
+  /** What GET /__mock/metrics serves (the Node doors make it with prom-client); without it, 404. */
+  metrics?: MetricsText;
   /**
    * The spec to serve, with the validators compiled from it; the one bundled into generated/ by
    * default. Each mock serves its own: mocks in one process may serve different specs.
@@ -161,7 +167,15 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     runDue: (workspace) => scheduler.runDue(workspace),
   });
   const webhooks = new WebhookDispatcher(
-    { ...DEFAULT_DISPATCHER_OPTIONS, ...options.webhooks, log: options.log },
+    {
+      ...DEFAULT_DISPATCHER_OPTIONS,
+      ...options.webhooks,
+      log: options.log,
+      onAttempt: combineTelemetry(
+        options.webhooks.onAttempt && { webhookAttempt: options.webhooks.onAttempt },
+        options.telemetry,
+      )?.webhookAttempt,
+    },
     workspaces,
     // As GET /__mock/webhook-deliveries shows it: verified or not. Only checked when someone watches.
     (delivery, workspace) =>
@@ -219,12 +233,14 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     log: options.log,
     contract: services.contract,
     handlers,
-    control: controlRoutes({ ...services, journal, faults, drift, events }),
+    control: controlRoutes({ ...services, journal, faults, drift, events, metrics: options.metrics }),
     access: controlAccess(services.workspaces, options.controlToken),
     faults,
     docs: options.docs,
     dashboard: options.dashboard,
-    onRequest: options.onRequest,
+    // The request log and the instruments, told in turn; nothing at all when there are none.
+    onRequest: combineTelemetry(options.onRequest && { requestDone: options.onRequest }, options.telemetry)
+      ?.requestDone,
     upstream: upstream && {
       transport: upstream.transport,
       modes: modes!,

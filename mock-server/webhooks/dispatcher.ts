@@ -12,6 +12,7 @@ import type { Delivery, Workspace } from "../store/workspace.js";
 import type { WebhookEvent } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import type { Task } from "../store/tasks.js";
+import type { WebhookAttemptOutcome } from "../core/telemetry.js";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./sign.js";
 
 export type { Delivery };
@@ -31,6 +32,8 @@ export interface DispatcherOptions {
    * attempts again.
    */
   leaseMs?: number;
+  /** Told how each attempt ended, once it has (the metrics count attempts by outcome). */
+  onAttempt?: (outcome: WebhookAttemptOutcome) => void;
 }
 
 /** The lease of an attempt on a store shared by processes: made again once it runs out (clock time). */
@@ -241,12 +244,14 @@ export class WebhookDispatcher {
         error: "reserved example domain: not sent",
         durationMs: 0,
       };
+      this.options.onAttempt?.("skipped");
       return this.record(workspace, claim, await signature, attempt, "skipped");
     }
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
     let responseText: string | null = null;
+    let outcome: WebhookAttemptOutcome;
     const signed = await signature;
     try {
       const response = await fetch(claimed.url, {
@@ -264,7 +269,9 @@ export class WebhookDispatcher {
       statusCode = response.status;
       responseText = await excerpt(response);
       if (statusCode < 200 || statusCode >= 300) error = `receiver answered ${statusCode}`;
+      outcome = error === null ? "delivered" : "failed";
     } catch (e) {
+      outcome = "error";
       error =
         (e as Error).name === "TimeoutError"
           ? `no answer within ${this.options.timeoutMs} ms`
@@ -277,6 +284,7 @@ export class WebhookDispatcher {
       durationMs: Math.round(performance.now() - started),
       response: responseText,
     };
+    this.options.onAttempt?.(outcome);
     // A workspace reset or deleted while this attempt was under way has no such delivery any more: nothing is recorded.
     return this.record(workspace, claim, signed, attempt, error === null ? "delivered" : undefined);
   }
