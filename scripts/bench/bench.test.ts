@@ -16,6 +16,14 @@ import { renderResults, type Results } from "./report.js";
 import { renderMarkdown, runBench } from "./run.js";
 import { CALL_QUERIES, RUN_QUERIES } from "./scale.js";
 import { STORE_SCENARIOS, STORE_TARGETS } from "./shared-store.js";
+import {
+  arithmetic,
+  CORES,
+  parseRoundTrips,
+  renderSharing,
+  SHARING_SCENARIOS,
+  type SharingFigures,
+} from "./sharing.js";
 import { UPSTREAM_SCENARIOS, UPSTREAM_TARGETS, type UpstreamFigures } from "./upstream.js";
 
 const finite = (n: number | undefined) => typeof n === "number" && Number.isFinite(n);
@@ -145,6 +153,40 @@ function expectDashboardFigures(d: DashboardFigures | undefined): void {
   expect(finite(paused.resumed)).toBe(true);
 }
 
+/**
+ * Part 11's figures: every run answered without an error; the two targets each ran every round; the delay
+ * line made every request wait (each waits for at least one round trip to Redis); one process against a
+ * primary and two workers.
+ */
+function expectSharingFigures(s: SharingFigures | undefined): void {
+  const scenarios = SHARING_SCENARIOS.map((o) => o.scenario);
+  expect(s?.cpu.map((row) => row.scenario)).toEqual(scenarios);
+  for (const row of s!.cpu) {
+    expect([row.memory.length, row.redis.length], row.scenario).toEqual([s!.plan.rounds, s!.plan.rounds]);
+    for (const r of [...row.memory, ...row.redis]) {
+      expect([r.requests > 0, r.errors], row.scenario).toEqual([true, 0]);
+      expect([r.mockCpuUs, r.p50].every(finite), row.scenario).toBe(true);
+    }
+    expect(row.memory.every((r) => r.redisCpuUs === undefined)).toBe(true);
+    expect(row.redis.every((r) => finite(r.redisCpuUs))).toBe(true);
+  }
+  expect(s!.roundTrips.map((row) => row.scenario)).toEqual(scenarios);
+  for (const row of s!.roundTrips) {
+    expect([row.requests, row.errors], row.scenario).toEqual([s!.plan.sequential, 0]);
+    expect(row.sent, row.scenario).toBeGreaterThan(0);
+    expect(row.awaited, row.scenario).toBeGreaterThan(0.5);
+  }
+  expect(s!.workers.map((row) => row.scenario)).toEqual(scenarios);
+  for (const row of s!.workers) {
+    expect([row.one.mockProcesses, row.two.mockProcesses], row.scenario).toEqual([1, 3]);
+    for (const cell of [row.one, row.two]) {
+      expect([cell.requests > 0, cell.errors], row.scenario).toEqual([true, 0]);
+      expect([cell.rps, cell.mockCpuMs, cell.redisCpuMs].every(finite), row.scenario).toBe(true);
+    }
+  }
+  if (s!.redisBenchmark) expect(s!.redisBenchmark.getPerSec).toBeGreaterThan(0);
+}
+
 const gatewayRun = (wallSec: number, received: number, rateLimited: number, early = 0): GatewayRun =>
   ({
     wallSec,
@@ -190,6 +232,37 @@ describe("part 7's arithmetic", () => {
     expect(markdown).toMatch(/## 7\. The conformance suite through an API gateway[\s\S]*--only listAgents/);
     await expect(runBench(["--only", "scale"], () => undefined)).rejects.toThrow(/--only takes gateway/);
   }, 60_000);
+});
+
+describe("part 11's arithmetic", () => {
+  it("reads the mock's round trips from its metrics, every series summed", () => {
+    const text = [
+      "# HELP apm_store_round_trips_total Round trips to Redis",
+      "# TYPE apm_store_round_trips_total counter",
+      'apm_store_round_trips_total{process="1"} 12',
+      'apm_store_round_trips_total{process="2"} 30',
+      "apm_store_round_trips_total_created 1700000000",
+    ].join("\n");
+    expect(parseRoundTrips(text)).toBe(42);
+    expect(parseRoundTrips("apm_store_round_trips_total 7\n")).toBe(7);
+    expect(parseRoundTrips("apm_requests_total 7\n")).toBeUndefined();
+  });
+
+  it("takes the ceilings from one busy process's CPU and redis-server's", () => {
+    const cell = { mockCpuMs: 0.1, redisCpuMs: 0.025 };
+    const figures = {
+      workers: [{ scenario: "GET /v1/calls/{callId}", one: cell }],
+      roundTrips: [{ scenario: "GET /v1/calls/{callId}", sent: 2 }],
+      redisBenchmark: { getPerSec: 100_000 },
+    } as unknown as SharingFigures;
+    const a = arithmetic(figures, "GET /v1/calls/{callId}");
+    expect([a.c, a.r, a.o, a.perMaster]).toEqual([100, 25, 2, 40_000]);
+    // 8 cores at 100 µs: 80,000 req/s; Redis at 25 µs a request needs 2 masters, at 2 GETs' worth 2 as well.
+    expect(a.cores.find((k) => k.n === 8)).toEqual({ n: 8, rps: 80_000, byCpu: 2, byOps: 2 });
+    expect(a.cores.map((k) => k.n)).toEqual(CORES);
+    // Without redis-benchmark: no bound by operations.
+    expect(arithmetic({ ...figures, redisBenchmark: undefined }, "GET /v1/calls/{callId}").cores[0].byOps).toBeNaN();
+  });
 });
 
 describe("npm run bench -- --quick", () => {
@@ -260,15 +333,18 @@ describe("npm run bench -- --quick", () => {
     expectUpstreamFigures(r.upstream);
     expectExercisedFigures(r.exercised);
     expectDashboardFigures(r.dashboard);
+    expectSharingFigures(r.sharing);
     // CPU ratios may read n/a here: ten requests can use less than one 10 ms tick of CPU time.
     const markdown = renderResults(r, "/nonexistent");
     expect(markdown).not.toMatch(/NaN|undefined/);
     expect(markdown).toMatch(/## 6\. Shared store[\s\S]*\| GET \/v1\/calls\?size=20 \| 2\.00 \|[\s\S]*### Scaling/);
     expect(markdown).toMatch(/## 7\. The conformance suite through an API gateway[\s\S]*\| clean: no noise \|/);
-    // Parts 8 to 10 run alone too (--only: one code path for every part, which part 7's test runs): here,
+    // Parts 8 to 11 run alone too (--only: one code path for every part, which part 7's test runs): here,
     // each section in its place in RESULTS.md, before the profiling notes.
-    expect(renderMarkdown(r)).toMatch(
-      /## 8\. The upstream door[\s\S]*## 9\. What was exercised: coverage and the HAR journal[\s\S]*## 10\. The dashboard's cost[\s\S]*## Profiling/,
+    const whole = renderMarkdown(r);
+    expect(whole).toMatch(
+      /## 8\. The upstream door[\s\S]*## 9\. What was exercised: coverage and the HAR journal[\s\S]*## 10\. The dashboard's cost[\s\S]*## 11\. Sharing one mock[\s\S]*## Profiling/,
     );
-  }, 240_000);
+    expect(renderSharing(r.sharing)).not.toMatch(/NaN|undefined/);
+  }, 300_000);
 });

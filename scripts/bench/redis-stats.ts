@@ -1,6 +1,7 @@
 /**
- * What the bench reads from a redis-server (part 6, the shared store): its counters (INFO stats and
- * commandstats), its own CPU time, and the commands one client sent over a window (MONITOR).
+ * What the bench reads from a redis-server (parts 6 and 11, the shared store): its counters (INFO stats
+ * and commandstats), its own CPU time, the commands one client sent over a window (MONITOR), and, through
+ * a delay line in front of it (RedisDelayLine), how many round trips a request waits for.
  *
  * What counts, found on Redis 7.0.15 (Debian's redis-server) and checked again by every run
  * (`scriptAccounting`, reported in RESULTS.md): a command that a Lua script runs through redis.call
@@ -12,6 +13,7 @@
  * is the cross-check (a script call is always a client's: a script cannot call another), and the sum
  * over commandstats is what Redis executed in all, scripts' commands included.
  */
+import net from "node:net";
 import { Redis } from "ioredis";
 
 export interface RedisCounters {
@@ -51,6 +53,13 @@ export class RedisProbe {
     for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls.set(m[1].toLowerCase(), Number(m[2]));
     const total = Number(/^total_commands_processed:(\d+)/m.exec(text)?.[1] ?? Number.NaN);
     return { total, calls };
+  }
+
+  /** Milliseconds of one PING's round trip (through a RedisDelayLine when connected to one). */
+  async ping(): Promise<number> {
+    const started = performance.now();
+    await this.client.ping();
+    return performance.now() - started;
   }
 
   async version(): Promise<string> {
@@ -143,4 +152,73 @@ export function callsBetween(
     sum += delta;
   }
   return { byName, sum };
+}
+
+/**
+ * A TCP relay in front of a redis-server that holds every reply for `delayMs` before passing it on
+ * (part 11). Requests go through at once and replies keep their order; each reply is held from when it
+ * arrived, not after the one before, so commands sent without waiting (pipelined, or a write nobody
+ * awaits) overlap their delays as they overlap their round trips. A request that waits for k round
+ * trips in a row before its answer then takes k × delayMs longer: its latency with the delay, less
+ * its latency without, over delayMs, counts the round trips on its response path, as its client sees
+ * them. Set `delayMs` between requests; 0 passes replies straight through.
+ */
+export class RedisDelayLine {
+  delayMs = 0;
+  private readonly sockets = new Set<net.Socket>();
+
+  private constructor(
+    private readonly server: net.Server,
+    /** redis://127.0.0.1:PORT of the relay: the URL the mock gets. */
+    readonly url: string,
+  ) {}
+
+  static async start(redisPort: number): Promise<RedisDelayLine> {
+    let line: RedisDelayLine | undefined;
+    const server = net.createServer((client) => line!.relay(client, redisPort));
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve());
+    });
+    line = new RedisDelayLine(server, `redis://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
+    return line;
+  }
+
+  private relay(client: net.Socket, redisPort: number): void {
+    const redis = net.connect(redisPort, "127.0.0.1");
+    for (const socket of [client, redis]) {
+      this.sockets.add(socket);
+      socket.setNoDelay(true);
+      socket.on("error", () => undefined);
+      socket.once("close", () => {
+        this.sockets.delete(socket);
+        client.destroy();
+        redis.destroy();
+      });
+    }
+    client.pipe(redis);
+    // Replies waiting, oldest first, each with the time it is due; one timer, for the oldest.
+    const held: { due: number; chunk: Buffer }[] = [];
+    let waiting = false;
+    const wait = (ms: number) => {
+      waiting = true;
+      setTimeout(release, ms);
+    };
+    const release = () => {
+      waiting = false;
+      const now = performance.now();
+      while (held.length > 0 && held[0].due <= now) client.write(held.shift()!.chunk);
+      if (held.length > 0) wait(held[0].due - now);
+    };
+    redis.on("data", (chunk: Buffer) => {
+      if (this.delayMs <= 0 && held.length === 0) return void client.write(chunk);
+      held.push({ due: performance.now() + this.delayMs, chunk });
+      if (!waiting) wait(this.delayMs);
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
 }

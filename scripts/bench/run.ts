@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE] [--only gateway|compare|upstream|exercised|dashboard]
+ * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE] [--only gateway|compare|upstream|exercised|dashboard|sharing]
  * Runs every part of the benchmark in one process on this machine and rewrites scripts/bench/RESULTS.md.
  * --quick: a smoke run of a few seconds per part (tiny durations and sizes), for `npm test`; its figures
  * mean nothing and it writes RESULTS.md only when --out says so. --json keeps the figures; --render-from
@@ -11,7 +11,8 @@
  * section RESULTS.md gets from renderUpstream, before the profiling notes; --only exercised for part 9
  * (what observing every answer for coverage and journaling it for the HAR export cost, scripts/bench/
  * exercised.ts), whose section report.ts's renderExercised writes after part 8's; --only dashboard for part 10
- * (what the dashboard's event stream costs the mock, scripts/bench/dashboard.ts, renderDashboard). Every run but --quick
+ * (what the dashboard's event stream costs the mock, scripts/bench/dashboard.ts, renderDashboard); --only sharing for
+ * part 11 (sharing one mock: Redis against in memory, round trips, --workers; scripts/bench/sharing.ts, renderSharing). Every run but --quick
  * saves its figures to the --json file (default scripts/bench/results.json), so a later --only run keeps
  * them; --quick saves them only when --json says where.
  */
@@ -28,6 +29,7 @@ import { measureExercised, type ExercisedFigures, type ExercisedPlan } from "./e
 import { measureMswDoor } from "./msw.js";
 import { renderExercised, renderResults, type Results } from "./report.js";
 import { runScale } from "./scale.js";
+import { measureSharing, renderSharing, type SharingFigures, type SharingPlan } from "./sharing.js";
 import { measureSharedStore } from "./shared-store.js";
 import { measureStarts, measureTooling } from "./tooling.js";
 import { measureUploads } from "./uploads.js";
@@ -75,6 +77,16 @@ export const FULL = {
     slowWarmup: 5_000,
     slowRequests: 50_000,
   } as DashboardPlan,
+  /** Part 11: medians of 3 rounds at 1,000/s; replies held 20 ms to count round trips; redis-benchmark's GET. */
+  sharing: {
+    rounds: 3,
+    rate: 1_000,
+    rateConnections: 2,
+    rateSec: 4,
+    delayMs: 20,
+    sequential: 50,
+    benchmarkRequests: 100_000,
+  } as SharingPlan,
 };
 
 export const QUICK: typeof FULL = {
@@ -104,25 +116,36 @@ export const QUICK: typeof FULL = {
     harReads: 2,
   },
   dashboard: { rounds: 1, rate: 200, rateConnections: 2, rateSec: 1, slowWarmup: 100, slowRequests: 2_000 },
+  sharing: {
+    rounds: 1,
+    rate: 100,
+    rateConnections: 2,
+    rateSec: 1,
+    delayMs: 20,
+    sequential: 5,
+    benchmarkRequests: 1_000,
+  },
 };
 
 /** Parts that can run alone (--only). */
-const ALONE = ["gateway", "compare", "upstream", "exercised", "dashboard"] as const;
+const ALONE = ["gateway", "compare", "upstream", "exercised", "dashboard", "sharing"] as const;
 
-/** What a run saves: report.ts's figures, and parts 8 to 10 (each absent in figures saved before it was measured). */
+/** What a run saves: report.ts's figures, and parts 8 to 11 (each absent in figures saved before it was measured). */
 type BenchResults = Results & {
   upstream?: UpstreamFigures;
   exercised?: ExercisedFigures;
   dashboard?: DashboardFigures;
+  sharing?: SharingFigures;
 };
 
-/** RESULTS.md: report.ts's document with parts 8 to 10 before the profiling notes (kept by hand, last). */
+/** RESULTS.md: report.ts's document with parts 8 to 11 before the profiling notes (kept by hand, last). */
 export function renderMarkdown(results: BenchResults): string {
   const markdown = renderResults(results, here("profile-notes.md"));
   const section = [
     renderUpstream(results.upstream),
     renderExercised(results.exercised),
     renderDashboard(results.dashboard),
+    renderSharing(results.sharing),
   ]
     .filter(Boolean)
     .join("\n");
@@ -205,6 +228,12 @@ export async function runBench(argv: string[], log: (line: string) => void = con
         "10. the dashboard's cost: most requests per second and CPU per request with its event stream read, a reader that stops reading",
       measure: () => measureDashboard(command, plan.load, plan.dashboard, log),
     },
+    sharing: {
+      number: 11,
+      title:
+        "11. sharing one mock: CPU per request on Redis against in memory, round trips on the response path, --workers 1 and 2",
+      measure: () => measureSharing(command, plan.load, plan.sharing, log),
+    },
   } satisfies Record<(typeof ALONE)[number], { number: number; title: string; measure: () => Promise<unknown> }>;
   const measure = <K extends keyof typeof parts>(name: K) =>
     step<unknown>(parts[name].title, parts[name].measure) as ReturnType<(typeof parts)[K]["measure"]>;
@@ -238,6 +267,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
   const upstream = await measure("upstream");
   const exercised = await measure("exercised");
   const dashboard = await measure("dashboard");
+  const sharing = await measure("sharing");
 
   const cpus = os.cpus();
   const results: BenchResults = {
@@ -267,6 +297,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     upstream,
     exercised,
     dashboard,
+    sharing,
     durationSec: (performance.now() - started) / 1000,
   };
   const out = write(results);

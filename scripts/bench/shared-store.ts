@@ -80,13 +80,15 @@ export interface SharedStoreFigures {
   roundTrips: RoundTripRow[];
 }
 
-const MOCK_ARGS = ["--clock", "virtual"];
+/** The mock's flags besides targets.ts's (part 11 runs the mock with them too). */
+export const MOCK_ARGS = ["--clock", "virtual"];
 /** Requests of each operation sent before counting: the first may load a script (NOSCRIPT, then EVAL) or read a whole workspace. */
 export const ROUND_TRIP_WARMUP = 2;
 /** The probe's own commands, left out of what Redis executed. */
 const PROBE_COMMANDS = ["info", "echo", "monitor", "client|info", "client"];
 
-interface Target {
+/** A mock of STORE_TARGETS running, with its redis-server and a probe of it (the store targets). */
+export interface Target {
   id: StoreTargetId;
   mock: Child;
   redis?: RedisServer;
@@ -128,7 +130,8 @@ function redisMeter(target: Target, into: { cpuMs?: number; scriptCalls?: number
   };
 }
 
-async function measureCell(target: Target, request: BenchRequest, options: LoadOptions): Promise<StoreCell> {
+/** The load on one target: its requests per second, and the CPU its processes and redis-server spent per request. */
+export async function measureCell(target: Target, request: BenchRequest, options: LoadOptions): Promise<StoreCell> {
   const tree: { total?: number; byProcess?: number[]; processes?: number } = {};
   const redis: { cpuMs?: number; scriptCalls?: number } = {};
   const meters = [treeMeter(target.mock.process.pid!, tree), ...(target.redis ? [redisMeter(target, redis)] : [])];
@@ -160,7 +163,8 @@ async function waitForWorkers(target: Target, workers: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
-async function startTarget(
+/** Starts a target of STORE_TARGETS (each store target on a fresh redis-server), noting what to stop in `started`. */
+export async function startTarget(
   id: StoreTargetId,
   started: { children: Child[]; redis: RedisServer[]; probes: RedisProbe[] },
 ): Promise<Target> {
