@@ -88,6 +88,8 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 export class Screenshots {
   private readonly manifestFile = join(SCREENSHOTS, "screens.json");
   private readonly manifest: Record<string, string>;
+  /** The names this instance wrote: save() merges them into the file as it is then (two test files take screenshots). */
+  private readonly taken = new Set<string>();
 
   constructor(private readonly bundle: string) {
     this.manifest = existsSync(this.manifestFile) ? JSON.parse(readFileSync(this.manifestFile, "utf8")) : {};
@@ -107,10 +109,14 @@ export class Screenshots {
     if (this.manifest[name] === fingerprint && existsSync(file)) return;
     await page.screenshot({ path: file });
     this.manifest[name] = fingerprint;
+    this.taken.add(name);
   }
 
   save(): void {
-    const sorted = Object.fromEntries(Object.entries(this.manifest).sort(([a], [b]) => a.localeCompare(b)));
+    if (this.taken.size === 0) return;
+    const now = existsSync(this.manifestFile) ? JSON.parse(readFileSync(this.manifestFile, "utf8")) : {};
+    for (const name of this.taken) now[name] = this.manifest[name];
+    const sorted = Object.fromEntries(Object.entries(now).sort(([a], [b]) => a.localeCompare(b)));
     writeFileSync(this.manifestFile, `${JSON.stringify(sorted, null, 2)}\n`);
   }
 }
@@ -121,15 +127,22 @@ export function listen(server: Server): Promise<string> {
   );
 }
 
-/** A control-plane call from the test, kept out of the journal and the event stream like the page's own. */
+/**
+ * A control-plane call from the test, kept out of the journal and the event stream like the page's own;
+ * `token` for a mock started with a control token.
+ */
 export async function control<T = any>(
   base: string,
   path: string,
-  init: { method?: string; body?: unknown } = {},
+  init: { method?: string; body?: unknown; token?: string } = {},
 ): Promise<T> {
   const response = await fetch(`${base}${path}`, {
     method: init.method ?? "GET",
-    headers: { "Content-Type": "application/json", "X-Mock-Dashboard": "1" },
+    headers: {
+      "Content-Type": "application/json",
+      "X-Mock-Dashboard": "1",
+      ...(init.token && { Authorization: `Bearer ${init.token}` }),
+    },
     ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
   });
   const text = await response.text();
