@@ -3,9 +3,10 @@
  * there points here and not at the store: 3 masters holding all 16384 slots, a key answered by its
  * slot's node only, and nothing left running or on disk after stop().
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import net from "node:net";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { clusterInfo, nodeCommand, type RedisCluster, startRedisCluster } from "../redis-cluster.js";
 
@@ -50,7 +51,7 @@ describe("startRedisCluster", () => {
   let cluster: RedisCluster | undefined;
   afterEach(async () => void (await cluster?.stop()));
 
-  it("forms a cluster of 3 masters that hold all 16384 slots, named in its url", async () => {
+  it("forms a cluster of 3 masters that hold all 16384 slots, named in its url, that redirects keys", async () => {
     cluster = await startRedisCluster({ masters: 3 });
     const ports = cluster.nodes.map((node) => node.port);
     expect(new Set([...ports, ...cluster.nodes.map((node) => node.busPort)]).size).toBe(6);
@@ -71,10 +72,8 @@ describe("startRedisCluster", () => {
     expect(seen.every((m) => slotCount(m.slots) > 0)).toBe(true);
     expect(seen.reduce((sum, m) => sum + slotCount(m.slots), 0)).toBe(16_384);
     expect(await masters(ports[2])).toEqual(seen);
-  });
 
-  it("answers a key on its slot's node and redirects it from the others", async () => {
-    cluster = await startRedisCluster();
+    // A key is answered by its slot's node, and redirected there by the others.
     const slot = Number(await nodeCommand(cluster.port, "CLUSTER", "KEYSLOT", "probe"));
     const answers = await Promise.all(
       cluster.nodes.map((node) => nodeCommand(node.port, "SET", "probe", "1").catch((error: Error) => error.message)),
@@ -104,6 +103,24 @@ describe("startRedisCluster", () => {
       expect(await clusterInfo(node.port)).toMatchObject({ cluster_state: "ok", cluster_slots_assigned: "16384" });
     }
     expect(await nodeCommand(owner, "DBSIZE")).toBe(0);
+  });
+
+  it("says what to install when redis-cli is missing, and starts nothing", async () => {
+    // A PATH with redis-server and no redis-cli.
+    const bin = mkdtempSync(join(tmpdir(), "apm-no-cli-"));
+    const path = process.env.PATH;
+    const server = path!
+      .split(delimiter)
+      .map((dir) => join(dir, "redis-server"))
+      .find((file) => existsSync(file))!;
+    symlinkSync(server, join(bin, "redis-server"));
+    process.env.PATH = bin;
+    try {
+      await expect(startRedisCluster()).rejects.toThrow(/^redis-cli not found: apt-get install redis-tools/);
+    } finally {
+      process.env.PATH = path;
+      rmSync(bin, { recursive: true });
+    }
   });
 
   it("stop() ends every node, frees every port and removes the node files", async () => {
