@@ -40,11 +40,12 @@ Through gateways (Retry-After on 429 and 503 is always honoured; nothing the env
   --retries N                  resend a request after a transient failure up to N times (default 3)
   --timeout S                  per request (default 30)        --max-wait S  total waiting on limits and backoff (default 300)
   --fail-on-inconclusive       exit 1 when a rule got no real answer through the environment
+  --control-token T            the mock's control token, for a mock started with --control-token (or MOCK_CONTROL_TOKEN)
   --ledger FILE                the ledger file on a foreign target (default: in the OS temp dir, named by run id)
 agent-platform-conformance cleanup --ledger FILE --base-url URL --api-key KEY   put back what a killed run left
 agent-platform-conformance parity --base-url A --api-key KA --against B --against-api-key KB [--json F] [--html F]
                                where two targets differ (parity --help for its options)
-environment: CONFORMANCE_BASE_URL, CONFORMANCE_API_KEY, CONFORMANCE_SECOND_API_KEY`;
+environment: CONFORMANCE_BASE_URL, CONFORMANCE_API_KEY, CONFORMANCE_SECOND_API_KEY, MOCK_CONTROL_TOKEN`;
 
 export interface CliIo {
   out(text: string): void;
@@ -56,6 +57,7 @@ const defaultIo: CliIo = { out: (t) => process.stdout.write(`${t}\n`), err: (t) 
 const OPTIONS = {
   "base-url": { type: "string" },
   "api-key": { type: "string" },
+  "control-token": { type: "string" },
   level: { type: "string" },
   "read-only": { type: "boolean" },
   target: { type: "string" },
@@ -173,6 +175,7 @@ export async function main(
     run = await runSuite({
       baseUrl: baseUrl!,
       apiKey: apiKey!,
+      controlToken: (values["control-token"] as string | undefined) ?? env.MOCK_CONTROL_TOKEN,
       level: values.level as RunOptions["level"],
       readOnly: Boolean(values["read-only"]),
       only: values.only as string | undefined,

@@ -73,6 +73,8 @@ export interface Connection {
   tls?: TlsOptions;
   /** Pacing and retries through the environment; without one, each request is sent once. */
   transport?: Transport;
+  /** Sent as Authorization: Bearer to the mock's control plane (a mock started with --control-token). */
+  controlToken?: string;
 }
 
 /** A connection and the key a request is sent with. */

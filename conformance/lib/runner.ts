@@ -25,6 +25,8 @@ import { operations } from "./spec.js";
 export interface RunOptions extends IdOptions, TransportOptions {
   baseUrl: string;
   apiKey: string;
+  /** The mock's control token (--control-token), for a mock that guards its control plane. */
+  controlToken?: string;
   level?: Level;
   readOnly?: boolean;
   only?: string;
@@ -117,7 +119,8 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   // Every request of the run, fixtures and control plane included, goes through its connection: the
   // run's own transport and TLS options, shared with no other run in the process.
   const transport = new Transport(options);
-  return await runWith(options, { baseUrl, tls: options.tls, transport }, transport, started);
+  const connection = { baseUrl, tls: options.tls, transport, controlToken: options.controlToken };
+  return await runWith(options, connection, transport, started);
 }
 
 async function runWith(

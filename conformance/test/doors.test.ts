@@ -28,9 +28,9 @@ function failuresOf(run: RunResult | undefined): string {
     .join("\n");
 }
 
-async function runSuite(baseUrl: string, apiKey: string): Promise<RunResult> {
+async function runSuite(baseUrl: string, apiKey: string, ...extra: string[]): Promise<RunResult> {
   const { code, run } = await main(
-    ["--base-url", baseUrl, "--api-key", apiKey, "--level", "assumed", "--quiet"],
+    ["--base-url", baseUrl, "--api-key", apiKey, "--level", "assumed", "--quiet", ...extra],
     {},
     silentIo,
   );
@@ -76,7 +76,10 @@ describe("createApp() mounted in a parent Express app", () => {
   });
 });
 
-describe("MSW handlers in Node (setupServer)", () => {
+/** The MSW door guards its control plane as `--control-token` does: the suite passes with the token. */
+const CONTROL_TOKEN = "doors-test-control-token";
+
+describe("MSW handlers in Node (setupServer), with a control token", () => {
   // A port that was free a moment ago and is closed again: nothing listens there.
   let baseUrl = "";
   let handlers: ReturnType<typeof createMockHandlers>;
@@ -85,7 +88,7 @@ describe("MSW handlers in Node (setupServer)", () => {
     const probe = createServer();
     baseUrl = await listen(probe);
     await new Promise((resolve) => probe.close(resolve));
-    handlers = createMockHandlers({ baseUrl, clock: "virtual", log: () => undefined });
+    handlers = createMockHandlers({ baseUrl, clock: "virtual", log: () => undefined, controlToken: CONTROL_TOKEN });
     msw = setupServer(...handlers.handlers);
     // The suite's webhook receivers and the mock's deliveries to them are real servers: let them through.
     msw.listen({ onUnhandledRequest: "bypass" });
@@ -103,7 +106,8 @@ describe("MSW handlers in Node (setupServer)", () => {
     msw.listen({ onUnhandledRequest: "bypass" });
   });
 
-  it("passes the suite at level assumed", async () => {
-    await runSuite(baseUrl, "mock-api-key");
+  it("passes the suite at level assumed, given the token", async () => {
+    expect((await fetch(`${baseUrl}/__mock/workspaces`)).status).toBe(401);
+    await runSuite(baseUrl, "mock-api-key", "--control-token", CONTROL_TOKEN);
   });
 });
