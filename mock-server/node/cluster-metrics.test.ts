@@ -25,7 +25,7 @@ function value(body: string, series: string): number | undefined {
 }
 
 /**
- * A primary and workers in one process, their messages passed as IPC would (copied, asynchronously).
+ * A primary and workers in one process, their messages passed as node:cluster passes them: as JSON, asynchronously.
  * A worker in `deaf` hears nothing from the primary.
  */
 function cluster(workerCount: number, deaf = new Set<number>()) {
@@ -34,14 +34,14 @@ function cluster(workerCount: number, deaf = new Set<number>()) {
   const pass = (deliver: () => void) => setTimeout(deliver, 1);
   const primary: PrimaryChannel = {
     workerIds: () => [...Array(workerCount).keys()].map((i) => i + 1),
-    send: (id, message) => !deaf.has(id) && pass(() => toWorker.get(id)?.(structuredClone(message))),
+    send: (id, message) => !deaf.has(id) && pass(() => toWorker.get(id)?.(JSON.parse(JSON.stringify(message)))),
     onMessage: (listener) => {
       toPrimary = listener;
       return () => (toPrimary = undefined);
     },
   };
   const worker = (id: number): WorkerChannel => ({
-    send: (message) => pass(() => toPrimary?.(id, structuredClone(message))),
+    send: (message) => pass(() => toPrimary?.(id, JSON.parse(JSON.stringify(message)))),
     onMessage: (listener) => {
       toWorker.set(id, listener);
       return () => toWorker.delete(id);
@@ -69,6 +69,8 @@ describe("metrics across --workers", () => {
       expect(value(body, 'apm_requests_total{operation="listCalls",status="200"}')).toBe(3);
       expect(value(body, 'apm_requests_total{operation="listCalls",status="500"}')).toBe(1);
       expect(value(body, 'apm_request_duration_seconds_count{operation="listCalls"}')).toBe(4);
+      expect(value(body, 'apm_request_duration_seconds_bucket{le="+Inf",operation="listCalls"}')).toBe(4);
+      expect(value(body, 'apm_request_duration_seconds_bucket{le="0.001",operation="listCalls"}')).toBe(4);
       expect(value(body, 'apm_webhook_attempts_total{outcome="delivered"}')).toBe(1);
       expect(value(body, "apm_journal_entries")).toBe(5);
       expect(value(body, "apm_outbox_deliveries")).toBe(4);
