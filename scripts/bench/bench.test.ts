@@ -155,8 +155,8 @@ function expectDashboardFigures(d: DashboardFigures | undefined): void {
 
 /**
  * Part 11's figures: every run answered without an error; the two targets each ran every round; the delay
- * line made every request wait (each waits for at least one round trip to Redis); one process against a
- * primary and two workers.
+ * line made every request wait (each waits for at least one round trip to Redis); one process in memory,
+ * one on Redis, a primary and two workers.
  */
 function expectSharingFigures(s: SharingFigures | undefined): void {
   const scenarios = SHARING_SCENARIOS.map((o) => o.scenario);
@@ -178,11 +178,19 @@ function expectSharingFigures(s: SharingFigures | undefined): void {
   }
   expect(s!.workers.map((row) => row.scenario)).toEqual(scenarios);
   for (const row of s!.workers) {
-    expect([row.one.mockProcesses, row.two.mockProcesses], row.scenario).toEqual([1, 3]);
-    for (const cell of [row.one, row.two]) {
+    expect(
+      [row.memory, row.one, row.two].map((cell) => cell.mockProcesses),
+      row.scenario,
+    ).toEqual([1, 1, 3]);
+    for (const cell of [row.memory, row.one, row.two]) {
       expect([cell.requests > 0, cell.errors], row.scenario).toEqual([true, 0]);
-      expect([cell.rps, cell.mockCpuMs, cell.redisCpuMs].every(finite), row.scenario).toBe(true);
+      expect([cell.rps, cell.mockCpuMs].every(finite), row.scenario).toBe(true);
     }
+    expect([row.memory.redisCpuMs, ...[row.one, row.two].map((cell) => finite(cell.redisCpuMs))]).toEqual([
+      undefined,
+      true,
+      true,
+    ]);
   }
   if (s!.redisBenchmark) expect(s!.redisBenchmark.getPerSec).toBeGreaterThan(0);
 }

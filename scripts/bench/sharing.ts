@@ -118,7 +118,8 @@ export interface RoundTripRow {
 export interface WorkersRow {
   scenario: string;
   kind: SharingKind;
-  /** --workers 1 (one process) and --workers 2 (a primary and two workers), each on its own redis-server. */
+  /** One process in memory; --workers 1 (one process) and --workers 2 (a primary and two workers), each on its own redis-server. */
+  memory: StoreCell;
   one: StoreCell;
   two: StoreCell;
 }
@@ -141,6 +142,17 @@ export interface SharingFigures {
 }
 
 type Scenarios = Map<string, BenchRequest>;
+
+/** (3)'s targets, in the order they run for each request. */
+export const MOST_TARGETS = [
+  { id: "memory", label: "in memory" },
+  { id: "one", label: "--workers 1, Redis" },
+  { id: "two", label: "--workers 2, Redis" },
+] as const;
+type MostId = (typeof MOST_TARGETS)[number]["id"];
+
+/** (3)'s ratio: one process's CPU per request on Redis over in memory, each at the most it answers. */
+export const mostRatio = (row: WorkersRow) => row.one.mockCpuMs / row.memory.mockCpuMs;
 
 async function scenariosOf(url: string): Promise<Scenarios> {
   return new Map((await buildScenarios(url, MOCK_API_KEY)).map((s) => [s.name, s.request]));
@@ -391,27 +403,33 @@ export async function measureSharing(
     }
     await stopAll();
 
-    // (3): --workers 1 and 2 on Redis, at the most requests per second.
-    const cells = {} as Record<"one" | "two", { target: Target; scenarios: Scenarios }>;
+    // (3): in memory, --workers 1 and 2 on Redis, at the most requests per second.
+    const cells = {} as Record<MostId, { target: Target; scenarios: Scenarios }>;
     for (const [key, id] of [
+      ["memory", "memory"],
       ["one", "redis"],
       ["two", "workers"],
-    ] as const satisfies readonly (readonly ["one" | "two", StoreTargetId])[]) {
+    ] as const satisfies readonly (readonly [MostId, StoreTargetId])[]) {
       const target = await startTarget(id, running);
       cells[key] = { target, scenarios: await scenariosOf(target.mock.url) };
     }
     for (const { scenario, kind } of SHARING_SCENARIOS) {
-      const measure = (key: "one" | "two") => measureCell(cells[key].target, cells[key].scenarios.get(scenario)!, load);
-      const one = await measure("one");
-      const two = await measure("two");
-      workers.push({ scenario, kind, one, two });
-      for (const [label, cell] of [
-        ["--workers 1", one],
-        ["--workers 2", two],
-      ] as const)
+      const measure = (key: MostId) => measureCell(cells[key].target, cells[key].scenarios.get(scenario)!, load);
+      const row = {
+        scenario,
+        kind,
+        memory: await measure("memory"),
+        one: await measure("one"),
+        two: await measure("two"),
+      };
+      workers.push(row);
+      for (const { id, label } of MOST_TARGETS) {
+        const cell = row[id];
         log(
-          `  ${scenario.padEnd(40)} ${label} ${f0(cell.rps)} req/s  mock ${f0(cell.mockCpuMs * 1000)} µs CPU/req over ${cell.mockProcesses} process(es)  redis ${f0((cell.redisCpuMs ?? Number.NaN) * 1000)} µs  errors ${cell.errors}`,
+          `  ${scenario.padEnd(40)} ${label.padEnd(20)} ${f0(cell.rps)} req/s  mock ${f0(cell.mockCpuMs * 1000)} µs CPU/req over ${cell.mockProcesses} process(es)  redis ${f0((cell.redisCpuMs ?? Number.NaN) * 1000)} µs  errors ${cell.errors}`,
         );
+      }
+      log(`  ${scenario.padEnd(40)} at the most, CPU on Redis / in memory ${f2(mostRatio(row))}x`);
     }
   } finally {
     await stopAll();
@@ -469,10 +487,14 @@ function inShort(s: SharingFigures): string {
     const cpu = s.cpu.find((row) => row.scenario === scenario);
     const trips = s.roundTrips.find((row) => row.scenario === scenario);
     const ratio = cpu ? cpuRatio(cpu).mock : Number.NaN;
+    const most = s.workers.find((row) => row.scenario === scenario);
+    const atMost = most
+      ? `, ${f2(mostRatio(most))}x at the most requests per second (${verdict(cpuMet(mostRatio(most)))})`
+      : "";
     const waited = trips
       ? `, ${f2(trips.awaited)} round trips waited for${kind === "read" ? ` (goal at most ${ROUND_TRIP_GOAL}: ${verdict(roundTripsMet(trips))})` : ""}`
       : "";
-    return `${scenario}: CPU on Redis ${f2(ratio)}x in memory (goal at most ${CPU_GOAL}x: ${verdict(cpuMet(ratio))})${waited}`;
+    return `${scenario}: the mock's CPU on Redis ${f2(ratio)}x in memory at ${s.plan.rate}/s (goal at most ${CPU_GOAL}x: ${verdict(cpuMet(ratio))})${atMost}${waited}`;
   });
   const workers = s.workers.map((row) => `${row.scenario} ${f0(row.one.rps)} → ${f0(row.two.rps)} req/s`).join(", ");
   return `**In short** (medians): ${parts.join("; ")}. From --workers 1 to --workers 2 on this ${s.cores}-core machine: ${workers}.`;
@@ -544,21 +566,17 @@ export function renderSharing(s: SharingFigures | undefined): string {
   const workers = table(
     [
       "request",
-      "workers",
+      "target",
       "req/s",
       "p50 / p99 ms",
       "mock CPU µs per request (its processes)",
       "redis-server CPU µs per request",
       "script calls per request",
+      "one process: Redis / in memory (goal)",
       "errors",
     ],
     s.workers.flatMap((row) =>
-      (
-        [
-          ["--workers 1", row.one],
-          ["--workers 2", row.two],
-        ] as const
-      ).map(([label, cell]) => [
+      MOST_TARGETS.map(({ id, label }) => ({ id, label, cell: row[id] })).map(({ id, label, cell }) => [
         row.scenario,
         label,
         f0(cell.rps),
@@ -566,8 +584,9 @@ export function renderSharing(s: SharingFigures | undefined): string {
         cell.mockProcesses > 1
           ? `${f0(us(cell.mockCpuMs))} (${cell.mockProcesses}: ${cell.mockCpuMsByProcess.map((ms) => f0(us(ms))).join(" + ")})`
           : f0(us(cell.mockCpuMs)),
-        f0(us(cell.redisCpuMs)),
-        f2(cell.scriptCallsPerRequest ?? Number.NaN),
+        id === "memory" ? "-" : f0(us(cell.redisCpuMs)),
+        id === "memory" ? "-" : f2(cell.scriptCallsPerRequest ?? Number.NaN),
+        id === "one" ? `${f2(mostRatio(row))}x (at most ${CPU_GOAL}x: ${verdict(cpuMet(mostRatio(row)))})` : "-",
         `${cell.errors} of ${cell.requests}`,
       ]),
     ),
@@ -632,10 +651,12 @@ mock sent per request, awaited or not, seen with MONITOR (part 6's count, its sc
 
 ${trips}
 
-### (3) \`--workers 1\` and \`--workers 2\` on Redis
+### (3) In memory, \`--workers 1\` and \`--workers 2\` on Redis, at the most requests per second
 
-The most requests per second as part 1 loads (${load.connections} connections, ${most}), each target on a redis-server of its own; the mock's CPU
-time per request summed over its processes (for \`--workers 2\` the primary + both workers, in that order). On ${s.cores} cores the two workers
+The most requests per second as part 1 loads (${load.connections} connections, ${most}), the targets in turn for each request, each store target on a
+redis-server of its own; the mock's CPU time per request summed over its processes (for \`--workers 2\` the primary + both workers, in that
+order). CPU per request depends on the load (a busy process shares each wake-up and each system call among more requests than one at
+${plan.rate}/s), so the goal is read at both loads: (1)'s, and here one process on Redis against one in memory. On ${s.cores} cores the two workers
 do not get a core each: autocannon and redis-server take their share, so the second worker's gain here is a floor, and CPU per request is
 the figure that carries to other machines.
 
