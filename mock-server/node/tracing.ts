@@ -12,6 +12,15 @@
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { RequestLogEntry } from "../core/exchange.js";
 
+/**
+ * An OpenTelemetry SpanExporter (@opentelemetry/sdk-trace-base), described by the little the kit's own
+ * types need: an app type-checking against the kit needs no OpenTelemetry package installed.
+ */
+export interface SpanExporterLike {
+  export(spans: never[], resultCallback: (result: { code: number; error?: Error }) => void): void;
+  shutdown(): Promise<void>;
+}
+
 /** Where the variables come from: process.env unless a caller (a test) gives its own. */
 export type Env = Record<string, string | undefined>;
 
@@ -104,7 +113,7 @@ export function outcomeOf(status: number | null): "ok" | "error" | "reset" {
  */
 export function startTracing(
   env: Env = process.env,
-  options: { exporter?: SpanExporter; log?: (line: string) => void } = {},
+  options: { exporter?: SpanExporterLike; log?: (line: string) => void } = {},
 ): Tracing | undefined {
   const config = tracingConfig(env);
   if (!config) return undefined;
@@ -113,7 +122,7 @@ export function startTracing(
   let stop: (() => Promise<void>) | undefined;
   let waiting: { entry: TracedRequest; endMs: number }[] | undefined = [];
   const ready = loadSdk(config.variable).then((sdk) => {
-    const made = spanMaker(sdk, config, options.exporter);
+    const made = spanMaker(sdk, config, options.exporter as SpanExporter | undefined);
     record = made.record;
     stop = made.shutdown;
     for (const { entry, endMs } of waiting ?? []) record(entry, endMs);
