@@ -158,6 +158,8 @@ export interface RequestLogEntry {
   faultKind: FaultKind | null;
   /** In front of an upstream: where the answer came from. */
   source?: AnswerSource;
+  /** The W3C trace context the client sent (its `traceparent` header), for a span that continues its trace. */
+  traceparent?: string;
 }
 
 /** A body cut into the pieces a `slow` fault sends one by one (up to ten, on byte boundaries). */

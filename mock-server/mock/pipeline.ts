@@ -391,6 +391,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       faultId,
       faultKind: exchange.fault?.kind ?? null,
       ...(source && { source }),
+      ...(typeof exchange.head.headers.traceparent === "string" && { traceparent: exchange.head.headers.traceparent }),
     });
     // The store being down already made this request's answer a 500, or did not touch it: the reply stands.
     return added instanceof Promise
