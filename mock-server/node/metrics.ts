@@ -20,6 +20,7 @@ import {
 } from "prom-client";
 import type { MetricsText } from "../control/types.js";
 import type { RequestLogEntry } from "../core/exchange.js";
+import { FAULT_KINDS } from "../core/faults.js";
 import { WEBHOOK_ATTEMPT_OUTCOMES, type Telemetry, type WebhookAttemptOutcome } from "../core/telemetry.js";
 import type { Mock } from "../mock/mock.js";
 
@@ -97,7 +98,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
     labelNames: ["outcome"] as const,
     registers: [registry],
   });
-  // Every outcome shows from the start at 0: a rate over a series that appears late misses its first attempts.
+  // Every kind and outcome shows from the start at 0: a rate over a series that appears late misses its first count.
+  for (const kind of [...FAULT_KINDS, DELAY_ONLY_FAULT]) faults.labels(kind).inc(0);
   for (const outcome of WEBHOOK_ATTEMPT_OUTCOMES) attempts.labels(outcome).inc(0);
 
   // What the mock holds is the same in every process on a shared store: a cluster's sum would count it once per worker.
