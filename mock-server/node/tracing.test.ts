@@ -1,7 +1,7 @@
 import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
 import type { RequestLogEntry } from "../core/exchange.js";
-import { outcomeOf, parseTraceparent, startTracing, tracingConfig, type TracedRequest } from "./tracing.js";
+import { outcomeOf, parseTraceparent, startTracing, tracingConfig } from "./tracing.js";
 
 /** Spans kept past shutdown (the in-memory exporter's own shutdown forgets them). */
 class KeptSpans extends InMemorySpanExporter {
@@ -12,7 +12,7 @@ class KeptSpans extends InMemorySpanExporter {
 
 const ENDPOINT = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318/" };
 
-const entry = (over: Partial<TracedRequest> = {}): RequestLogEntry => ({
+const entry = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
   method: "POST",
   path: "/v1/calls",
   status: 201,
@@ -144,7 +144,7 @@ describe("startTracing", () => {
     const exporter = new KeptSpans();
     const tracing = startTracing({ ...ENDPOINT, OTEL_SERVICE_NAME: "ci-mock" }, { exporter })!;
     await tracing.ready;
-    tracing.requestDone({ ...entry(), traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" });
+    tracing.requestDone(entry({ traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" }));
     await tracing.shutdown();
     const [span] = exporter.getFinishedSpans();
     expect(span.spanContext().traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");

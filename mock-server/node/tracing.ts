@@ -24,9 +24,6 @@ export interface SpanExporterLike {
 /** Where the variables come from: process.env unless a caller (a test) gives its own. */
 export type Env = Record<string, string | undefined>;
 
-/** What the request log gets, and the `traceparent` header the client sent, if the core passes it on. */
-export type TracedRequest = RequestLogEntry & { traceparent?: string };
-
 export interface Tracing {
   /** The variable that turned tracing on (messages name it). */
   readonly variable: string;
@@ -35,7 +32,7 @@ export interface Tracing {
   /** Settles once the SDK is loaded; rejects with one line when its packages are missing. */
   readonly ready: Promise<void>;
   /** One span for this request (buffered until the SDK is loaded). */
-  requestDone(entry: TracedRequest): void;
+  requestDone(entry: RequestLogEntry): void;
   /** Exports the spans not yet sent, then stops: a closing mock calls it, so SIGTERM loses none. */
   shutdown(): Promise<void>;
 }
@@ -118,9 +115,9 @@ export function startTracing(
   const config = tracingConfig(env);
   if (!config) return undefined;
   if (config.warning) options.log?.(config.warning);
-  let record: ((entry: TracedRequest, endMs: number) => void) | undefined;
+  let record: ((entry: RequestLogEntry, endMs: number) => void) | undefined;
   let stop: (() => Promise<void>) | undefined;
-  let waiting: { entry: TracedRequest; endMs: number }[] | undefined = [];
+  let waiting: { entry: RequestLogEntry; endMs: number }[] | undefined = [];
   const ready = loadSdk(config.variable).then((sdk) => {
     const made = spanMaker(sdk, config, options.exporter as SpanExporter | undefined);
     record = made.record;
@@ -180,7 +177,7 @@ function spanMaker(
   { api, base, otlp, resources, semconv }: Sdk,
   config: TracingConfig,
   exporter?: SpanExporter,
-): { record(entry: TracedRequest, endMs: number): void; shutdown(): Promise<void> } {
+): { record(entry: RequestLogEntry, endMs: number): void; shutdown(): Promise<void> } {
   const provider = new base.BasicTracerProvider({
     resource: resources.resourceFromAttributes({ [semconv.ATTR_SERVICE_NAME]: config.serviceName }),
     spanProcessors: [new base.BatchSpanProcessor(exporter ?? new otlp.OTLPTraceExporter({ url: config.endpoint }))],

@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry traces: a mock process started with OTEL_EXPORTER_OTLP_ENDPOINT pointing at an OTLP/HTTP
  * receiver this test runs sends one SERVER span per request, with the request's operation, workspace,
- * fault and outcome, and no secret; SIGTERM flushes what is left. OTEL_SDK_DISABLED turns it off.
+ * fault and outcome, and no secret, continuing a client's traceparent; SIGTERM flushes what is left.
+ * OTEL_SDK_DISABLED turns it off.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -30,6 +31,9 @@ interface OtlpExport {
     scopeSpans: { spans: OtlpSpan[] }[];
   }[];
 }
+
+const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+const PARENT_SPAN_ID = "00f067aa0ba902b7";
 
 /** An OTLP/HTTP receiver on loopback: POST /v1/traces with JSON bodies, kept as sent. */
 async function otlpReceiver() {
@@ -105,7 +109,11 @@ describe("a mock process with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
       const headers: Record<string, string> = {};
       if (key) headers["X-API-Key"] = key;
       if (body) headers["Content-Type"] = "application/json";
-      const res = await fetch(mock.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(mock.url + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       await res.arrayBuffer();
       return res.status;
     };
@@ -116,6 +124,12 @@ describe("a mock process with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     ).toBe(201);
     expect(await send("GET", "/v1/agents", mock.apiKey)).toBe(500);
     expect(await send("GET", "/v1/nowhere", mock.apiKey)).toBe(404);
+    // A client inside a trace of its own: the mock's span continues it.
+    const traced = await fetch(`${mock.url}/v1/calls/no-such-call`, {
+      headers: { "X-API-Key": mock.apiKey, traceparent: `00-${TRACE_ID}-${PARENT_SPAN_ID}-01` },
+    });
+    await traced.arrayBuffer();
+    expect(traced.status).toBe(404);
     // SIGTERM: close() flushes the spans not yet sent before the process exits.
     const exit = await mock.stop("SIGTERM");
     expect(exit.code).toBe(0);
@@ -125,6 +139,7 @@ describe("a mock process with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     expect(spans.map((s) => s.name).sort()).toEqual([
       "GET /v1/nowhere",
       "createFault",
+      "getCall",
       "listAgents",
       "listCalls",
       "listCalls",
@@ -158,7 +173,12 @@ describe("a mock process with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
       // Within the last minute, on the wall clock (the mock's own clock is virtual).
       expect(Math.abs(Number(BigInt(span.endTimeUnixNano) / 1_000_000n) - Date.now())).toBeLessThan(60_000);
     }
+    const continued = spans.find((s) => s.name === "getCall")!;
+    expect(continued.traceId).toBe(TRACE_ID);
+    expect(continued.parentSpanId).toBe(PARENT_SPAN_ID);
+    // The others start traces of their own.
     expect(new Set(spans.map((s) => s.traceId)).size).toBe(spans.length);
+    expect(spans.filter((s) => s.parentSpanId).map((s) => s.name)).toEqual(["getCall"]);
     const sent = receiver.bodies.join("\n");
     expect(sent).not.toContain(mock.apiKey);
     expect(sent).not.toContain("size=1");
