@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** npm start: the mock on PORT/HOST, printing where it is and how to call it. */
+import { clusterAwareMetrics } from "./node/cluster-metrics.js";
 import { refuseOpenControl } from "./node/control-exposure.js";
 import { choiceOption, helpText, integerOption, readConfig, scenarioOption, secondsOption } from "./node/config.js";
 import { watchLauncher } from "./node/launcher-watch.js";
@@ -115,6 +116,8 @@ async function main(): Promise<void> {
     record: v.record || undefined,
     controlToken,
     insecureControl: v["insecure-control"] === "1",
+    // A worker's scrape answers the sum of every worker's figures, gathered by the primary.
+    ...(isWorker() && { metricsText: (local) => clusterAwareMetrics(local) }),
   });
   const saver = stateFile
     ? new StateSaver(stateFile, running.mock.services.workspaces, () => running.mock.services.clock.iso())

@@ -2,10 +2,12 @@
  * `--workers N`: N mock processes on one port (node:cluster: the primary accepts connections and hands
  * them to the workers in turn). Workers share state only through the store, so it needs `--store`. The
  * primary serves nothing itself: it checks the store is reachable (exit 2 if not), starts the workers,
- * starts a new one when one dies, and stops them all on SIGTERM/SIGINT.
+ * starts a new one when one dies, sums the workers' metrics for a scrape, and on SIGTERM/SIGINT passes the
+ * signal to every worker (each drains what it has under way: main.ts) and exits once they all have.
  */
 import cluster, { type Worker } from "node:cluster";
 import { RedisLink } from "../store/redis/redis.js";
+import { servePrimaryMetrics } from "./cluster-metrics.js";
 
 const RESTART_DELAY_MS = 500;
 
@@ -36,6 +38,8 @@ export async function runWorkers(
       setTimeout(fork, RESTART_DELAY_MS);
     });
   };
+  // A scrape of any worker answers every worker's sum: the primary gathers them (node/cluster-metrics.ts).
+  servePrimaryMetrics();
   for (let i = 0; i < count; i++) fork();
   const stop = (why: string) => {
     if (stopping) return;

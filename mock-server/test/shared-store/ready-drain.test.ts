@@ -77,6 +77,19 @@ describe("GET /__mock/ready", () => {
   });
 });
 
+/** GET on a connection of its own (no keep-alive), so node:cluster hands it to the next worker. */
+function fresh(mock: MockProcess, path: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${mock.url}${path}`, { headers: { "X-API-Key": mock.apiKey }, agent: false }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, text }));
+    });
+    req.once("error", reject);
+  });
+}
+
 /** A webhook receiver that holds each delivery `holdMs` before answering 200; tells when one arrived. */
 async function slowReceiver(holdMs: number) {
   const arrived: string[] = [];
@@ -106,6 +119,17 @@ describe("SIGTERM with --workers 2 --store", () => {
     const mock: MockProcess = await mockOn(redis, "--clock", "virtual", "--workers", "2", "--shutdown-grace", "10");
     const receiver = await slowReceiver(1_500);
     const agentId = (await send(mock, "GET", "/v1/agents?size=1")).body.data[0].agentId;
+
+    // Any worker's scrape counts every worker's requests. node:cluster hands fresh connections to the
+    // listening workers in turn; the second may still be starting, so rounds go on until well after.
+    let sent = 0;
+    for (let round = 0; round < 15; round++) {
+      for (let i = 0; i < 4; i++, sent++) expect((await fresh(mock, "/v1/calls?size=1")).status).toBe(200);
+      const scrape = await fresh(mock, "/__mock/metrics");
+      expect(scrape.text).toMatch(
+        new RegExp(`^apm_requests_total\\{operation="listCalls",status="200"\\} ${sent}$`, "m"),
+      );
+    }
     const hook = { agentId, url: receiver.url, events: "conversation_started", active: true };
     expect((await send(mock, "POST", "/__mock/workspaces/default/webhooks", hook)).status).toBe(201);
 
