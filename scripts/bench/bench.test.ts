@@ -193,6 +193,14 @@ function expectSharingFigures(s: SharingFigures | undefined): void {
     ]);
   }
   if (s!.redisBenchmark) expect(s!.redisBenchmark.getPerSec).toBeGreaterThan(0);
+  // The Cluster: measured for every request, or the reason why not.
+  const cluster = s!.cluster!;
+  expect(cluster.masters).toBe(s!.plan.clusterMasters);
+  if (cluster.reason === undefined)
+    expect(cluster.rows.map((row) => [row.scenario, row.runs.length])).toEqual(
+      scenarios.map((scenario) => [scenario, s!.plan.rounds]),
+    );
+  else expect(cluster.reason).not.toBe("");
 }
 
 const gatewayRun = (wallSec: number, received: number, rateLimited: number, early = 0): GatewayRun =>

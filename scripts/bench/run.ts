@@ -77,7 +77,7 @@ export const FULL = {
     slowWarmup: 5_000,
     slowRequests: 50_000,
   } as DashboardPlan,
-  /** Part 11: medians of 3 rounds at 1,000/s; replies held 20 ms to count round trips; redis-benchmark's GET. */
+  /** Part 11: medians of 3 rounds at 1,000/s; replies held 20 ms to count round trips; redis-benchmark's GET; a 3-master Cluster. */
   sharing: {
     rounds: 3,
     rate: 1_000,
@@ -86,6 +86,7 @@ export const FULL = {
     delayMs: 20,
     sequential: 50,
     benchmarkRequests: 100_000,
+    clusterMasters: 3,
   } as SharingPlan,
 };
 
@@ -124,6 +125,7 @@ export const QUICK: typeof FULL = {
     delayMs: 20,
     sequential: 5,
     benchmarkRequests: 1_000,
+    clusterMasters: 3,
   },
 };
 

@@ -20,11 +20,14 @@
  *       measureCell, the primary and its workers).
  *   (4) RESULTS.md's arithmetic for N cores of mock and a K-master Cluster, from (2) and (3) and
  *       redis-benchmark's GET on the same machine when it is installed.
+ *   (5) (1)'s runs on a Redis Cluster of 3 masters (mock-server/test/redis-cluster.ts, `--store` naming its
+ *       nodes), redis-server's CPU summed over the nodes; when the mock cannot run on it, the reason.
  */
 import { execFile } from "node:child_process";
 import os from "node:os";
 import { promisify } from "node:util";
 import { startRedis, type RedisServer } from "../../mock-server/test/redis.js";
+import { startRedisCluster, type RedisCluster } from "../../mock-server/test/redis-cluster.js";
 import { cpuMsOf, type Child } from "./children.js";
 import { median } from "./exercised.js";
 import autocannon from "autocannon";
@@ -54,6 +57,8 @@ export interface SharingPlan {
   sequential: number;
   /** (4): requests of redis-benchmark's GET (0: not run). */
   benchmarkRequests: number;
+  /** (5): the masters of the Cluster (0: not run). */
+  clusterMasters: number;
 }
 
 /** The requests measured (scenarios.ts's names): a read of one record, a read of a page, a write. */
@@ -124,6 +129,14 @@ export interface WorkersRow {
   two: StoreCell;
 }
 
+/** (5): (1)'s runs on a Redis Cluster, against (1)'s in memory; or why not. */
+export interface ClusterFigures {
+  masters: number;
+  rows: { scenario: string; kind: SharingKind; runs: CpuRun[] }[];
+  /** Why the mock could not be measured on the Cluster (it did not start, or answered errors). */
+  reason?: string;
+}
+
 export interface SharingFigures {
   command: string;
   date: string;
@@ -137,6 +150,8 @@ export interface SharingFigures {
   cpu: CpuRow[];
   roundTrips: RoundTripRow[];
   workers: WorkersRow[];
+  /** (5); absent when not run. */
+  cluster?: ClusterFigures;
   /** redis-benchmark's GET on a redis-server of its own (8 clients, no pipelining); absent when not run. */
   redisBenchmark?: { command: string; getPerSec: number };
 }
@@ -202,18 +217,64 @@ export function atRate(
 }
 
 /** (1): one run at `rate` after the load's warm-up at the same rate; CPU of the mock and of redis-server over it. */
-async function cpuRun(target: Target, request: BenchRequest, load: LoadOptions, plan: SharingPlan): Promise<CpuRun> {
+async function cpuRun(
+  target: { mock: Child; redisPids: number[] },
+  request: BenchRequest,
+  load: LoadOptions,
+  plan: SharingPlan,
+): Promise<CpuRun> {
   const pace = { rate: plan.rate, connections: plan.rateConnections };
   if (load.warmupSec > 0) await atRate(target.mock.url, request, load, { ...pace, durationSec: load.warmupSec });
+  const redisCpu = () => target.redisPids.reduce((sum, pid) => sum + (cpuMsOf(pid) ?? Number.NaN), 0);
   const mockBefore = cpuMsOf(target.mock.process.pid) ?? Number.NaN;
-  const redisBefore = target.redis ? (cpuMsOf(target.redis.pid) ?? Number.NaN) : Number.NaN;
+  const redisBefore = redisCpu();
   const run = await atRate(target.mock.url, request, load, { ...pace, durationSec: plan.rateSec });
   const perRequest = (ms: number) => (run.requests > 0 ? (ms * 1000) / run.requests : Number.NaN);
   return {
     ...run,
     mockCpuUs: perRequest((cpuMsOf(target.mock.process.pid) ?? Number.NaN) - mockBefore),
-    ...(target.redis && { redisCpuUs: perRequest((cpuMsOf(target.redis.pid) ?? Number.NaN) - redisBefore) }),
+    ...(target.redisPids.length > 0 && { redisCpuUs: perRequest(redisCpu() - redisBefore) }),
   };
+}
+
+/** (5): the mock on a fresh Cluster, (1)'s runs for each request; the reason when it cannot run there. */
+async function measureCluster(
+  load: LoadOptions,
+  plan: SharingPlan,
+  log: (line: string) => void,
+): Promise<ClusterFigures | undefined> {
+  if (plan.clusterMasters <= 0) return undefined;
+  const figures: ClusterFigures = { masters: plan.clusterMasters, rows: [] };
+  let cluster: RedisCluster | undefined;
+  let mock: Child | undefined;
+  try {
+    cluster = await startRedisCluster({ masters: plan.clusterMasters });
+    mock = await startMockTarget({
+      name: "mock (--store, a Redis Cluster)",
+      args: [...MOCK_ARGS, "--store", cluster.url],
+    });
+    const scenarios = await scenariosOf(mock.url);
+    const target = { mock, redisPids: cluster.nodes.map((node) => node.pid) };
+    for (const { scenario, kind } of SHARING_SCENARIOS) figures.rows.push({ scenario, kind, runs: [] });
+    for (let round = 0; round < plan.rounds; round++)
+      for (const row of figures.rows) {
+        const run = await cpuRun(target, scenarios.get(row.scenario)!, load, plan);
+        row.runs.push(run);
+        log(
+          `  at ${plan.rate}/s, ${row.scenario.padEnd(40)} cluster ${f0(run.rate)} req/s  mock ${f0(run.mockCpuUs)} µs CPU/req  redis ${f0(run.redisCpuUs ?? Number.NaN)} (${plan.clusterMasters} nodes)  p50 ${f2(run.p50)} ms  errors ${run.errors}`,
+        );
+      }
+    const errors = figures.rows.reduce((sum, row) => sum + row.runs.reduce((n, r) => n + r.errors, 0), 0);
+    if (errors > 0) figures.reason = `${errors} answers other than the expected status`;
+  } catch (error) {
+    // The mock may not run on a Cluster yet (keys of several slots in one script): the section says why.
+    figures.reason = (error as Error).message.replace(/\s+/g, " ").trim().slice(0, 400) || "failed";
+    log(`  on a Cluster of ${plan.clusterMasters} masters: not measured: ${figures.reason}`);
+  } finally {
+    await mock?.stop();
+    await cluster?.stop();
+  }
+  return figures;
 }
 
 /** The mock's `apm_store_round_trips_total` (every series summed), or undefined when /__mock/metrics has none. */
@@ -382,10 +443,13 @@ export async function measureSharing(
   const workers: WorkersRow[] = [];
   try {
     // (1): in memory against --store redis, one process each.
-    const targets = {} as Record<"memory" | "redis", { target: Target; scenarios: Scenarios }>;
+    const targets = {} as Record<
+      "memory" | "redis",
+      { target: { mock: Child; redisPids: number[] }; scenarios: Scenarios }
+    >;
     for (const id of ["memory", "redis"] as const) {
-      const target = await startTarget(id, running);
-      targets[id] = { target, scenarios: await scenariosOf(target.mock.url) };
+      const { mock, redis } = await startTarget(id, running);
+      targets[id] = { target: { mock, redisPids: redis ? [redis.pid] : [] }, scenarios: await scenariosOf(mock.url) };
     }
     for (let round = 0; round < plan.rounds; round++)
       for (const row of cpu)
@@ -434,6 +498,7 @@ export async function measureSharing(
   } finally {
     await stopAll();
   }
+  const cluster = await measureCluster(load, plan, log);
   const redisBenchmark = await benchmarkRedis(plan.benchmarkRequests, log);
   return {
     command,
@@ -448,6 +513,7 @@ export async function measureSharing(
     cpu,
     roundTrips,
     workers,
+    ...(cluster && { cluster }),
     ...(redisBenchmark && { redisBenchmark }),
   };
 }
@@ -498,6 +564,51 @@ function inShort(s: SharingFigures): string {
   });
   const workers = s.workers.map((row) => `${row.scenario} ${f0(row.one.rps)} → ${f0(row.two.rps)} req/s`).join(", ");
   return `**In short** (medians): ${parts.join("; ")}. From --workers 1 to --workers 2 on this ${s.cores}-core machine: ${workers}.`;
+}
+
+/** (5)'s subsection: the Cluster's runs beside (1)'s medians, or why there are none. */
+function renderCluster(s: SharingFigures): string {
+  const c = s.cluster;
+  if (!c) return "";
+  const head = `### (5) The same on a Redis Cluster of ${c.masters} masters
+
+(1)'s runs (${s.plan.rate}/s, ${s.plan.rounds} round${s.plan.rounds === 1 ? "" : "s"}, medians) against one mock process whose \`--store\` names the nodes of a fresh Cluster of ${c.masters} masters
+without replicas (\`startRedisCluster\`, mock-server/test/redis-cluster.ts: redis-server in cluster mode on loopback, joined by
+\`redis-cli --cluster create\`), all on this machine's ${s.cores} cores; redis-server's CPU summed over the nodes. In memory and on one Redis: (1)'s figures.`;
+  const why = c.reason ? `\n\n**Not measured whole**: ${c.reason.replace(/[.:]$/, "")}.` : "";
+  if (c.rows.every((row) => row.runs.length === 0)) return `${head}${why}\n`;
+  const rows = c.rows.map((row) => {
+    const one = s.cpu.find((r) => r.scenario === row.scenario);
+    const [memory, redis] = one ? [cpuMedians(one.memory), cpuMedians(one.redis)] : [undefined, undefined];
+    const m = cpuMedians(row.runs);
+    const ratio = m.mockCpuUs / (memory?.mockCpuUs ?? Number.NaN);
+    return [
+      row.scenario,
+      f0(memory?.mockCpuUs ?? Number.NaN),
+      f0(redis?.mockCpuUs ?? Number.NaN),
+      `${f0(m.mockCpuUs)} (${range(row.runs.map((r) => r.mockCpuUs))})`,
+      f0(m.redisCpuUs),
+      `${f2(ratio)}x (at most ${CPU_GOAL}x: ${verdict(cpuMet(ratio))})`,
+      f2(m.p50),
+      f0(m.rate),
+      String(m.errors),
+    ];
+  });
+  const cells = table(
+    [
+      "request",
+      "in memory: mock CPU µs per request",
+      "one Redis: mock CPU µs per request",
+      "Cluster: mock CPU µs per request (min–max)",
+      "Cluster: redis-server CPU µs per request, all nodes",
+      "Cluster / in memory (goal)",
+      "p50 ms",
+      "req/s reached",
+      "errors",
+    ],
+    rows,
+  );
+  return `${head}${why}\n\n${cells}\n`;
 }
 
 /** The section of RESULTS.md; empty when no run measured this part. */
@@ -675,5 +786,5 @@ They also take the CPU per request measured at this load (Redis not saturated) a
 the load balancer and the network between machines, which add to a request's time, not to either CPU figure.
 
 ${ceilings}
-`;
+${s.cluster ? `\n${renderCluster(s)}` : ""}`;
 }
