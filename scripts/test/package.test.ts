@@ -34,6 +34,11 @@ const NEVER_INSTALLED = [
   "yaml",
   "swagger-ui-dist",
   "@scarf/scarf",
+  // Optional peers of the kit: only an install that exports traces adds them (@opentelemetry/api comes with prom-client).
+  "@opentelemetry/sdk-trace-base",
+  "@opentelemetry/exporter-trace-otlp-http",
+  "@opentelemetry/resources",
+  "@opentelemetry/semantic-conventions",
 ];
 /** The lifecycle scripts npm runs when it installs a package; a binding.gyp means `node-gyp rebuild` as install. */
 const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall"];
@@ -222,7 +227,7 @@ describe("the packed tarball", () => {
     const installed = await installedPackages(alone);
     expect(installed).toContain("agent-platform-mock-kit");
     expect(installed.filter((name) => NEVER_INSTALLED.includes(name) || name.startsWith("@types/"))).toEqual([]);
-    // The kit's own dependencies and theirs: faker, ajv, busboy, openapi-fetch, undici, fast-check.
+    // The kit's own dependencies and theirs: faker, ajv, busboy, openapi-fetch, undici, fast-check, prom-client.
     expect(installed.length, installed.join(", ")).toBeLessThan(25);
   });
 
