@@ -70,6 +70,12 @@ export interface Store {
   generationOf(workspace: Workspace): number;
   /** Stops the clocks and whatever the store runs in the background. */
   close(): Promise<void>;
+  /**
+   * Counters of a shared store, for GET /__mock/metrics (the memory store has none): Redis round trips
+   * waited for, commits refused because the version moved, work run again after one, and journal
+   * entries sent but not yet confirmed.
+   */
+  stats?(): { redisRoundTrips: number; conflicts: number; retries: number; journalPending: number };
 }
 
 /** What a store is made with: the parts of the mock it calls back into. */

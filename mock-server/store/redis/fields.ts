@@ -127,10 +127,15 @@ export function mockChangeOf(field: string): MockChange {
   throw new Error(`unknown mock field ${field}`);
 }
 
-/** The mock-wide unit: the workspace registry, the root clock, the fault rules. */
+/**
+ * The mock-wide unit: the workspace registry, the root clock, the fault rules. A workspace's entry
+ * also holds `gen`, the registry version at which its state was last replaced whole (born, reset):
+ * `gens` keeps it per workspace (redis-store.ts says what it is for).
+ */
 export function mockFields(
   registry: Registry,
   faults: FaultRules,
+  gens: Map<string, number>,
   addWorkspace: (options: WorkspaceOptions) => void,
   dropWorkspace: (workspaceId: string) => void,
 ): Fields<MockChange> {
@@ -147,7 +152,7 @@ export function mockFields(
           return readClock(registry.clock);
         case "workspace": {
           const workspace = registry.get(change.workspaceId);
-          return workspace && optionsOf(workspace);
+          return workspace && { ...optionsOf(workspace), gen: gens.get(change.workspaceId) ?? 0 };
         }
         case "fault":
           return faults.stored(change.faultId);
@@ -167,10 +172,11 @@ export function mockFields(
         case "fault":
           return faults.put(change.faultId, value as StoredFaultRule | undefined);
         case "workspace": {
-          const options = value as WorkspaceOptions | undefined;
+          const { gen, ...options } = (value ?? {}) as WorkspaceOptions & { gen?: number };
           const existing = registry.get(change.workspaceId);
-          if (!options) dropWorkspace(change.workspaceId);
-          else if (!existing) addWorkspace(options);
+          if (value === undefined) return dropWorkspace(change.workspaceId);
+          gens.set(change.workspaceId, gen ?? 0);
+          if (!existing) addWorkspace(options);
           else {
             existing.seed = options.seed;
             existing.scenario = options.scenario;

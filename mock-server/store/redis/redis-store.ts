@@ -3,8 +3,9 @@
  *
  * Each process keeps a copy of every unit (the mock-wide registry `m`, and each workspace) in its own
  * Registry and knows the version it copied. The handlers stay synchronous over that copy:
- *  - a request first reads what changed since its copy's version, in one round trip, for the registry
- *    and its workspace together (authenticate); so it sees every write acknowledged before it began;
+ *  - a request first reads what changed since its copy's version (authenticate): its workspace only,
+ *    one round trip, while the registry copy is known fresh; the registry and the workspace together,
+ *    still one round trip, when it may not be (see "The registry copy");
  *  - its work runs on the copy while the change trackers note each entry it is about to change, with
  *    the value it had;
  *  - if it changed anything, one script writes those fields, and only if no other process wrote the
@@ -12,9 +13,35 @@
  *    brought up to date, and the work run again.
  * A unit's work and write run one at a time within a process (`exclusive`), so no work sees another's
  * write before it is in Redis, and an undo never meets another's change.
+ * Every script touches one unit's keys (one hash slot, keys.ts): the same code runs on a Redis Cluster.
+ *
+ * The registry copy. Every registry commit publishes its version; the link's listener keeps the newest
+ * (redis.ts). The copy is fresh while the listener is subscribed, no (re)subscription happened since the
+ * registry was last read, and the copy is at least at the newest version published. Otherwise a request
+ * reads the registry too. Safety nets: a key the copy does not know reads the registry and looks again;
+ * a workspace that reads as gone (version 0) reads the registry.
+ *
+ * Work on several units (the control plane: create, reset, delete, reset everything; the first
+ * process's seeding) cannot be one script. Its writes go in this order, each unit's whole or absent:
+ *  1. due hints for every unit whose earliest task moves earlier (due.ts);
+ *  2. field writes of other workspaces (creating one draws its key from the default workspace's
+ *     Random), each with its version check: a conflict undoes the rest and runs the work again (what
+ *     was written stays: a Random that moved on, no harm);
+ *  3. the registry, with its version check: the linearisation point. Its entry for each workspace born
+ *     or reset here carries `gen`, this commit's version (fields.ts);
+ *  4. each workspace born, reset or deleted, written whole (or dropped) for that generation: only if
+ *     its own `g` is older (so a late or repeated write never undoes a newer one), without a version check.
+ * A crash between 3 and 4 leaves the registry naming a generation a workspace was not written for: the
+ * next process that reads that workspace sees its `g` behind the registry's `gen` and repairs it, seeding
+ * it as the writer would have (`repair`; the first of several writes for one generation wins, the others
+ * read its result). A workspace deleted in the registry but not yet dropped is invisible (no registry
+ * entry names it); its keys stay until Redis is emptied (a crash exactly there, nothing else).
+ * Between 3 and 4 a request on a workspace being reset may still see it before the reset.
+ *
  * Scheduled tasks are fields like any other: whichever process runs one writes its removal with its
  * effects, so it happens once. In real time each process also looks, every POLL_MS, for workspaces
- * whose earliest task is due (the `due` index), so work continues when the process that scheduled it dies.
+ * whose earliest task is due (the due index, due.ts), so work continues when the process that
+ * scheduled it dies.
  */
 import type { Clock } from "../../core/clock.js";
 import type { Random } from "../../core/random.js";
@@ -22,8 +49,10 @@ import type { Change, ChangeTracker, MockChange, WorkspaceChange } from "../chan
 import { Registry } from "../registry.js";
 import type { Store, StoreFactory, StoreParts } from "../store.js";
 import { Workspace, type CreateOptions, type WorkspaceOptions } from "../workspace.js";
+import { HINT_COMMIT_MS, HINT_LEASE_MS, needsCorrection, needsHint } from "./due.js";
 import { mockFields, workspaceFields, type Fields } from "./fields.js";
-import type { RedisLink, SyncResult, UnitWrite } from "./redis.js";
+import { REGISTRY_UNIT, workspaceUnit } from "./keys.js";
+import type { CommitResult, RedisLink, SyncResult, UnitWrite } from "./redis.js";
 
 const POLL_MS = 200;
 const MAX_ATTEMPTS = 50;
@@ -47,25 +76,36 @@ interface Unit<C extends Change = Change> {
   workspace?: Workspace;
   /** What the work under way queued to start once it is written (afterCommit). */
   followUps: FollowUp[];
+  /** A workspace's: the registry generation it was last written whole for, as last read or written. */
+  gen: number;
+  /** A workspace's: when its earliest task was due as the work under way began (due hints). */
+  dueBefore?: number;
 }
 
 export class RedisStore implements Store {
-  readonly kind: "redis" | "redis-cluster" = "redis";
+  readonly kind: "redis" | "redis-cluster";
   private readonly registry: Registry;
   /** Each workspace's unit, made with the workspace (its change tracker notes into it). */
   private readonly unitOfWorkspace = new WeakMap<Workspace, Unit<WorkspaceChange>>();
   private readonly mock: Unit<MockChange>;
+  /** Each workspace's generation as the registry names it (fields.ts; see the file's comment). */
+  private readonly gens = new Map<string, number>();
+  /** The listener's epoch when the registry was last read (see "The registry copy"). */
+  private registryEpoch = -1;
   private poller: ReturnType<typeof setInterval> | undefined;
   /** How open seeded: a store found empty later (Redis restarted without its data) is seeded again. */
   private seedEmpty: (() => void) | undefined;
   private readonly runDue: (workspace: Workspace) => Promise<void>;
+  private conflicts = 0;
+  private retries = 0;
 
   constructor(
     private readonly link: RedisLink,
     parts: StoreParts,
   ) {
+    this.kind = link.kind;
     this.runDue = parts.runDue;
-    this.mock = this.newUnit<MockChange>("m");
+    this.mock = this.newUnit<MockChange>(REGISTRY_UNIT);
     const mockTracker: ChangeTracker<MockChange> = { changed: (change) => this.note(this.mock, change) };
     this.registry = new Registry({
       ...parts,
@@ -75,6 +115,7 @@ export class RedisStore implements Store {
     this.mock.fields = mockFields(
       this.registry,
       parts.faults,
+      this.gens,
       (options) => this.addCopy(options),
       (id) => this.dropCopy(id),
     );
@@ -119,7 +160,18 @@ export class RedisStore implements Store {
   delete(workspace: Workspace): void {
     const unit = this.unitOf(workspace);
     this.registry.delete(workspace);
+    this.gens.delete(workspace.workspaceId);
     unit.dropped = true;
+  }
+
+  /** Round trips, conflicts and retries so far, and journal entries not yet confirmed (GET /__mock/metrics). */
+  stats(): { redisRoundTrips: number; conflicts: number; retries: number; journalPending: number } {
+    return {
+      redisRoundTrips: this.link.roundTrips,
+      conflicts: this.conflicts,
+      retries: this.retries,
+      journalPending: this.link.journalPending,
+    };
   }
 
   /**
@@ -169,6 +221,7 @@ export class RedisStore implements Store {
     this.poller.unref();
   }
 
+  /** Runs what is due, then corrects each entry to the state it read (due.ts: "fix late"). */
   private async pollOnce(): Promise<void> {
     const due = await this.link.dueBy(Date.now());
     if (due.length === 0) return;
@@ -176,12 +229,11 @@ export class RedisStore implements Store {
     for (const id of due) {
       const workspace = this.get(id);
       if (workspace) await this.runDue(workspace);
-      // What is due next, as this process now reads it: unless a write came in between, which set it itself.
-      await this.link.setDue(
-        id,
-        workspace ? this.unitOf(workspace).version : 0,
-        workspace ? this.dueOf(workspace) : undefined,
-      );
+      // Read under the unit's hold: no work of this process is half done on the copy.
+      const [version, wallMs] = workspace
+        ? await this.exclusive([this.unitOf(workspace)], () => [this.unitOf(workspace).version, this.dueOf(workspace)])
+        : [0, undefined];
+      await this.link.dueCorrect(id, Math.max(0, version), wallMs, HINT_LEASE_MS);
     }
   }
 
@@ -191,15 +243,29 @@ export class RedisStore implements Store {
     this.registry.stopClocks();
   }
 
-  /** The registry and the key's workspace, brought up to date in one round trip, then the key looked up. */
+  /**
+   * The key's workspace, brought up to date: alone while the registry copy is fresh (one round trip),
+   * with the registry otherwise (one round trip too: both are sent together).
+   */
   async authenticate(apiKey: string): Promise<Workspace | undefined> {
     const guess = await this.registry.authenticate(apiKey);
+    if (guess && this.registryFresh()) {
+      const [result] = await this.sync([this.unitOf(guess)]);
+      // Read as gone (deleted, or a Redis emptied): the registry says which, below.
+      if (result.version !== 0 && this.get(guess.workspaceId) === guess) return guess;
+    }
     await this.sync(guess ? [this.mock, this.unitOf(guess)] : [this.mock]);
     await this.reseedIfEmptied();
     const found = await this.registry.authenticate(apiKey);
     // A key this process had not seen yet: its workspace is read now.
     if (found && found !== guess) await this.sync([this.unitOf(found)]);
     return found;
+  }
+
+  /** Whether the registry copy has every registry write so far (see "The registry copy"). */
+  private registryFresh(): boolean {
+    const news = this.link.registry;
+    return news.listening && this.registryEpoch === news.epoch && this.mock.version >= news.published;
   }
 
   transact<T>(workspace: Workspace, work: () => T): Promise<Awaited<T>> {
@@ -229,7 +295,7 @@ export class RedisStore implements Store {
       units,
       () => void (pending = work()),
       false,
-      () => this.sync([this.mock]).then(() => this.sync(this.workspaceUnits())),
+      () => this.sync([this.mock]).then(() => this.sync(this.workspaceUnits()).then(() => undefined)),
     );
     return pending as T | Promise<T>;
   }
@@ -242,22 +308,76 @@ export class RedisStore implements Store {
     return this.registry.generationOf(workspace);
   }
 
-  /** Brings units up to date: one round trip for all of them. */
-  private async sync(units: Unit[]): Promise<void> {
-    if (units.length === 0) return;
+  /** Brings units up to date (one round trip for all of them), then repairs a workspace left behind its generation. */
+  private async sync(units: Unit[]): Promise<SyncResult[]> {
+    if (units.length === 0) return [];
+    const epoch = this.link.registry.epoch;
     const results = await this.link.sync(units.map((u) => ({ unit: u.name, since: u.version })));
     for (const [i, unit] of units.entries()) await this.exclusive([unit], async () => this.applySync(unit, results[i]));
+    if (units.includes(this.mock)) this.registryEpoch = epoch;
+    for (const unit of units) if (this.behind(unit)) await this.repair(unit as Unit<WorkspaceChange>);
+    return results;
   }
 
   /** Applies what a read found, unless this copy is already as new (another read or write got there first). */
   private applySync(unit: Unit, result: SyncResult): void {
-    if (result.kind === "same" || (result.version <= unit.version && result.version !== 0)) return;
+    if (result.kind === "same") {
+      unit.gen = result.gen;
+      return;
+    }
+    if (result.version <= unit.version && result.version !== 0) return;
     const fields = unit.fields as Fields<Change>;
     if (result.kind === "whole") fields.clear();
     for (const [field, text] of result.values)
       fields.apply(fields.changeOf(field), text === "" ? undefined : JSON.parse(text));
     unit.version = result.version;
+    unit.gen = result.gen;
     if (unit.workspace) this.registry.bump(unit.workspace);
+  }
+
+  /** A workspace the registry names for a generation it was not written for (a writer died between units). */
+  private behind(unit: Unit): boolean {
+    const workspace = unit.workspace;
+    return workspace !== undefined && this.get(workspace.workspaceId) === workspace && unit.gen < this.genOf(workspace);
+  }
+
+  private genOf(workspace: Workspace): number {
+    return this.gens.get(workspace.workspaceId) ?? 0;
+  }
+
+  /**
+   * Writes the workspace whole for the registry's generation, seeded as its writer would have seeded it
+   * (its clock keeps its time). Another process may be doing the same, or the writer may be late: the
+   * first write for the generation wins, and the others read it instead.
+   */
+  private async repair(unit: Unit<WorkspaceChange>): Promise<void> {
+    const workspace = unit.workspace!;
+    const written = await this.exclusive([unit], async () => {
+      if (!this.behind(unit)) return true;
+      const gen = this.genOf(workspace);
+      unit.dueBefore = undefined;
+      this.registry.resetOne(workspace);
+      unit.whole = true;
+      unit.before = new Map();
+      const deadline = await this.hint([unit]).catch((error) => {
+        this.undo([unit]);
+        throw error;
+      });
+      const [result] = await this.link
+        .commit([{ ...this.writeOf(unit), expected: -1, gen, deadline }])
+        .catch((error) => {
+          this.undo([unit]);
+          throw error;
+        });
+      if (result.kind !== "written") {
+        this.undo([unit]);
+        return false;
+      }
+      this.written(unit, result.version, gen);
+      return true;
+    });
+    // Someone else's write for the generation (or a newer one) is there: read it.
+    if (!written) await this.sync([unit]);
   }
 
   /**
@@ -276,12 +396,16 @@ export class RedisStore implements Store {
       if (outcome.done) return outcome.result as Awaited<T>;
       if (attempt >= MAX_ATTEMPTS)
         throw new Error(`gave up after ${MAX_ATTEMPTS} conflicting writes to ${units.map((u) => u.name).join(", ")}`);
-      await (resync ? resync() : this.sync(units.filter((u) => !u.dropped)));
+      this.retries++;
+      await (resync ? resync() : this.sync(units.filter((u) => !u.dropped)).then(() => undefined));
     }
   }
 
   private async attempt<T>(units: Unit[], work: () => T): Promise<{ done: boolean; result?: T }> {
-    for (const unit of units) this.record(unit);
+    for (const unit of units) {
+      this.record(unit);
+      if (unit.workspace) unit.dueBefore = this.dueOf(unit.workspace);
+    }
     let result: T;
     try {
       result = work();
@@ -290,34 +414,108 @@ export class RedisStore implements Store {
       throw error;
     }
     const touched = units.filter((u) => u.before!.size > 0 || u.whole || u.dropped);
-    for (const unit of units) if (!touched.includes(unit)) unit.before = undefined;
     // Units born in this work (a new workspace) are written whole too.
-    for (const w of this.list())
-      if (!units.includes(this.unitOf(w)) && this.unitOf(w).whole) touched.push(this.unitOf(w));
+    for (const w of this.list()) {
+      const unit = this.unitOf(w);
+      if (units.includes(unit) || !unit.whole) continue;
+      unit.before ??= new Map();
+      unit.dueBefore = undefined;
+      touched.push(unit);
+    }
+    // Workspaces born, reset or deleted: the registry commit names their new generation (its version).
+    const replaced = touched.filter((u) => u.workspace && (u.whole || u.dropped));
+    if (replaced.length > 0 && !touched.includes(this.mock)) touched.push(this.mock);
+    for (const unit of replaced) {
+      const id = unit.workspace!.workspaceId;
+      this.note(this.mock, { kind: "workspace", workspaceId: id });
+      if (!unit.dropped) this.gens.set(id, this.mock.version + 1);
+    }
+    for (const unit of units) if (!touched.includes(unit)) unit.before = undefined;
     for (const unit of units) unit.recording = false;
     if (touched.length === 0) return { done: true, result };
-    let versions: number[] | undefined;
-    try {
-      versions = await this.link.commit(
-        touched.map((u) => this.writeOf(u)),
-        touched
-          .filter((u) => u.workspace)
-          .map((u) => [u.workspace!.workspaceId, u.dropped ? undefined : this.dueOf(u.workspace!)]),
-      );
-    } catch (error) {
+    if (replaced.length > 0 && !units.includes(this.mock)) {
       this.undo(touched);
+      throw new Error("a workspace was replaced outside the control plane");
+    }
+    const done = await this.write(touched, replaced);
+    return done ? { done: true, result } : { done: false };
+  }
+
+  /**
+   * Writes what the work changed: one script when it touched one unit; otherwise in the order the
+   * file's comment gives. False when a version check failed (everything not yet written is undone).
+   */
+  private async write(touched: Unit[], replaced: Unit[]): Promise<boolean> {
+    const left = new Set(touched);
+    const fail = (error: unknown): never => {
+      this.undo([...left]);
       throw error;
+    };
+    const deadline = await this.hint(touched).catch(fail);
+    const checked = touched.filter((u) => u !== this.mock && !replaced.includes(u));
+    checked.sort((a, b) => (a.name < b.name ? -1 : 1));
+    if (touched.includes(this.mock) && !replaced.includes(this.mock)) checked.push(this.mock);
+    for (const unit of checked) {
+      const [result] = await this.link.commit([{ ...this.writeOf(unit), deadline }]).catch(fail);
+      if (result.kind !== "written") {
+        if (result.kind === "conflict") this.conflicts++;
+        this.undo([...left]);
+        return false;
+      }
+      left.delete(unit);
+      this.written(unit, result.version);
     }
-    if (!versions) {
-      this.undo(touched);
-      return { done: false };
+    if (replaced.length === 0) return true;
+    // After the registry's commit, whatever happens: each unit written whole for its generation, or repaired later.
+    const gen = this.mock.version;
+    const results = await this.link
+      .commit(replaced.map((u) => ({ ...this.writeOf(u), expected: -1, gen, deadline })))
+      .catch((error: unknown) => replaced.map((): CommitResult | Error => error as Error));
+    const dropped: string[] = [];
+    for (const [i, unit] of replaced.entries()) {
+      const result = results[i];
+      left.delete(unit);
+      if (unit.dropped) dropped.push(unit.workspace!.workspaceId);
+      if (!(result instanceof Error) && result.kind === "written") this.written(unit, result.version, gen);
+      else {
+        // Not written (a newer write is there, or Redis failed): read whole next time, repaired if behind.
+        unit.version = -1;
+        this.settle(unit);
+        this.runFollowUps(unit, false);
+      }
     }
-    for (const [i, unit] of touched.entries()) {
-      unit.version = versions[i];
-      this.settle(unit);
-      this.runFollowUps(unit, false);
+    await this.link.dueForget(dropped).catch(() => undefined);
+    const failed = results.find((r): r is Error => r instanceof Error);
+    if (failed) throw failed;
+    return true;
+  }
+
+  /** A unit's write is in: its new version (and generation), its follow-ups started, the due entry corrected. */
+  private written(unit: Unit, version: number, gen?: number): void {
+    const before = unit.dueBefore;
+    unit.version = version;
+    if (gen !== undefined) unit.gen = gen;
+    this.settle(unit);
+    this.runFollowUps(unit, false);
+    const workspace = unit.workspace;
+    if (!workspace || version === 0) return;
+    const after = this.dueOf(workspace);
+    // Fix late, without waiting: the entry is early enough meanwhile (due.ts).
+    if (needsCorrection(before, after))
+      this.link.dueCorrect(workspace.workspaceId, version, after, HINT_LEASE_MS, false).catch(() => undefined);
+  }
+
+  /** Hint early (due.ts): resolves to the deadline for the commits the hints cover, 0 when none was needed. */
+  private async hint(units: Unit[]): Promise<number> {
+    const hints: { workspaceId: string; wallMs: number; version: number }[] = [];
+    for (const unit of units) {
+      if (!unit.workspace || unit.dropped) continue;
+      const after = this.dueOf(unit.workspace);
+      if (needsHint(unit.dueBefore, after))
+        hints.push({ workspaceId: unit.workspace.workspaceId, wallMs: after, version: Math.max(0, unit.version) + 1 });
     }
-    return { done: true, result };
+    if (hints.length === 0) return 0;
+    return (await this.link.dueHint(hints)) + HINT_COMMIT_MS;
   }
 
   private writeOf(unit: Unit): UnitWrite {
@@ -406,12 +604,13 @@ export class RedisStore implements Store {
       recording: false,
       tail: Promise.resolve(),
       followUps: [],
+      gen: 0,
     };
   }
 
   /** A workspace object with its unit: its change tracker notes into that unit. */
   private newWorkspace(options: WorkspaceOptions, clock: Clock): Workspace {
-    const unit = this.newUnit<WorkspaceChange>(`w:${options.workspaceId}`);
+    const unit = this.newUnit<WorkspaceChange>(workspaceUnit(options.workspaceId));
     const workspace = new Workspace(options, clock, { changed: (change) => this.note(unit, change) });
     unit.workspace = workspace;
     unit.fields = workspaceFields(workspace, () => this.registry.clear(workspace));
@@ -439,6 +638,7 @@ export class RedisStore implements Store {
   }
 
   private dropCopy(workspaceId: string): void {
+    this.gens.delete(workspaceId);
     const workspace = this.get(workspaceId);
     if (workspace) this.registry.forget(workspace);
   }

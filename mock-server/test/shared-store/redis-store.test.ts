@@ -1,15 +1,22 @@
 /**
  * The Redis store on its own (store/redis/redis-store.ts), two of them on one real redis-server as two
  * processes would be: what one writes the other reads, a conflicting write is undone and made again,
- * and what it queued learns of both. Here rather than beside the unit: it starts a redis-server.
+ * and what it queued learns of both; the registry copy kept fresh by its messages, so a read costs one
+ * round trip; the journal written off the answer's path; the due index's hints and corrections.
+ * Here rather than beside the unit: it starts a redis-server.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Clock } from "../../core/clock.js";
 import { FaultRules } from "../../core/faults.js";
+import { HINT_LEASE_MS } from "../../store/redis/due.js";
+import { RedisJournal } from "../../store/redis/journal.js";
+import { DUE_INDEX } from "../../store/redis/keys.js";
 import { RedisLink } from "../../store/redis/redis.js";
 import { RedisStore } from "../../store/redis/redis-store.js";
 import type { Workspace } from "../../store/workspace.js";
 import { startRedis, type RedisServer } from "../redis.js";
+import { startRedisCluster } from "../redis-cluster.js";
 
 let redis: RedisServer;
 const links: RedisLink[] = [];
@@ -26,7 +33,7 @@ afterEach(async () => {
 });
 
 /** A store as one process has it, with a seed of one agent per workspace. */
-async function process(): Promise<{ store: RedisStore; faults: FaultRules }> {
+async function process(): Promise<{ store: RedisStore; faults: FaultRules; link: RedisLink }> {
   const link = await RedisLink.open(redis.url, () => undefined);
   links.push(link);
   const faults = new FaultRules(new Map([["listCalls", { operationId: "listCalls" }]]) as never, () => true);
@@ -38,7 +45,34 @@ async function process(): Promise<{ store: RedisStore; faults: FaultRules }> {
     faults,
   });
   stores.push(store);
-  return { store, faults };
+  return { store, faults, link };
+}
+
+/** Two processes on one store, seeded and joined, each with the default workspace read once. */
+async function twoProcesses() {
+  const a = await process();
+  const b = await process();
+  await a.store.open(() => a.store.add(DEFAULT));
+  await b.store.open(() => b.store.add(DEFAULT));
+  await a.store.authenticate("key-default");
+  await b.store.authenticate("key-default");
+  return { a, b };
+}
+
+/** The units each of the link's reads asked for, from now on. */
+function unitsRead(link: RedisLink): string[][] {
+  const reads: string[][] = [];
+  const sync = link.sync.bind(link);
+  vi.spyOn(link, "sync").mockImplementation((units) => {
+    reads.push(units.map((u) => u.unit));
+    return sync(units);
+  });
+  return reads;
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (!check()) throw new Error(`never: ${what}`);
 }
 
 const DEFAULT = { workspaceId: "default", apiKey: "key-default", seed: 1, empty: false, readOnly: false };
@@ -138,3 +172,263 @@ describe("RedisStore", () => {
     expect(await a.store.authenticate(created.apiKey)).toBeUndefined();
   });
 });
+
+describe("RedisStore's registry copy", () => {
+  it("reads only the workspace while the copy is fresh: a read costs one round trip", async () => {
+    const { b } = await twoProcesses();
+    const reads = unitsRead(b.link);
+    const before = b.link.roundTrips;
+    const workspace = (await b.store.authenticate("key-default"))!;
+    const agents = await b.store.transact(workspace, () => agentIds(workspace));
+    expect(agents).toEqual(["agent-of-default"]);
+    expect(b.link.roundTrips - before).toBe(1);
+    expect(reads).toEqual([["w:default"]]);
+  });
+
+  it("learns of another process's registry write by its message, and reads the registry on the next request", async () => {
+    const { a, b } = await twoProcesses();
+    const reads = unitsRead(b.link);
+    const created = await a.store.control(() => a.store.create({ seed: 3 }, a.store.get("default")!.random));
+    await until(() => b.link.registry.published > 1, "b got the message");
+    const before = b.link.roundTrips;
+    await b.store.authenticate("key-default");
+    // Both read together: still one round trip.
+    expect(b.link.roundTrips - before).toBe(1);
+    expect(reads).toEqual([["m", "w:default"]]);
+    expect(b.store.get(created.workspaceId)).toBeDefined();
+    // Fresh again: the workspace alone.
+    await b.store.authenticate("key-default");
+    expect(reads.at(-1)).toEqual(["w:default"]);
+  });
+
+  it("reads the registry on every request while its listener is away, and after it subscribes again", async () => {
+    const { b } = await twoProcesses();
+    const reads = unitsRead(b.link);
+    b.link.registry.listening = false;
+    await b.store.authenticate("key-default");
+    await b.store.authenticate("key-default");
+    expect(reads).toEqual([
+      ["m", "w:default"],
+      ["m", "w:default"],
+    ]);
+    b.link.registry.listening = true;
+    await b.store.authenticate("key-default");
+    expect(reads.at(-1)).toEqual(["w:default"]);
+    // The listener's connection cut: once subscribed again, what it may have missed is read.
+    const epoch = b.link.registry.epoch;
+    const admin = new Redis(redis.url);
+    try {
+      await admin.client("KILL", "TYPE", "pubsub");
+    } finally {
+      admin.disconnect();
+    }
+    await until(() => b.link.registry.epoch > epoch && b.link.registry.listening, "b subscribed again");
+    await b.store.authenticate("key-default");
+    expect(reads.at(-1)).toEqual(["m", "w:default"]);
+  });
+
+  it("finds a key its copy does not know, and a workspace deleted elsewhere, through the registry", async () => {
+    const { a, b } = await twoProcesses();
+    // b's listener is away: its copy cannot know of the new workspace unless the key's miss reads the registry.
+    b.link.registry.listening = false;
+    const created = await a.store.control(() => a.store.create({ seed: 4 }, a.store.get("default")!.random));
+    b.link.registry.listening = true;
+    const found = await b.store.authenticate(created.apiKey);
+    expect(found?.workspaceId).toBe(created.workspaceId);
+    expect(agentIds(found!)).toEqual([`agent-of-${created.workspaceId}`]);
+    b.link.registry.published = 0;
+    await a.store.control(() => a.store.delete(a.store.get(created.workspaceId)!));
+    expect(await b.store.authenticate(created.apiKey)).toBeUndefined();
+  });
+});
+
+describe("RedisStore's multi-unit writes", () => {
+  it("repairs a workspace the registry names for a generation it was not written for", async () => {
+    const { a, b } = await twoProcesses();
+    const created = await a.store.control(() => a.store.create({ seed: 5 }, a.store.get("default")!.random));
+    // As if a's process died between the registry's commit and the workspace's write: its keys are gone.
+    const admin = new Redis(redis.url);
+    try {
+      await admin.del(...["m", "h", "z"].map((k) => `apm:{w:${created.workspaceId}}:${k}`));
+    } finally {
+      admin.disconnect();
+    }
+    const copy = await b.store.authenticate(created.apiKey);
+    expect(agentIds(copy!)).toEqual([`agent-of-${created.workspaceId}`]);
+    // Written back: a third process reads it whole.
+    const c = await process();
+    await c.store.open(() => c.store.add(DEFAULT));
+    const third = await c.store.authenticate(created.apiKey);
+    expect(agentIds(third!)).toEqual([`agent-of-${created.workspaceId}`]);
+  });
+});
+
+describe("RedisJournal", () => {
+  const entry = (i: number) => ({
+    atMs: i,
+    method: "GET",
+    url: `/v1/agents?i=${i}`,
+    operationId: "listAgents",
+    workspaceId: "default",
+    status: 200,
+    durationMs: 1,
+    faultId: null,
+  });
+
+  it("sends without waiting, at most so many unconfirmed, and flushes before it is read", async () => {
+    const link = await RedisLink.open(redis.url, () => undefined);
+    links.push(link);
+    const journal = new RedisJournal(link, 100, { maxInFlight: 2 });
+    const before = link.roundTrips;
+    const seqs = [journal.add(entry(1)), journal.add(entry(2))];
+    expect(journal.sending()).toBeUndefined();
+    expect(link.journalPending).toBe(2);
+    // No room: this one waits, and so would its answer.
+    seqs.push(journal.add(entry(3)));
+    const waiting = journal.sending();
+    expect(waiting).toBeInstanceOf(Promise);
+    expect(link.journalPending).toBe(3);
+    await waiting;
+    for (let i = 4; i <= 10; i++) seqs.push(journal.add(entry(i)));
+    expect(link.roundTrips).toBe(before);
+    await journal.flush();
+    expect(link.journalPending).toBe(0);
+    expect(await Promise.all(seqs)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect((await journal.list()).map((e) => e.path)).toHaveLength(10);
+  });
+
+  it("keeps what it could not send while the store is away and sends it when it is back", async () => {
+    const link = await RedisLink.open(redis.url, () => undefined);
+    links.push(link);
+    const journal = new RedisJournal(link, 100, { retryMs: 50 });
+    await redis.stop();
+    const seq = journal.add(entry(1));
+    journal.add(entry(2));
+    await until(() => link.journalPending === 2 && journal.sending() === undefined, "both kept");
+    await expect(journal.flush()).rejects.toThrow(/unavailable/);
+    await redis.restart();
+    await until(() => link.journalPending === 0, "both sent again");
+    await journal.flush();
+    // Its seq was not known when its answer went: the entry is there all the same.
+    expect(await seq).toBeUndefined();
+    expect(await journal.count()).toBe(2);
+  });
+});
+
+describe("the due index", () => {
+  it("keeps a hint from corrections read before it, until its lease runs out", async () => {
+    const link = await RedisLink.open(redis.url, () => undefined);
+    links.push(link);
+    const admin = new Redis(redis.url);
+    try {
+      const score = async () => Number(await admin.zscore(DUE_INDEX, "ws-1"));
+      await link.dueHint([{ workspaceId: "ws-1", wallMs: 5_000, version: 4 }]);
+      // The earlier of two hints stays.
+      await link.dueHint([{ workspaceId: "ws-1", wallMs: 9_000, version: 4 }]);
+      expect(await score()).toBe(5_000);
+      // Read before the hinted commit: refused; read at it or after: applied.
+      expect(await link.dueCorrect("ws-1", 3, undefined, HINT_LEASE_MS)).toBe(false);
+      expect(await score()).toBe(5_000);
+      expect(await link.dueCorrect("ws-1", 4, 7_000, HINT_LEASE_MS)).toBe(true);
+      expect(await score()).toBe(7_000);
+      // A correction older than the last applied one cannot undo it.
+      expect(await link.dueCorrect("ws-1", 3, undefined, HINT_LEASE_MS)).toBe(false);
+      // A hint whose commit never came no longer holds back, after its lease, a correction read at the
+      // version that commit expected; an older read stays refused.
+      await link.dueHint([{ workspaceId: "ws-1", wallMs: 1_000, version: 5 }]);
+      expect(await link.dueCorrect("ws-1", 4, undefined, HINT_LEASE_MS)).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await link.dueCorrect("ws-1", 3, undefined, 10)).toBe(false);
+      expect(await link.dueCorrect("ws-1", 4, undefined, 10)).toBe(true);
+      expect(await admin.zscore(DUE_INDEX, "ws-1")).toBeNull();
+    } finally {
+      admin.disconnect();
+    }
+  });
+
+  it("refuses a commit past its hint's deadline", async () => {
+    const link = await RedisLink.open(redis.url, () => undefined);
+    links.push(link);
+    const now = await link.dueHint([{ workspaceId: "ws-1", wallMs: 1, version: 1 }]);
+    const write = {
+      unit: "w:ws-1",
+      expected: 0,
+      mode: "fields" as const,
+      values: [["clock", "{}"]] as [string, string][],
+    };
+    expect(await link.commit([{ ...write, deadline: now - 1 }])).toEqual([{ kind: "late" }]);
+    expect(await link.commit([{ ...write, deadline: now + 10_000 }])).toEqual([{ kind: "written", version: 1 }]);
+  });
+});
+
+describe("RedisStore on a Redis Cluster", () => {
+  it("runs the same store: every call on one slot, the registry's messages from any node", {
+    timeout: 60_000,
+  }, async () => {
+    const cluster = await startRedisCluster({ masters: 3 });
+    try {
+      const open = async (url: string) => {
+        const link = await RedisLink.open(url, () => undefined);
+        links.push(link);
+        return link;
+      };
+      // One seed that says cluster_enabled:1 is a Cluster too; a database is refused.
+      const [first] = cluster.nodes;
+      expect((await open(`redis://127.0.0.1:${first.port}`)).kind).toBe("redis-cluster");
+      for (const url of [`${cluster.url}/2`, `redis://127.0.0.1:${first.port}/2`])
+        await expect(RedisLink.open(url, () => undefined)).rejects.toThrow(
+          /a Redis Cluster has no databases; drop \/2/,
+        );
+      const made = async () => {
+        const link = await open(cluster.url);
+        const faults = new FaultRules(new Map() as never, () => true);
+        const store = new RedisStore(link, {
+          clock: new Clock({ mode: "virtual" }),
+          seed: (w) => void w.collections.agents.create({ agentId: `agent-of-${w.workspaceId}` } as never),
+          added: () => undefined,
+          runDue: async () => undefined,
+          faults,
+        });
+        stores.push(store);
+        return { store, link };
+      };
+      const a = await made();
+      const b = await made();
+      expect(a.store.kind).toBe("redis-cluster");
+      expect(await a.store.open(() => a.store.add(DEFAULT))).toBe("seeded");
+      expect(await b.store.open(() => b.store.add(DEFAULT))).toBe("joined");
+      const created = await a.store.control(() => a.store.create({ seed: 2 }, a.store.get("default")!.random));
+      const wa = (await a.store.authenticate(created.apiKey))!;
+      await a.store.transact(wa, () => wa.collections.agents.create({ agentId: "from-a" } as never));
+      await until(() => b.link.registry.published > 1, "b got the registry's message");
+      const wb = (await b.store.authenticate(created.apiKey))!;
+      expect(agentIds(wb)).toEqual([`agent-of-${created.workspaceId}`, "from-a"]);
+      const before = b.link.roundTrips;
+      await b.store.authenticate(created.apiKey);
+      expect(b.link.roundTrips - before).toBe(1);
+      const journal = new RedisJournal(b.link, 10);
+      journal.add({ ...DEFAULT_ENTRY, variants: ["status:404"] });
+      expect(await journal.count()).toBe(1);
+      expect([...(await journal.variantsSeen("default"))]).toEqual(["status:404"]);
+      await journal.clear();
+      expect(await journal.count()).toBe(0);
+      await a.store.control(() => a.store.delete(wa));
+      expect(await b.store.authenticate(created.apiKey)).toBeUndefined();
+    } finally {
+      for (const store of stores.splice(0)) await store.close();
+      for (const link of links.splice(0)) await link.close();
+      await cluster.stop();
+    }
+  });
+});
+
+const DEFAULT_ENTRY = {
+  atMs: 1,
+  method: "GET",
+  url: "/v1/agents",
+  operationId: "listAgents",
+  workspaceId: "default",
+  status: 200,
+  durationMs: 1,
+  faultId: null,
+};
