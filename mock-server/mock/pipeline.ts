@@ -12,11 +12,9 @@
  */
 import type { ControlAccess } from "../control/access.js";
 import type { ControlRoute } from "../control/router.js";
-import { controlInput, controlReplyDrift } from "../core/control-operations.js";
 import { docsPage } from "../docs-site/page.js";
 import type { Workspace } from "../store/workspace.js";
 import { authenticate } from "./auth.js";
-import { checkJsonCharset, isJsonType, mediaType, parseJsonText } from "../core/body.js";
 import type { Handler, Reply, Services } from "../routes/context.js";
 import { CORS_HEADERS, preflightHeaders } from "../core/cors.js";
 import { ApiError, errorBody, invalid, STATUS_TEXT, toApiError } from "../core/errors.js";
@@ -27,7 +25,6 @@ import type {
   CoreReply,
   DashboardSite,
   DocsSite,
-  FormPart,
   RequestHead,
   RequestLogEntry,
   StaticFile,
@@ -41,10 +38,10 @@ import { RouteTable } from "../core/routes.js";
 import { replyDrift, toValidationErrors } from "../core/validation.js";
 import { EMPTY_FORM, validatedForm } from "../core/uploads.js";
 import { forward, type InFront } from "./upstream-step.js";
+import { serveControl } from "./control-step.js";
+import { header, jsonReply, jsonText, NO_BODY, parseQuery, readOperationBody } from "./request-parts.js";
 
-export const JSON_LIMIT_BYTES = 1024 * 1024;
-/** Snapshots and fixtures sent to the control plane can be large. */
-export const CONTROL_JSON_LIMIT_BYTES = 50 * 1024 * 1024;
+export { JSON_LIMIT_BYTES } from "./request-parts.js";
 
 /** The handler of each operation, by operationId (routes/index.ts). */
 export type OperationHandlers = Readonly<Partial<Record<string, Handler<never>>>>;
@@ -173,38 +170,18 @@ export function createCore(services: Services, journal: RequestJournal, options:
       return { status: 200, headers: { "Content-Type": file.contentType, ...file.headers }, body: file.body };
     }
     exchange.operationId = target.kind === "operation" ? target.op.operationId : target.route.operationId;
-    if (target.kind === "control") {
-      const { route } = target;
-      // Who is asking first (401), as the API checks its key before the request.
-      const caller = await options.access.callerOf(route.operationId, head.headers);
-      if (caller.scope !== undefined) exchange.workspace = caller.workspace;
-      // What the upstream door checks and records after its answers is there for the control plane to read.
-      await options.upstream?.drift.settled();
-      const body = await readControlBody(head, readBody);
-      // Checked against spec/mock-control.yaml (400; 404 for a path naming nothing) before the handler runs.
-      const input = options.access.scope(
-        route.operationId,
-        controlInput(route.operation, { path: params, query: parseQuery(exchange.query), body }, route.check),
-        caller,
+    if (target.kind === "control")
+      return serveControl(
+        {
+          access: options.access,
+          upstream: options.upstream,
+          refuseDrift: options.validateResponses ? refuseDrift : undefined,
+        },
+        exchange,
+        target.route,
+        params,
+        readBody,
       );
-      // Each route runs its work as the store's transactions (control/router.ts).
-      const reply = await route.handle(input);
-      if (reply.events)
-        return {
-          status: 200,
-          headers: {
-            "Content-Type": "text/event-stream; charset=utf-8",
-            "Cache-Control": "no-cache, no-transform",
-            // nginx and its kin buffer responses unless told not to: events would arrive in lumps.
-            "X-Accel-Buffering": "no",
-          },
-          events: reply.events,
-        };
-      if (reply.text)
-        return { status: reply.status, headers: { "Content-Type": reply.text.contentType }, body: reply.text.body };
-      if (options.validateResponses) refuseDrift(route.operationId, controlReplyDrift(route.operation, reply));
-      return jsonReply(reply);
-    }
     return serveOperation(exchange, contract, target.op, target.handler, params, readBody);
   }
 
@@ -444,69 +421,4 @@ function notImplemented(op: Operation): Handler<never> {
       `${op.operationId} is in the reloaded spec but the mock has no handler for it yet (mock-server/routes/); Prefer: code=... or example=... answers from the spec meanwhile`,
     );
   };
-}
-
-function header(head: RequestHead, name: string): string | undefined {
-  const value = head.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
-const NO_BODY = { body: undefined, parts: Object.freeze([]) as unknown as FormPart[] };
-
-/** JSON operations: the body must be JSON when one is sent, and present when the spec requires it. Multipart: a form. */
-async function readOperationBody(
-  head: RequestHead,
-  op: Operation,
-  readBody: BodyReader,
-): Promise<{ body: unknown; parts: FormPart[] }> {
-  if (op.bodyType === "multipart/form-data") {
-    if (mediaType(head.headers["content-type"]).type !== "multipart/form-data")
-      throw new ApiError(415, "Content-Type must be multipart/form-data");
-    const read = await readBody({ kind: "multipart" });
-    return { body: undefined, parts: read.kind === "multipart" ? read.parts : [] };
-  }
-  let body: unknown;
-  if (head.hasBody) {
-    const { type, charset } = mediaType(head.headers["content-type"]);
-    if (!isJsonType(type))
-      throw new ApiError(400, `Content-Type must be application/json for ${op.operationId}`, {
-        body: "must be sent as application/json",
-      });
-    checkJsonCharset(charset);
-    const read = await readBody({ kind: "json", limit: JSON_LIMIT_BYTES });
-    body = read.kind === "json" ? parseJsonText(read.text) : undefined;
-  }
-  if (op.bodyRequired && body === undefined)
-    throw new ApiError(400, "Request body is required", { body: "is required" });
-  return { body, parts: NO_BODY.parts };
-}
-
-/** The control plane reads JSON bodies only; any other body is ignored, as if none was sent. */
-async function readControlBody(head: RequestHead, readBody: BodyReader): Promise<unknown> {
-  const { type, charset } = mediaType(head.headers["content-type"]);
-  if (!head.hasBody || !isJsonType(type)) return undefined;
-  checkJsonCharset(charset);
-  const read = await readBody({ kind: "json", limit: CONTROL_JSON_LIMIT_BYTES });
-  return read.kind === "json" ? parseJsonText(read.text) : undefined;
-}
-
-/** Query strings as Express's "simple" parser read them: a repeated name gives an array. */
-function parseQuery(query: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = Object.create(null);
-  if (query.length === 0) return out;
-  for (const [name, value] of new URLSearchParams(query)) {
-    const seen = out[name];
-    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-  }
-  return out;
-}
-
-function jsonText(status: number, json: string | undefined): CoreReply {
-  return json === undefined
-    ? { status, headers: {} }
-    : { status, headers: { "Content-Type": "application/json" }, body: json };
-}
-
-function jsonReply(reply: Reply): CoreReply {
-  return jsonText(reply.status, reply.body === undefined ? undefined : JSON.stringify(reply.body));
 }
