@@ -611,6 +611,15 @@ without replicas (\`startRedisCluster\`, mock-server/test/redis-cluster.ts: redi
   return `${head}${why}\n\n${cells}\n`;
 }
 
+/** A warning when answers waited for more round trips than the mock counts: something waits for a command it sends without counting. */
+function uncounted(rows: RoundTripRow[]): string {
+  const more = rows.filter((row) => row.counted !== undefined && row.awaited - row.counted >= 0.5);
+  if (more.length === 0) return "";
+  const which = more.map((row) => `${row.scenario} ${f2(row.awaited)} against ${f2(row.counted!)}`).join(", ");
+  return `\n**The answers waited for more round trips than the mock counts** (${which}): something on the response path waits for a
+command the store sends as off that path (a journal or coverage write).`;
+}
+
 /** The section of RESULTS.md; empty when no run measured this part. */
 export function renderSharing(s: SharingFigures | undefined): string {
   if (!s) return "";
@@ -758,7 +767,8 @@ the delay adds to one round trip is measured too, not taken as ${plan.delayMs} m
 held or not as the request was (the growth of its median; a held reply comes out when a timer fires, a little late on a busy machine). A command the mock sends without waiting for it
 (a journal write taken off the response path, an invalidation) adds nothing there, but counts in the commands sent: every command the
 mock sent per request, awaited or not, seen with MONITOR (part 6's count, its scripts' own commands left out) in a window of its own. The mock's own count is
-\`apm_store_round_trips_total\` from \`GET /__mock/metrics\` over that window (n/a when the mock has no such metric).
+\`apm_store_round_trips_total\` from \`GET /__mock/metrics\` over that window (n/a when the mock has no such metric): the round trips its store's callers
+wait for, as the store sees them (journal and coverage writes, which it sends without waiting, are not in it).${uncounted(s.roundTrips)}
 
 ${trips}
 
