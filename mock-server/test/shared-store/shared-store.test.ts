@@ -130,7 +130,9 @@ describe("two processes on one store", () => {
     const redis = await redisForTest();
     const a = await mockOnVirtual(redis);
     const A = clientOf(a);
-    expect(await bannerLine(a, "Shared store")).toMatch(/^ +Shared store: +redis:\/\/127\.0\.0\.1:\d+ \(seeded;/);
+    expect(await bannerLine(a, "Shared store")).toMatch(
+      /^ +Shared store: +redis:\/\/127\.0\.0\.1:\d+(,127\.0\.0\.1:\d+)* \(seeded;/,
+    );
     const seededAgents = await A.get("/v1/agents?size=100");
     expect(seededAgents.body.data.length).toBeGreaterThan(0);
     const seededCounts = await A.get("/__mock/workspaces");
@@ -142,7 +144,9 @@ describe("two processes on one store", () => {
     // Another seed and another key: they would make another mock, but B joins the one there.
     const b = await mockOnVirtual(redis, "--seed", "7", "--api-key", "other-key");
     const B = clientOf(b);
-    expect(await bannerLine(b, "Shared store")).toMatch(/^ +Shared store: +redis:\/\/127\.0\.0\.1:\d+ \(joined;/);
+    expect(await bannerLine(b, "Shared store")).toMatch(
+      /^ +Shared store: +redis:\/\/127\.0\.0\.1:\d+(,127\.0\.0\.1:\d+)* \(joined;/,
+    );
     expect(b.apiKey).toBe(a.apiKey);
     expect((await B.get("/v1/agents?size=1", "other-key")).status).toBe(401);
     expect(await B.get("/v1/agents?size=100")).toEqual(seededAgents);
