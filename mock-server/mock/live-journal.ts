@@ -47,5 +47,7 @@ export function liveJournal(journal: RequestJournal, events: MockEvents): Reques
     addVariants: (workspaceId, keys) => journal.addVariants(workspaceId, keys),
     variantsSeen: (workspaceId) => journal.variantsSeen(workspaceId),
     clear: (workspaceId) => journal.clear(workspaceId),
+    sending: () => journal.sending?.(),
+    flush: () => journal.flush?.() ?? Promise.resolve(),
   };
 }

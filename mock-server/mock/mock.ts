@@ -276,6 +276,8 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
       await drift.settled();
       await workspaces.close();
       await webhooks.idle();
+      // What was answered is in the shared journal before the store's connection goes (SIGTERM, close()).
+      await journal.flush?.().catch((error: Error) => options.log(`journal not flushed: ${error.message}`));
     },
   };
 }

@@ -322,7 +322,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
 
   /**
    * Journals the request; `at` is when it was answered, on its workspace's clock (the root clock without
-   * one). A shared journal is written before the reply goes: a client that reads it next finds it there.
+   * one). A shared journal's entry is sent before the reply goes: a client that reads it next finds it there.
    */
   function finish(exchange: Exchange, reply: CoreReply, started: number): CoreReply | Promise<CoreReply> {
     const quiet = exchange.quiet || exchange.head.headers[DASHBOARD_HEADER] !== undefined;
@@ -370,9 +370,13 @@ export function createCore(services: Services, journal: RequestJournal, options:
       ...(source && { source }),
       ...(typeof exchange.head.headers.traceparent === "string" && { traceparent: exchange.head.headers.traceparent }),
     });
-    // The store being down already made this request's answer a 500, or did not touch it: the reply stands.
-    return added instanceof Promise
-      ? added.then(
+    // A shared journal's write is not waited for, only sent before the reply goes (a client that reads the
+    // journal next, through any process, finds it). The store being down already made this answer a 500,
+    // or did not touch it: the reply stands.
+    if (added instanceof Promise) added.catch(() => undefined);
+    const sending = journal.sending?.();
+    return sending
+      ? sending.then(
           () => reply,
           () => reply,
         )

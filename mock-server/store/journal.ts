@@ -88,6 +88,13 @@ export interface RequestJournal {
   variantsSeen(workspaceId: string): ReadonlySet<string> | Promise<ReadonlySet<string>>;
   /** Forgets every request (and every workspace's variants), or one workspace's. */
   clear(workspaceId?: string): void | Promise<void>;
+  /**
+   * A journal that writes elsewhere (Redis) without waiting for the answer: a promise while the last entry
+   * added is not yet on its way (the reply waits for that, so a client reading the journal next finds it).
+   */
+  sending?(): Promise<void> | undefined;
+  /** Resolves when every entry added so far is written (on close and SIGTERM: nothing answered is lost). */
+  flush?(): Promise<void>;
 }
 
 const encoder = new TextEncoder();

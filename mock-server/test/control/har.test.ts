@@ -15,6 +15,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Har, HarEntry } from "../../control/har.js";
 import { CAPTURE_LIMIT } from "../../store/journal.js";
+import { JOURNAL_LIST } from "../../store/redis/keys.js";
 import { startMock, type RunningMock } from "../../server.js";
 import { CHROMIUM, launchChromium, skipBrowser } from "../chromium.js";
 import { expectErrorBody, useMock } from "../harness.js";
@@ -329,7 +330,7 @@ describe.skipIf(!redisAvailable() && !process.env.CI)("the HAR on a shared store
       expect(h.log.entries[0].request.headers).toContainEqual({ name: "x-api-key", value: REDACTED });
       expect(text).not.toContain(SENT.password);
       // What Redis holds has no secret either: it was redacted in the process that served it.
-      const stored = (await raw.lrange("apm:journal", 0, -1)).join("\n");
+      const stored = (await raw.lrange(JOURNAL_LIST, 0, -1)).join("\n");
       expect(stored).toContain(integrationId);
       expect(stored).not.toContain(SENT.password);
       expect(stored).not.toContain(a.apiKey);
