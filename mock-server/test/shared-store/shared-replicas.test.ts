@@ -1,7 +1,8 @@
 /**
- * The mock's own tests, again, against two replicas on one Redis behind a proxy that sends each
- * request to the other replica (harness.ts, MOCK_TEST_STORE=redis): a client cannot tell them from one
- * mock. Run as a child vitest per store, so these files also keep their ordinary in-memory run.
+ * The mock's own tests, again, against two replicas on one Redis, then on a Redis Cluster of 3 masters,
+ * behind a proxy that sends each request to the other replica (harness.ts, MOCK_TEST_STORE=redis or
+ * redis-cluster): a client cannot tell them from one mock, on either store. Run as a child vitest per
+ * store, so these files also keep their ordinary in-memory run.
  * Left out, and why:
  *  - slow-clients: it tests how the node:http door treats raw sockets (408s, malformed heads), which
  *    the proxy in front replaces with its own;
@@ -9,6 +10,8 @@
  *    its promise is checked over HTTP by the conformance suite (run against replicas in
  *    conformance/test/shared-store.test.ts);
  *  - spec-watch: --watch reloads one process and does not combine with --store.
+ * On the Cluster also doors/docs: it drives the docs page in Chromium (about half of the whole run's
+ * time) and asks the store nothing the api/ files do not; its run on one Redis covers replicas.
  */
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -34,7 +37,10 @@ const FILES = [
   "webhooks/webhooks",
 ];
 
-const RUNS = [{ store: "redis", on: "on one Redis", files: FILES }] as const;
+const RUNS = [
+  { store: "redis", on: "on one Redis", files: FILES },
+  { store: "redis-cluster", on: "on a Redis Cluster of 3 masters", files: FILES.filter((f) => f !== "doors/docs") },
+] as const;
 
 /**
  * Runs `names` (under mock-server/test/) in a child vitest with MOCK_TEST_STORE=`store`: its exit code
