@@ -357,7 +357,7 @@ function storeRoundTrips(s: SharedStoreFigures): string {
   return table(
     [
       "operation",
-      "round trips per request (commands the mock sent)",
+      "commands the mock sent per request (awaited or not)",
       "by command",
       "EVALSHA + EVAL per request (commandstats)",
       "commands Redis executed per request (its scripts' included)",
@@ -415,17 +415,18 @@ one process, on a fresh redis-server (${s.redisVersion}, no persistence) started
 (${r.load.connections} connections, ${measured(r.load)} per request and target, targets in turn). The mock's CPU time is read
 from /proc for its process and every descendant (for (c) the primary + both workers, listed in that order) and redis-server's
 from its own pid, over the measured run, each divided by the requests answered. Script calls per request: EVALSHA + EVAL by
-INFO commandstats over the run, the mock's round trips to Redis, retried commits included.
+INFO commandstats over the run, the mock's script calls to Redis (awaited or not), retried commits included.
 
 **This machine has ${r.machine.cores} cores**: autocannon, the mock's processes and redis-server share them, so (c)'s two workers do not
 get a core each and its requests per second say little about what two machines would do; CPU time per request does.
 
 ${storeLoad(s)}
 
-### Redis round trips per operation
+### Redis commands per operation
 
 ${s.roundTripRequests} requests of each operation one after the other (after ${ROUND_TRIP_WARMUP} not counted) to a one-process mock (b) on a fresh
-redis-server. Round trips are the commands the mock sent, seen with MONITOR, leaving out those its Lua scripts ran (source
+redis-server. The commands the mock sent, whether its answer waited for them or not (the store sends journal and coverage writes without
+waiting: part 11 counts the round trips an answer waits for), seen with MONITOR, leaving out those its Lua scripts ran (source
 \`lua\`): on this Redis a command run by a script ${accounting(s.scriptCommandsCounted.commandstats)} in INFO commandstats under its own name and
 ${accounting(s.scriptCommandsCounted.totalCommandsProcessed)} in total_commands_processed (checked by this run: one EVAL running one EXISTS)${s.scriptCommandsCounted.commandstats ? ", so neither counter alone tells\nwhat a client sent" : ""}. EVALSHA + EVAL by commandstats is the cross-check; the executed column sums commandstats, scripts' commands included.
 
