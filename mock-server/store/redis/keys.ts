@@ -19,12 +19,6 @@
 /** The registry's unit name (its fields are in fields.ts). */
 export const REGISTRY_UNIT = "m";
 
-/**
- * Every registry commit publishes its new version here, with `:<db>` after it (PUBLISH reaches every
- * node of a Cluster, and every database of a Redis).
- */
-export const REGISTRY_CHANNEL = "apm:registry";
-
 export const workspaceUnit = (workspaceId: string) => `w:${workspaceId}`;
 
 /**

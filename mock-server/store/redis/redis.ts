@@ -1,18 +1,12 @@
 /**
- * The link to Redis: one connection per process (a Cluster client on a Redis Cluster), a second one
- * that listens for registry changes, and the calls the store and the journal make, each one script or
+ * The link to Redis: one connection per process (a Cluster client on a Redis Cluster), and the calls the
+ * store and the journal make, each one script or
  * one command on the keys of one hash slot (keys.ts, scripts.ts), so the same calls work on one Redis
  * and on a Cluster.
  *
  * Round trips: `roundTrips` counts what a caller waits for; commands sent together and awaited together
  * (a registry read beside a workspace read) are one, as they travel together. The journal's writes,
  * which nobody waits for on the answer's path, are counted in `sent` instead.
- *
- * Invalidation: every registry commit publishes its new version on the registry's channel (its database's:
- * Pub/Sub does not see databases, and two mocks may share a Redis); the listener keeps
- * the newest seen (`registry.published`). Each time it (re)subscribes, `registry.epoch` moves: what a
- * process read of the registry before then may have missed a message. While it is not subscribed,
- * `registry.listening` is false and the store reads the registry on every request.
  */
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from "ioredis";
 import { ApiError } from "../../core/errors.js";
@@ -24,9 +18,6 @@ import {
   DUE_INDEX,
   JOURNAL_LIST,
   JOURNAL_SEQ,
-  REGISTRY_CHANNEL,
-  REGISTRY_UNIT,
-  slotOf,
   unitKeys,
 } from "./keys.js";
 import { SCRIPTS, type ScriptName } from "./scripts.js";
@@ -76,22 +67,8 @@ export type LinkClient = Record<ScriptName, (...args: (string | number)[]) => Pr
 
 type Client = (Redis | Cluster) & LinkClient;
 
-/** Registry invalidation, as the listener knows it. */
-export interface RegistryNews {
-  /** Subscribed now: a message published from here on arrives. */
-  listening: boolean;
-  /** Moves on each (re)subscription. */
-  epoch: number;
-  /** The newest registry version published since the last (re)subscription. */
-  published: number;
-}
-
 const COMMAND_TIMEOUT_MS = 2_000;
 const CONNECT_TIMEOUT_MS = 3_000;
-/** How often a Cluster's listener checks it is still on the node that holds the registry's slot. */
-const FOLLOW_MS = 1_000;
-/** How long open() waits for the listener before serving without it (every request then reads the registry). */
-const FIRST_SUBSCRIBE_MS = 2_000;
 
 const retryStrategy = (times: number) => Math.min(50 * times, 1_000);
 
@@ -124,13 +101,8 @@ export class RedisLink {
   sent = 0;
   /** Journal entries sent and not yet confirmed, or kept to be sent again (the journal keeps it). */
   journalPending = 0;
-  readonly registry: RegistryNews = { listening: false, epoch: 0, published: 0 };
   private lastError = "";
   private connected = false;
-  private listener: Redis | undefined;
-  /** On a Cluster, the node ("host:port") the listener is on. */
-  private listenerNode: string | undefined;
-  private follower: ReturnType<typeof setInterval> | undefined;
 
   /**
    * A link connected to `url`, or a rejection with one line saying why (the mock then exits 2). Several
@@ -157,15 +129,12 @@ export class RedisLink {
         enableOfflineQueue: false,
         retryStrategy,
       });
-      link = new RedisLink(shown, log, defineScripts(single), "redis", address.db);
+      link = new RedisLink(shown, log, defineScripts(single), "redis");
       await link.connect().catch((error: Error) => {
         // A Cluster node refuses SELECT: say what is wrong with the address instead.
         throw /SELECT is not allowed in cluster mode/.test(error.message) ? clusterHasNoDb(shown, address.db) : error;
       });
-      if (!(await link.isCluster()))
-        return link.listen(() =>
-          single.duplicate({ enableReadyCheck: false, lazyConnect: false, enableOfflineQueue: true }),
-        );
+      if (!(await link.isCluster())) return link;
       await link.close();
     }
     if (address.db !== undefined) throw clusterHasNoDb(shown, address.db);
@@ -179,19 +148,7 @@ export class RedisLink {
     const cluster = new ioredis.Cluster(address.seeds, clusterOptions);
     link = new RedisLink(shown, log, defineScripts(cluster), "redis-cluster");
     await link.connect();
-    // On the node that runs the registry's commits: it writes each message to its subscribers before the
-    // commit's answer, as one Redis does (the Cluster bus would pass it on to other nodes later).
-    const registrySlot = slotOf(unitKeys(REGISTRY_UNIT)[0]);
-    const [seed] = address.seeds;
-    return link.listen(
-      (node) => {
-        const at = node?.lastIndexOf(":") ?? -1;
-        const host = node && at > 0 ? node.slice(0, at) : seed.host;
-        const port = node && at > 0 ? Number(node.slice(at + 1)) : seed.port;
-        return new ioredis.Redis({ ...nodeOptions, host, port, enableReadyCheck: false, retryStrategy });
-      },
-      () => cluster.slots[registrySlot]?.[0],
-    );
+    return link;
   }
 
   /** A link over a client already made (tests: a recording client, see slots.test.ts). */
@@ -199,18 +156,13 @@ export class RedisLink {
     return new RedisLink(shown, () => undefined, client as Client, "redis");
   }
 
-  /** Where registry commits publish their versions. */
-  private readonly channel: string;
-
   private constructor(
     private readonly shown: string,
     /** Where the mock's log lines go (the journal says there what it had to drop). */
     readonly log: (line: string) => void,
     private readonly client: Client,
     readonly kind: "redis" | "redis-cluster",
-    db = 0,
   ) {
-    this.channel = `${REGISTRY_CHANNEL}:${db}`;
     if (typeof (client as Redis).on !== "function") return;
     client.on("error", (error: Error) => {
       // One line per outage, not one per reconnection attempt; none before the first connection (connect says why).
@@ -221,13 +173,30 @@ export class RedisLink {
     client.on("ready", () => {
       if (this.lastError) this.log(`shared store ${this.where()}: connected again`);
       this.lastError = "";
+      // A Redis that restarted has no scripts loaded; one that was away may be a new node.
+      if (this.connected) void this.warm().catch(() => undefined);
     });
+  }
+
+  /**
+   * Loads every script on every master, which also opens a Cluster's connection to each: then a send
+   * the journal does not wait for is written to the socket at once (ioredis would otherwise first try
+   * EVALSHA, meet NOSCRIPT and send the script again a round trip later, or queue the command until a
+   * new node's connection opens), so it reaches Redis before the answer that follows it reaches a client.
+   */
+  private async warm(): Promise<void> {
+    const masters: Redis[] =
+      this.kind === "redis-cluster" ? (this.client as Cluster).nodes("master") : [this.client as Redis];
+    await Promise.all(
+      masters.map((node) => Promise.all(Object.values(SCRIPTS).map((script) => node.script("LOAD", script.lua)))),
+    );
   }
 
   private async connect(): Promise<void> {
     try {
       await this.client.connect();
       await this.client.ping();
+      await this.warm();
       this.connected = true;
     } catch (error) {
       this.client.disconnect();
@@ -243,61 +212,7 @@ export class RedisLink {
     return /^cluster_enabled:1/m.test(info);
   }
 
-  /**
-   * Starts the listener (a connection of its own: a subscribed connection runs nothing else) and waits a
-   * little for its first subscription. `owner`: on a Cluster, the node that holds the registry's slot;
-   * the listener follows it when it moves (a failover, a resharding).
-   */
-  private async listen(connect: (node?: string) => Redis, owner?: () => string | undefined): Promise<RedisLink> {
-    const node = owner?.();
-    const subscribed = this.attach(connect(node), node);
-    if (owner) {
-      this.follower = setInterval(() => {
-        const now = owner();
-        if (!now || now === this.listenerNode) return;
-        this.listener?.disconnect();
-        this.registry.listening = false;
-        void this.attach(connect(now), now);
-      }, FOLLOW_MS);
-      this.follower.unref();
-    }
-    await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, FIRST_SUBSCRIBE_MS).unref())]);
-    return this;
-  }
-
-  /** Makes `listener` the one; resolves at its first subscription. */
-  private attach(listener: Redis, node: string | undefined): Promise<void> {
-    this.listener = listener;
-    this.listenerNode = node;
-    const current = () => this.listener === listener;
-    listener.on("error", () => undefined);
-    listener.on("close", () => {
-      if (current()) this.registry.listening = false;
-    });
-    listener.on("message", (_channel: string, message: string) => {
-      const version = Number(message);
-      if (current() && version > this.registry.published) this.registry.published = version;
-    });
-    return new Promise<void>((resolve) => {
-      listener.on("ready", () => {
-        listener.subscribe(this.channel).then(
-          () => {
-            if (!current()) return;
-            // What was read before may have missed a message: the next request reads the registry.
-            this.registry.published = 0;
-            this.registry.epoch++;
-            this.registry.listening = true;
-            resolve();
-          },
-          () => undefined,
-        );
-      });
-    });
-  }
-
   async close(): Promise<void> {
-    if (this.follower) clearInterval(this.follower);
-    this.listener?.disconnect();
     await this.client.quit().catch(() => this.client.disconnect());
   }
 
@@ -334,7 +249,6 @@ export class RedisLink {
       mode,
       write.gen ?? 0,
       write.deadline ?? 0,
-      write.unit === REGISTRY_UNIT ? this.channel : "",
     ];
     for (const [field, value] of write.values) args.push(field, value);
     const [status, version] = (await this.client.mockCommit(...args)) as [number, number];

@@ -40,9 +40,9 @@ return {v, 2, pairs_, g}`,
 /**
  * KEYS: a unit's meta, values, versions[, the workspace's coverage set, dropped with it]. ARGV: expected
  * version (-1: whatever it is), mode (0 fields, 1 whole, 2 drop), generation (0: none; else written only
- * if the unit's is older), deadline (Redis ms, 0: none), channel ('' : none), then field/value pairs
- * ('' = deleted). Returns {1, new version} written, {0, v} the version moved, {2, v} a write for this
- * generation or a newer one is there, {3, v} the deadline passed. A registry commit publishes its version.
+ * if the unit's is older), deadline (Redis ms, 0: none), then field/value pairs ('' = deleted). Returns
+ * {1, new version} written, {0, v} the version moved, {2, v} a write for this generation or a newer one
+ * is there, {3, v} the deadline passed.
  */
 export const COMMIT: Script = {
   keys: 4,
@@ -67,14 +67,13 @@ else
     redis.call('HSET', KEYS[1], 'b', v)
     if gen > 0 then redis.call('HSET', KEYS[1], 'g', gen) end
   end
-  for j = 6, #ARGV - 1, 2 do
+  for j = 5, #ARGV - 1, 2 do
     local f, value = ARGV[j], ARGV[j + 1]
     if value == '' then redis.call('HDEL', KEYS[2], f) else redis.call('HSET', KEYS[2], f, value) end
     redis.call('ZADD', KEYS[3], v, f)
   end
   redis.call('HSET', KEYS[1], 'v', v)
 end
-if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], v) end
 return {1, v}`,
 };
 
