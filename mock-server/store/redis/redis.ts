@@ -11,15 +11,7 @@
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from "ioredis";
 import { ApiError } from "../../core/errors.js";
 import { parseStoreAddress, where } from "./address.js";
-import {
-  COVERAGE_INDEX,
-  coverageKey,
-  DUE_GUARDS,
-  DUE_INDEX,
-  JOURNAL_LIST,
-  JOURNAL_SEQ,
-  unitKeys,
-} from "./keys.js";
+import { COVERAGE_INDEX, coverageKey, DUE_GUARDS, DUE_INDEX, JOURNAL_LIST, JOURNAL_SEQ, unitKeys } from "./keys.js";
 import { SCRIPTS, type ScriptName } from "./scripts.js";
 
 export interface UnitWrite {
