@@ -214,8 +214,20 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
   }, 60_000);
 
   it("gives a correct target the same verdict on every run through a realistic mix, and a real fault fails only its own rules", async () => {
-    const runs = [];
-    for (const seed of [1, 2, 3]) runs.push(await through({ ...MIX, seed }, ["--timeout", "2"]));
+    // The fault pair runs on a mock of its own, beside the three verdict runs: each run mostly waits on its
+    // gateway (latency, Retry-After, backoff, a clock tick), and no run moves the lists another one walks.
+    const faulty = await startKitMock({ clock: "real" });
+    const verdictRuns = async () => {
+      const runs = [];
+      for (const seed of [1, 2, 3]) runs.push(await through({ ...MIX, seed }, ["--timeout", "2"]));
+      return runs;
+    };
+    const faultRuns = async () => {
+      const alone = await through({ rewrite: TOTAL_OFF_BY_ONE }, [], faulty);
+      const mixed = await through({ ...MIX, seed: 4, rewrite: TOTAL_OFF_BY_ONE }, ["--timeout", "2"], faulty);
+      return { alone, mixed };
+    };
+    const [runs, { alone, mixed }] = await Promise.all([verdictRuns(), faultRuns()]).finally(() => faulty.close());
     for (const { code, run } of runs) {
       expect(failed(run)).toEqual([]);
       expect(inconclusive(run)).toEqual([]);
@@ -234,8 +246,6 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
       ),
     ).toBeGreaterThan(10);
 
-    const alone = await through({ rewrite: TOTAL_OFF_BY_ONE });
-    const mixed = await through({ ...MIX, seed: 4, rewrite: TOTAL_OFF_BY_ONE }, ["--timeout", "2"]);
     expect(failed(alone.run).length).toBeGreaterThan(0);
     expect(failed(alone.run).every((id) => id.startsWith("listCalls.") || id.startsWith("getCall."))).toBe(true);
     expect(failed(mixed.run)).toEqual(failed(alone.run));
@@ -276,7 +286,8 @@ describe.skipIf(!hasMock)(`the suite through a gateway${hasMock ? "" : ` (skippe
   }, 60_000);
 
   it("runs read-only rules N at a time with --concurrency, to the same verdicts", async () => {
-    const slow = { latency: { minMs: 5, maxMs: 15 } };
+    // Every answer waits a timer of its own length, so at 4 in flight they come back out of order.
+    const slow = { latency: { minMs: 1, maxMs: 5 } };
     const one = await through(slow, ["--only", "/\\/list/"]);
     const four = await through(slow, ["--only", "/\\/list/", "--concurrency", "4"]);
     expect(failed(four.run)).toEqual([]);
