@@ -196,6 +196,7 @@ export function atFixedRate(
     url: url + r.path,
     method: r.method,
     headers: r.headers,
+    body: r.body,
     connections: pace.connections,
     overallRate: pace.rate,
     ...(o.amount ? { amount: o.amount } : { duration: pace.durationSec }),

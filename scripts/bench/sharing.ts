@@ -30,8 +30,7 @@ import { startRedis, type RedisServer } from "../../mock-server/test/redis.js";
 import { startRedisCluster, type RedisCluster } from "../../mock-server/test/redis-cluster.js";
 import { cpuMsOf, type Child } from "./children.js";
 import { median } from "./exercised.js";
-import autocannon from "autocannon";
-import { exchange, percentile, type BenchRequest, type LoadOptions, type RateResult } from "./load.js";
+import { atFixedRate, exchange, type BenchRequest, type LoadOptions } from "./load.js";
 import { f0, f2, table } from "./markdown.js";
 import { RedisDelayLine, RedisProbe } from "./redis-stats.js";
 import { buildScenarios } from "./scenarios.js";
@@ -173,49 +172,6 @@ async function scenariosOf(url: string): Promise<Scenarios> {
   return new Map((await buildScenarios(url, MOCK_API_KEY)).map((s) => [s.name, s.request]));
 }
 
-/**
- * load.ts's atFixedRate with the request's body: that one sends none, so a PATCH would answer 400 (its
- * only callers so far sent GETs). Each connection sends its share of a second back to back, one request at
- * a time, then waits for the next second (autocannon's overallRate).
- */
-export function atRate(
-  url: string,
-  r: BenchRequest,
-  load: LoadOptions,
-  pace: { rate: number; connections: number; durationSec: number },
-): Promise<RateResult> {
-  const latencies: number[] = [];
-  let unexpected = 0;
-  // overallRate is autocannon's (lib/run.js); scripts/lib/autocannon.d.ts does not list it.
-  const options = {
-    url: url + r.path,
-    method: r.method,
-    headers: r.headers,
-    body: r.body,
-    connections: pace.connections,
-    overallRate: pace.rate,
-    ...(load.amount ? { amount: load.amount } : { duration: pace.durationSec }),
-    timeout: 10,
-  };
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(options, (error, result) => {
-      if (error) return reject(error);
-      const sorted = Float64Array.from(latencies).sort();
-      resolve({
-        rate: sorted.length / ((result.finish.getTime() - result.start.getTime()) / 1000),
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
-        errors: result.errors + result.timeouts + unexpected,
-        requests: sorted.length,
-      });
-    });
-    instance.on("response", (_client, status, _bytes, ms) => {
-      latencies.push(ms);
-      if (status !== r.expect) unexpected++;
-    });
-  });
-}
-
 /** (1): one run at `rate` after the load's warm-up at the same rate; CPU of the mock and of redis-server over it. */
 async function cpuRun(
   target: { mock: Child; redisPids: number[] },
@@ -224,11 +180,11 @@ async function cpuRun(
   plan: SharingPlan,
 ): Promise<CpuRun> {
   const pace = { rate: plan.rate, connections: plan.rateConnections };
-  if (load.warmupSec > 0) await atRate(target.mock.url, request, load, { ...pace, durationSec: load.warmupSec });
+  if (load.warmupSec > 0) await atFixedRate(target.mock.url, request, load, { ...pace, durationSec: load.warmupSec });
   const redisCpu = () => target.redisPids.reduce((sum, pid) => sum + (cpuMsOf(pid) ?? Number.NaN), 0);
   const mockBefore = cpuMsOf(target.mock.process.pid) ?? Number.NaN;
   const redisBefore = redisCpu();
-  const run = await atRate(target.mock.url, request, load, { ...pace, durationSec: plan.rateSec });
+  const run = await atFixedRate(target.mock.url, request, load, { ...pace, durationSec: plan.rateSec });
   const perRequest = (ms: number) => (run.requests > 0 ? (ms * 1000) / run.requests : Number.NaN);
   return {
     ...run,
