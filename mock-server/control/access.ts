@@ -76,8 +76,6 @@ function sameSecret(expected: Uint8Array, given: string): boolean {
 }
 
 export interface ControlAccess {
-  /** Whether a control token is configured (the mock's banner and the dashboard say so). */
-  readonly guarded: boolean;
   /** The caller of a request to `operationId`, from its headers; 401 when it may not call it at all. */
   callerOf(operationId: ControlOperationId, headers: Record<string, string | string[] | undefined>): Promise<Caller>;
   /** The input as the caller may send it: its workspace filled in, or 404 for another's. */
@@ -87,8 +85,6 @@ export interface ControlAccess {
 export function controlAccess(store: Pick<Store, "authenticate">, token: string | undefined): ControlAccess {
   const expected = token === undefined ? undefined : sha256(encoder.encode(token));
   return {
-    guarded: expected !== undefined,
-
     async callerOf(operationId, headers) {
       const guard = GUARDS[operationId];
       if (!expected || guard === "open") return WHOLE_MOCK;
