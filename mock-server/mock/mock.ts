@@ -17,7 +17,7 @@ import { holdScenario, seedWorkspace } from "../seed/index.js";
 import { Simulation } from "../sim/simulation.js";
 import { restoreState, type PersistedState } from "../store/state.js";
 import { memoryStore } from "../store/memory/memory-store.js";
-import type { Sha256, Store, StoreFactory } from "../store/store.js";
+import { type Sha256, type Store, type StoreFactory, WorkspaceGone } from "../store/store.js";
 import type { Scenario } from "../store/workspace.js";
 import { DEFAULT_DISPATCHER_OPTIONS, WebhookDispatcher, type DispatcherOptions } from "../webhooks/dispatcher.js";
 import { Scheduler } from "../sim/scheduler.js";
@@ -146,7 +146,10 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
   const recordInto = upstream?.record === true ? RECORD_WORKSPACE_ID : upstream?.record || undefined;
   const events = new MockEvents();
   const clock = new Clock(options.clock);
-  clock.onTaskError = (error) => options.log(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
+  clock.onTaskError = (error) => {
+    if (!(error instanceof WorkspaceGone))
+      options.log(`scheduled task failed: ${(error as Error)?.stack ?? String(error)}`);
+  };
   // The spec this mock serves; only installSpec replaces it.
   let contract = new Contract(spec);
   const faults = new FaultRules(

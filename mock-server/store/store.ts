@@ -9,6 +9,7 @@
  * they changed. Everything that may need I/O is asynchronous, whatever the backend.
  */
 import type { Clock } from "../core/clock.js";
+import { ApiError } from "../core/errors.js";
 import type { FaultRules } from "../core/faults.js";
 import type { Random } from "../core/random.js";
 import type { Sha256 } from "./registry.js";
@@ -96,3 +97,14 @@ export interface StoreParts {
 
 /** Makes a store from the mock's parts: what a door gives createMock (mock/mock.ts). */
 export type StoreFactory = (parts: StoreParts) => Store;
+
+/**
+ * A workspace deleted (by another process sharing the store) while work on it ran: a request is
+ * answered as one made after the delete (401, as its key is refused from now on); a scheduled task or
+ * a webhook attempt of it is dropped, as a delete drops them in memory, and not reported as a failure.
+ */
+export class WorkspaceGone extends ApiError {
+  constructor(readonly workspaceId: string) {
+    super(401, "API key is invalid");
+  }
+}

@@ -10,7 +10,7 @@
  */
 import type { Delivery, Workspace } from "../store/workspace.js";
 import type { WebhookEvent } from "../store/records.js";
-import type { Store } from "../store/store.js";
+import { type Store, WorkspaceGone } from "../store/store.js";
 import type { Task } from "../store/tasks.js";
 import type { WebhookAttemptOutcome } from "../core/telemetry.js";
 import { SIGNATURE_HEADER, signWebhookPayload } from "./sign.js";
@@ -202,9 +202,11 @@ export class WebhookDispatcher {
 
   private track(work: Promise<void>): void {
     const tracked = work
-      .catch((error) =>
-        this.options.log(`webhook delivery attempt failed unexpectedly: ${(error as Error)?.stack ?? String(error)}`),
-      )
+      .catch((error) => {
+        // Its workspace was deleted meanwhile: the attempt's outcome has nowhere to go, as in memory.
+        if (!(error instanceof WorkspaceGone))
+          this.options.log(`webhook delivery attempt failed unexpectedly: ${(error as Error)?.stack ?? String(error)}`);
+      })
       .finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
   }

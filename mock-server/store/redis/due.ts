@@ -30,6 +30,8 @@
  * Reads never touch the index. Virtual clocks have no entry: their tasks run when advanced.
  */
 
+import type { Workspace } from "../workspace.js";
+
 /** A hinted commit must be in Redis this long after its hint (Redis ms). */
 export const HINT_COMMIT_MS = 10_000;
 
@@ -43,3 +45,10 @@ export const needsHint = (before: number | undefined, after: number | undefined)
 /** Whether it should correct the entry after its commit: the time moved later, or nothing is due any more. */
 export const needsCorrection = (before: number | undefined, after: number | undefined): boolean =>
   before !== undefined && (after === undefined || after > before);
+
+/** Wall-clock ms of a workspace's earliest task (real time only: a virtual clock waits for advance). */
+export function dueOf(workspace: Workspace): number | undefined {
+  const next = workspace.tasks.peek();
+  if (!next || workspace.clock.mode !== "real") return undefined;
+  return Date.now() + Math.max(0, next.at - workspace.clock.nowMs()) / workspace.clock.speed;
+}

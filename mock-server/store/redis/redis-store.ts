@@ -2,16 +2,18 @@
  * The store in Redis (--store redis://...), so that any number of processes are one mock.
  *
  * Each process keeps a copy of every unit (the mock-wide registry `m`, and each workspace) in its own
- * Registry and knows the version it copied. The handlers stay synchronous over that copy:
+ * Registry and knows the version it copied (unit.ts). The handlers stay synchronous over that copy:
  *  - a request first reads what changed since its copy's versions (authenticate): the registry and its
  *    workspace, two scripts sent together (one round trip; a unit that did not change answers "same");
- *  - its work runs on the copy while the change trackers note each entry it is about to change, with
- *    the value it had;
- *  - if it changed anything, one script writes those fields, and only if no other process wrote the
- *    unit since the copy was read (optimistic concurrency). Otherwise the work is undone, the copy
- *    brought up to date, and the work run again.
- * A unit's work and write run one at a time within a process (`exclusive`), so no work sees another's
- * write before it is in Redis, and an undo never meets another's change.
+ *  - its work runs on the copy, held by the request, while the change trackers note each entry it is
+ *    about to change, with the value it had;
+ *  - if it changed anything, it is written (commit.ts), and only if no other process wrote the unit
+ *    since the copy was read (optimistic concurrency). Otherwise the work is undone, the copy brought
+ *    up to date, and the work run again.
+ * A unit's work and write run one at a time within a process (`hold`), so no work sees another's
+ * write before it is in Redis, and an undo never meets another's change. A control-plane request holds
+ * the registry, then every workspace the registry names (the list cannot change while the registry is
+ * held), then each workspace it makes.
  * Every script touches one unit's keys (one hash slot, keys.ts): the same code runs on a Redis Cluster.
  *
  * The registry is read with every request, not trusted to a copy kept fresh by Pub/Sub messages: a
@@ -19,22 +21,7 @@
  * request in 300 through another process missed a fault rule just made), and read-your-writes across
  * processes is the store's promise. Reading it beside the workspace costs no extra round trip.
  *
- * Work on several units (the control plane: create, reset, delete, reset everything; the first
- * process's seeding) cannot be one script. Its writes go in this order, each unit's whole or absent:
- *  1. due hints for every unit whose earliest task moves earlier (due.ts);
- *  2. field writes of other workspaces (creating one draws its key from the default workspace's
- *     Random), each with its version check: a conflict undoes the rest and runs the work again (what
- *     was written stays: a Random that moved on, no harm);
- *  3. the registry, with its version check: the linearisation point. Its entry for each workspace born
- *     or reset here carries `gen`, this commit's version (fields.ts);
- *  4. each workspace born, reset or deleted, written whole (or dropped) for that generation: only if
- *     its own `g` is older (so a late or repeated write never undoes a newer one), without a version check.
- * A crash between 3 and 4 leaves the registry naming a generation a workspace was not written for: the
- * next process that reads that workspace sees its `g` behind the registry's `gen` and repairs it, seeding
- * it as the writer would have (`repair`; the first of several writes for one generation wins, the others
- * read its result). A workspace deleted in the registry but not yet dropped is invisible (no registry
- * entry names it); its keys stay until Redis is emptied (a crash exactly there, nothing else).
- * Between 3 and 4 a request on a workspace being reset may still see it before the reset.
+ * A workspace a killed writer left behind its generation is repaired by the next reader (repair.ts).
  *
  * Scheduled tasks are fields like any other: whichever process runs one writes its removal with its
  * effects, so it happens once. In real time each process also looks, every POLL_MS, for workspaces
@@ -45,39 +32,27 @@ import type { Clock } from "../../core/clock.js";
 import type { Random } from "../../core/random.js";
 import type { Change, ChangeTracker, MockChange, WorkspaceChange } from "../changes.js";
 import { Registry } from "../registry.js";
-import type { Store, StoreFactory, StoreParts } from "../store.js";
+import { type Store, type StoreFactory, type StoreParts, WorkspaceGone } from "../store.js";
 import { Workspace, type CreateOptions, type WorkspaceOptions } from "../workspace.js";
-import { HINT_COMMIT_MS, HINT_LEASE_MS, needsCorrection, needsHint } from "./due.js";
+import { Commits, type Outcome } from "./commit.js";
+import { dueOf, HINT_LEASE_MS } from "./due.js";
 import { mockFields, workspaceFields, type Fields } from "./fields.js";
 import { REGISTRY_UNIT, workspaceUnit } from "./keys.js";
-import type { CommitResult, RedisLink, SyncResult, UnitWrite } from "./redis.js";
+import type { RedisLink, SyncResult } from "./redis.js";
+import { Repairs } from "./repair.js";
+import { type FollowUp, hold, newUnit, note, type Unit } from "./unit.js";
 
 const POLL_MS = 200;
 const MAX_ATTEMPTS = 50;
 
-type FollowUp = (undone: boolean) => void;
-
-interface Unit<C extends Change = Change> {
-  name: string;
-  fields: Fields<C>;
-  version: number;
-  /** Set while work runs on the unit: the trackers note changes only then. */
-  recording: boolean;
-  /** Each field the work changed, with its entry and the value before. */
-  before?: Map<string, { change: C; value: unknown }>;
-  /** The work replaced the whole unit (a reset): it is written whole. */
-  whole?: boolean;
-  /** The work deleted the workspace: its keys go. */
-  dropped?: boolean;
-  /** The last holder of the unit; the next waits for it (see `exclusive`). */
-  tail: Promise<void>;
-  workspace?: Workspace;
-  /** What the work under way queued to start once it is written (afterCommit). */
-  followUps: FollowUp[];
-  /** A workspace's: the registry generation it was last written whole for, as last read or written. */
-  gen: number;
-  /** A workspace's: when its earliest task was due as the work under way began (due hints). */
-  dueBefore?: number;
+/** How a transaction runs (see `run`). */
+interface RunHow {
+  /** Read the units first: work that did not start with a request (a task, a webhook outcome). */
+  refresh?: boolean;
+  /** Units held after `units` are, listed then (control: every workspace the registry names). */
+  more?: () => Unit[];
+  /** How to read the units again after a conflict; by default, `units` and the registry beside them. */
+  resync?: () => Promise<void>;
 }
 
 export class RedisStore implements Store {
@@ -86,13 +61,14 @@ export class RedisStore implements Store {
   /** Each workspace's unit, made with the workspace (its change tracker notes into it). */
   private readonly unitOfWorkspace = new WeakMap<Workspace, Unit<WorkspaceChange>>();
   private readonly mock: Unit<MockChange>;
-  /** Each workspace's generation as the registry names it (fields.ts; see the file's comment). */
+  /** Each workspace's generation as the registry names it (fields.ts, commit.ts). */
   private readonly gens = new Map<string, number>();
+  private readonly commits: Commits;
+  private readonly repairs: Repairs;
   private poller: ReturnType<typeof setInterval> | undefined;
   /** How open seeded: a store found empty later (Redis restarted without its data) is seeded again. */
   private seedEmpty: (() => void) | undefined;
   private readonly runDue: (workspace: Workspace) => Promise<void>;
-  private conflicts = 0;
   private retries = 0;
 
   constructor(
@@ -101,8 +77,8 @@ export class RedisStore implements Store {
   ) {
     this.kind = link.kind;
     this.runDue = parts.runDue;
-    this.mock = this.newUnit<MockChange>(REGISTRY_UNIT);
-    const mockTracker: ChangeTracker<MockChange> = { changed: (change) => this.note(this.mock, change) };
+    this.mock = newUnit<MockChange>(REGISTRY_UNIT);
+    const mockTracker: ChangeTracker<MockChange> = { changed: (change) => note(this.mock, change) };
     this.registry = new Registry({
       ...parts,
       tracker: mockTracker,
@@ -112,10 +88,17 @@ export class RedisStore implements Store {
       this.registry,
       parts.faults,
       this.gens,
-      (options) => this.addCopy(options),
+      (options) => this.registry.add(options, { seed: false }),
       (id) => this.dropCopy(id),
     );
-    parts.faults.onTouch = (change) => this.note(this.mock, change);
+    parts.faults.onTouch = (change) => note(this.mock, change);
+    this.commits = new Commits({
+      link,
+      mock: this.mock,
+      gens: this.gens,
+      bump: (workspace) => this.registry.bump(workspace),
+    });
+    this.repairs = new Repairs({ link, commits: this.commits, registry: this.registry, gens: this.gens });
   }
 
   get clock(): Clock {
@@ -130,17 +113,13 @@ export class RedisStore implements Store {
     return this.registry.list();
   }
 
-  /** Seeded here: its records are written with the registry entry, whole. */
+  /** Called in control work: the workspace is born in it, held by it and written whole with the registry. */
   add(options: WorkspaceOptions, how: { seed: boolean } = { seed: true }): Workspace {
-    const workspace = this.registry.add(options, how);
-    this.unitOf(workspace).whole = true;
-    return workspace;
+    return this.registry.add(options, how);
   }
 
   create(options: CreateOptions, random: Random): Workspace {
-    const workspace = this.registry.create(options, random);
-    this.unitOf(workspace).whole = true;
-    return workspace;
+    return this.registry.create(options, random);
   }
 
   reset(defaultId: string, seed?: number): void {
@@ -164,7 +143,7 @@ export class RedisStore implements Store {
   stats(): { redisRoundTrips: number; conflicts: number; retries: number; journalPending: number } {
     return {
       redisRoundTrips: this.link.roundTrips,
-      conflicts: this.conflicts,
+      conflicts: this.commits.conflicts,
       retries: this.retries,
       journalPending: this.link.journalPending,
     };
@@ -193,7 +172,7 @@ export class RedisStore implements Store {
         // Written whole: the root clock and the counters too, which later processes take from it.
         this.mock.whole = seeded = true;
       },
-      true,
+      { refresh: true },
     );
     await this.sync(this.workspaceUnits());
     return seeded ? "seeded" : "joined";
@@ -227,7 +206,7 @@ export class RedisStore implements Store {
       if (workspace) await this.runDue(workspace);
       // Read under the unit's hold: no work of this process is half done on the copy.
       const [version, wallMs] = workspace
-        ? await this.exclusive([this.unitOf(workspace)], () => [this.unitOf(workspace).version, this.dueOf(workspace)])
+        ? await hold([this.unitOf(workspace)], () => [this.unitOf(workspace).version, dueOf(workspace)])
         : [0, undefined];
       await this.link.dueCorrect(id, Math.max(0, version), wallMs, HINT_LEASE_MS);
     }
@@ -255,7 +234,7 @@ export class RedisStore implements Store {
   }
 
   transactBackground<T>(workspace: Workspace, work: () => T): Promise<Awaited<T>> {
-    return this.run([this.unitOf(workspace)], work, true);
+    return this.run([this.unitOf(workspace)], work, { refresh: true });
   }
 
   transactMock<T>(work: () => T): Promise<Awaited<T>> {
@@ -270,15 +249,12 @@ export class RedisStore implements Store {
 
   async control<T>(work: () => T | Promise<T>): Promise<T> {
     await this.catchUp();
-    const units: Unit[] = [this.mock, ...this.workspaceUnits()];
     // The work's synchronous part makes every change; what it awaits after (journal I/O) is not retried.
     let pending: T | Promise<T> | undefined;
-    await this.run(
-      units,
-      () => void (pending = work()),
-      false,
-      () => this.sync([this.mock]).then(() => this.sync(this.workspaceUnits()).then(() => undefined)),
-    );
+    await this.run([this.mock], () => void (pending = work()), {
+      more: () => this.workspaceUnits(),
+      resync: () => this.catchUp(),
+    });
     return pending as T | Promise<T>;
   }
 
@@ -290,19 +266,56 @@ export class RedisStore implements Store {
     return this.registry.generationOf(workspace);
   }
 
+  /**
+   * Runs work on units as one transaction (commit.ts), again after each conflict, on units read again.
+   * A workspace deleted meanwhile ends it (WorkspaceGone).
+   */
+  private async run<T>(units: Unit[], work: () => T, how: RunHow = {}): Promise<Awaited<T>> {
+    if (how.refresh) await this.sync(units);
+    for (let attempt = 1; ; attempt++) {
+      const outcome: Outcome<T> = await hold(units, () => {
+        this.assertAlive(units);
+        if (!how.more) return this.commits.attempt(units, work);
+        const more = how.more();
+        return hold(more, () => this.commits.attempt([...units, ...more], work));
+      });
+      if (outcome.done) return outcome.result as Awaited<T>;
+      if (attempt >= MAX_ATTEMPTS)
+        throw new Error(`gave up after ${MAX_ATTEMPTS} conflicting writes to ${units.map((u) => u.name).join(", ")}`);
+      this.retries++;
+      // Several processes writing one unit: after a few rounds, each waits a little, at random, so one gets through.
+      if (attempt >= 3) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
+      await (how.resync ? how.resync() : this.sync(units.includes(this.mock) ? units : [this.mock, ...units]));
+    }
+  }
+
+  /** A workspace unit whose workspace the registry no longer names (deleted by another process). */
+  private assertAlive(units: Unit[]): void {
+    for (const unit of units) {
+      const workspace = unit.workspace;
+      if (workspace && this.get(workspace.workspaceId) !== workspace) throw new WorkspaceGone(workspace.workspaceId);
+    }
+  }
+
   /** Brings units up to date (one round trip for all of them), then repairs a workspace left behind its generation. */
   private async sync(units: Unit[]): Promise<SyncResult[]> {
+    const results = await this.read(units);
+    for (const unit of units) if (this.repairs.behind(unit)) await this.repair(unit as Unit<WorkspaceChange>);
+    return results;
+  }
+
+  /** Brings units up to date, one round trip for all of them. */
+  private async read(units: Unit[]): Promise<SyncResult[]> {
     if (units.length === 0) return [];
     const results = await this.link.sync(units.map((u) => ({ unit: u.name, since: u.version })));
-    for (const [i, unit] of units.entries()) await this.exclusive([unit], async () => this.applySync(unit, results[i]));
-    for (const unit of units) if (this.behind(unit)) await this.repair(unit as Unit<WorkspaceChange>);
+    for (const [i, unit] of units.entries()) await hold([unit], () => this.applySync(unit, results[i]));
     return results;
   }
 
   /** Applies what a read found, unless this copy is already as new (another read or write got there first). */
   private applySync(unit: Unit, result: SyncResult): void {
     if (result.kind === "same") {
-      unit.gen = result.gen;
+      if (result.version === unit.version) unit.gen = result.gen;
       return;
     }
     if (result.version <= unit.version && result.version !== 0) return;
@@ -315,286 +328,24 @@ export class RedisStore implements Store {
     if (unit.workspace) this.registry.bump(unit.workspace);
   }
 
-  /** A workspace the registry names for a generation it was not written for (a writer died between units). */
-  private behind(unit: Unit): boolean {
-    const workspace = unit.workspace;
-    return workspace !== undefined && this.get(workspace.workspaceId) === workspace && unit.gen < this.genOf(workspace);
-  }
-
-  private genOf(workspace: Workspace): number {
-    return this.gens.get(workspace.workspaceId) ?? 0;
-  }
-
   /**
-   * Writes the workspace whole for the registry's generation, seeded as its writer would have seeded it
-   * (its clock keeps its time). Another process may be doing the same, or the writer may be late: the
-   * first write for the generation wins, and the others read it instead.
+   * Rewrites a workspace left behind its generation (repair.ts), judged on the registry read again;
+   * when another write for the generation is there, reads that one.
    */
   private async repair(unit: Unit<WorkspaceChange>): Promise<void> {
-    const workspace = unit.workspace!;
-    const written = await this.exclusive([unit], async () => {
-      if (!this.behind(unit)) return true;
-      const gen = this.genOf(workspace);
-      unit.dueBefore = undefined;
-      this.registry.resetOne(workspace);
-      unit.whole = true;
-      unit.before = new Map();
-      const deadline = await this.hint([unit]).catch((error) => {
-        this.undo([unit]);
-        throw error;
-      });
-      const [result] = await this.link
-        .commit([{ ...this.writeOf(unit), expected: -1, gen, deadline }])
-        .catch((error) => {
-          this.undo([unit]);
-          throw error;
-        });
-      if (result.kind !== "written") {
-        this.undo([unit]);
-        return false;
-      }
-      this.written(unit, result.version, gen);
-      return true;
-    });
-    // Someone else's write for the generation (or a newer one) is there: read it.
-    if (!written) await this.sync([unit]);
+    await this.read([this.mock]);
+    const written = await hold([unit], () => this.repairs.rewrite(unit));
+    if (!written) await this.read([unit]);
   }
 
-  /**
-   * Runs work on units as one transaction (see the file's comment). `refresh` reads the units first
-   * (work started outside a request: a task, a webhook outcome); a conflict always does.
-   */
-  private async run<T>(
-    units: Unit[],
-    work: () => T,
-    refresh = false,
-    resync?: () => Promise<void>,
-  ): Promise<Awaited<T>> {
-    if (refresh) await this.sync(units);
-    for (let attempt = 1; ; attempt++) {
-      const outcome = await this.exclusive(units, () => this.attempt(units, work));
-      if (outcome.done) return outcome.result as Awaited<T>;
-      if (attempt >= MAX_ATTEMPTS)
-        throw new Error(`gave up after ${MAX_ATTEMPTS} conflicting writes to ${units.map((u) => u.name).join(", ")}`);
-      this.retries++;
-      await (resync ? resync() : this.sync(units.filter((u) => !u.dropped)).then(() => undefined));
-    }
-  }
-
-  private async attempt<T>(units: Unit[], work: () => T): Promise<{ done: boolean; result?: T }> {
-    for (const unit of units) {
-      this.record(unit);
-      if (unit.workspace) unit.dueBefore = this.dueOf(unit.workspace);
-    }
-    let result: T;
-    try {
-      result = work();
-    } catch (error) {
-      this.undo(units);
-      throw error;
-    }
-    const touched = units.filter((u) => u.before!.size > 0 || u.whole || u.dropped);
-    // Units born in this work (a new workspace) are written whole too.
-    for (const w of this.list()) {
-      const unit = this.unitOf(w);
-      if (units.includes(unit) || !unit.whole) continue;
-      unit.before ??= new Map();
-      unit.dueBefore = undefined;
-      touched.push(unit);
-    }
-    // Workspaces born, reset or deleted: the registry commit names their new generation (its version).
-    const replaced = touched.filter((u) => u.workspace && (u.whole || u.dropped));
-    if (replaced.length > 0 && !touched.includes(this.mock)) touched.push(this.mock);
-    for (const unit of replaced) {
-      const id = unit.workspace!.workspaceId;
-      this.note(this.mock, { kind: "workspace", workspaceId: id });
-      if (!unit.dropped) this.gens.set(id, this.mock.version + 1);
-    }
-    for (const unit of units) if (!touched.includes(unit)) unit.before = undefined;
-    for (const unit of units) unit.recording = false;
-    if (touched.length === 0) return { done: true, result };
-    if (replaced.length > 0 && !units.includes(this.mock)) {
-      this.undo(touched);
-      throw new Error("a workspace was replaced outside the control plane");
-    }
-    const done = await this.write(touched, replaced);
-    return done ? { done: true, result } : { done: false };
-  }
-
-  /**
-   * Writes what the work changed: one script when it touched one unit; otherwise in the order the
-   * file's comment gives. False when a version check failed (everything not yet written is undone).
-   */
-  private async write(touched: Unit[], replaced: Unit[]): Promise<boolean> {
-    const left = new Set(touched);
-    const fail = (error: unknown): never => {
-      this.undo([...left]);
-      throw error;
-    };
-    const deadline = await this.hint(touched).catch(fail);
-    const checked = touched.filter((u) => u !== this.mock && !replaced.includes(u));
-    checked.sort((a, b) => (a.name < b.name ? -1 : 1));
-    if (touched.includes(this.mock) && !replaced.includes(this.mock)) checked.push(this.mock);
-    for (const unit of checked) {
-      const [result] = await this.link.commit([{ ...this.writeOf(unit), deadline }]).catch(fail);
-      if (result.kind !== "written") {
-        if (result.kind === "conflict") this.conflicts++;
-        this.undo([...left]);
-        return false;
-      }
-      left.delete(unit);
-      this.written(unit, result.version);
-    }
-    if (replaced.length === 0) return true;
-    // After the registry's commit, whatever happens: each unit written whole for its generation, or repaired later.
-    const gen = this.mock.version;
-    const results = await this.link
-      .commit(replaced.map((u) => ({ ...this.writeOf(u), expected: -1, gen, deadline })))
-      .catch((error: unknown) => replaced.map((): CommitResult | Error => error as Error));
-    const dropped: string[] = [];
-    for (const [i, unit] of replaced.entries()) {
-      const result = results[i];
-      left.delete(unit);
-      if (unit.dropped) dropped.push(unit.workspace!.workspaceId);
-      if (!(result instanceof Error) && result.kind === "written") this.written(unit, result.version, gen);
-      else {
-        // Not written (a newer write is there, or Redis failed): read whole next time, repaired if behind.
-        unit.version = -1;
-        this.settle(unit);
-        this.runFollowUps(unit, false);
-      }
-    }
-    await this.link.dueForget(dropped).catch(() => undefined);
-    const failed = results.find((r): r is Error => r instanceof Error);
-    if (failed) throw failed;
-    return true;
-  }
-
-  /** A unit's write is in: its new version (and generation), its follow-ups started, the due entry corrected. */
-  private written(unit: Unit, version: number, gen?: number): void {
-    const before = unit.dueBefore;
-    unit.version = version;
-    if (gen !== undefined) unit.gen = gen;
-    this.settle(unit);
-    this.runFollowUps(unit, false);
-    const workspace = unit.workspace;
-    if (!workspace || version === 0) return;
-    const after = this.dueOf(workspace);
-    // Fix late, without waiting: the entry is early enough meanwhile (due.ts).
-    if (needsCorrection(before, after))
-      this.link.dueCorrect(workspace.workspaceId, version, after, HINT_LEASE_MS, false).catch(() => undefined);
-  }
-
-  /** Hint early (due.ts): resolves to the deadline for the commits the hints cover, 0 when none was needed. */
-  private async hint(units: Unit[]): Promise<number> {
-    const hints: { workspaceId: string; wallMs: number; version: number }[] = [];
-    for (const unit of units) {
-      if (!unit.workspace || unit.dropped) continue;
-      const after = this.dueOf(unit.workspace);
-      if (needsHint(unit.dueBefore, after))
-        hints.push({ workspaceId: unit.workspace.workspaceId, wallMs: after, version: Math.max(0, unit.version) + 1 });
-    }
-    if (hints.length === 0) return 0;
-    return (await this.link.dueHint(hints)) + HINT_COMMIT_MS;
-  }
-
-  private writeOf(unit: Unit): UnitWrite {
-    const mode = unit.dropped ? "drop" : unit.whole ? "whole" : "fields";
-    const fields = unit.fields as Fields<Change>;
-    const changes: Change[] =
-      mode === "drop" ? [] : mode === "whole" ? fields.all() : [...unit.before!.values()].map((b) => b.change);
-    const values = changes.map((change): [string, string] => {
-      const value = fields.read(change);
-      return [fields.fieldOf(change), value === undefined ? "" : JSON.stringify(value)];
-    });
-    return { unit: unit.name, expected: unit.version, mode, values };
-  }
-
-  /** Wall-clock ms of a workspace's earliest task (real time only: a virtual clock waits for advance). */
-  private dueOf(workspace: Workspace): number | undefined {
-    const next = workspace.tasks.peek();
-    if (!next || workspace.clock.mode !== "real") return undefined;
-    return Date.now() + Math.max(0, next.at - workspace.clock.nowMs()) / workspace.clock.speed;
-  }
-
-  private record(unit: Unit): void {
-    unit.before = new Map();
-    unit.recording = true;
-  }
-
-  /** A tracker told of a change: noted, with the value before, while work runs on the unit. */
-  private note<C extends Change>(unit: Unit<C>, change: C): void {
-    if (!unit.recording || !unit.before) return;
-    const field = unit.fields.fieldOf(change);
-    if (!unit.before.has(field)) unit.before.set(field, { change, value: unit.fields.read(change) });
-  }
-
-  /** Puts every noted entry back as it was; a unit written whole or dropped is read again from Redis. */
-  private undo(units: Unit[]): void {
-    for (const unit of units) {
-      unit.recording = false;
-      if (unit.whole || unit.dropped) unit.version = -1;
-      const fields = unit.fields as Fields<Change>;
-      for (const { change, value } of unit.before?.values() ?? []) fields.apply(change, value);
-      this.settle(unit);
-      if (unit.workspace) {
-        this.registry.bump(unit.workspace);
-        this.runFollowUps(unit, true);
-      }
-    }
-  }
-
-  private settle(unit: Unit): void {
-    unit.before = undefined;
-    unit.whole = false;
-    unit.dropped = false;
-  }
-
-  /** Starts what the work queued, telling it whether the work was undone. */
-  private runFollowUps(unit: Unit, undone: boolean): void {
-    const queued = unit.followUps;
-    if (queued.length === 0) return;
-    unit.followUps = [];
-    for (const start of queued) start(undone);
-  }
-
-  /** Holds units (in name order, so two holders never wait on each other) while `body` runs. */
-  private async exclusive<T>(units: Unit[], body: () => Promise<T> | T): Promise<T> {
-    const sorted = [...new Set(units)].sort((a, b) => (a.name < b.name ? -1 : 1));
-    const releases: (() => void)[] = [];
-    for (const unit of sorted) {
-      const previous = unit.tail;
-      let release!: () => void;
-      unit.tail = new Promise<void>((resolve) => (release = resolve));
-      await previous;
-      releases.push(release);
-    }
-    try {
-      return await body();
-    } finally {
-      for (const release of releases) release();
-    }
-  }
-
-  private newUnit<C extends Change>(name: string): Unit<C> {
-    return {
-      name,
-      fields: undefined as unknown as Fields<C>,
-      version: 0,
-      recording: false,
-      tail: Promise.resolve(),
-      followUps: [],
-      gen: 0,
-    };
-  }
-
-  /** A workspace object with its unit: its change tracker notes into that unit. */
+  /** A workspace object with its unit: its change tracker notes into that unit; one made by work is held by it. */
   private newWorkspace(options: WorkspaceOptions, clock: Clock): Workspace {
-    const unit = this.newUnit<WorkspaceChange>(workspaceUnit(options.workspaceId));
-    const workspace = new Workspace(options, clock, { changed: (change) => this.note(unit, change) });
+    const unit = newUnit<WorkspaceChange>(workspaceUnit(options.workspaceId));
+    const workspace = new Workspace(options, clock, { changed: (change) => note(unit, change) });
     unit.workspace = workspace;
     unit.fields = workspaceFields(workspace, () => this.registry.clear(workspace));
     this.unitOfWorkspace.set(workspace, unit);
+    this.commits.adopt(unit);
     return workspace;
   }
 
@@ -604,17 +355,6 @@ export class RedisStore implements Store {
 
   private workspaceUnits(): Unit[] {
     return this.list().map((w) => this.unitOf(w));
-  }
-
-  /** Another process added a workspace: this process's copy, filled by its own unit's read. */
-  private addCopy(options: WorkspaceOptions): void {
-    const recording = this.mock.recording;
-    this.mock.recording = false;
-    try {
-      this.registry.add(options, { seed: false });
-    } finally {
-      this.mock.recording = recording;
-    }
   }
 
   private dropCopy(workspaceId: string): void {

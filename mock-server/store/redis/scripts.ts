@@ -41,7 +41,7 @@ return {v, 2, pairs_, g}`,
  * KEYS: a unit's meta, values, versions[, the workspace's coverage set, dropped with it]. ARGV: expected
  * version (-1: whatever it is), mode (0 fields, 1 whole, 2 drop), generation (0: none; else written only
  * if the unit's is older), deadline (Redis ms, 0: none), then field/value pairs ('' = deleted). Returns
- * {1, new version} written, {0, v} the version moved, {2, v} a write for this generation or a newer one
+ * {1, new version} written (0 when dropped: the meta stays as a tombstone of the generation), {0, v} the version moved, {2, v} a write for this generation or a newer one
  * is there, {3, v} the deadline passed.
  */
 export const COMMIT: Script = {
@@ -59,8 +59,10 @@ if deadline > 0 then
 end
 local v = cur + 1
 if mode == 2 then
+  -- Dropped: only a tombstone stays, so a late write for an older generation (a repair) is refused.
   redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
-  v = 0
+  redis.call('HSET', KEYS[1], 'v', v, 'b', v, 'g', gen)
+  return {1, 0}
 else
   if mode == 1 then
     redis.call('DEL', KEYS[2], KEYS[3])
