@@ -271,7 +271,8 @@ export class RedisStore implements Store {
    * A workspace deleted meanwhile ends it (WorkspaceGone).
    */
   private async run<T>(units: Unit[], work: () => T, how: RunHow = {}): Promise<Awaited<T>> {
-    if (how.refresh) await this.sync(units);
+    // Read beside the registry (one round trip): work on a workspace deleted meanwhile ends (assertAlive).
+    if (how.refresh) await this.sync(units.includes(this.mock) ? units : [this.mock, ...units]);
     for (let attempt = 1; ; attempt++) {
       const outcome: Outcome<T> = await hold(units, () => {
         this.assertAlive(units);

@@ -41,17 +41,20 @@ return {v, 2, pairs_, g}`,
  * KEYS: a unit's meta, values, versions[, the workspace's coverage set, dropped with it]. ARGV: expected
  * version (-1: whatever it is), mode (0 fields, 1 whole, 2 drop), generation (0: none; else written only
  * if the unit's is older), deadline (Redis ms, 0: none), then field/value pairs ('' = deleted). Returns
- * {1, new version} written (0 when dropped: the meta stays as a tombstone of the generation), {0, v} the version moved, {2, v} a write for this generation or a newer one
- * is there, {3, v} the deadline passed.
+ * {1, new version} written (0 when dropped), {0, v} the version moved, {2, v} a write for this generation
+ * or a newer one is there, {3, v} the deadline passed.
+ * A drop leaves the meta as a tombstone (`d`, and the generation it was dropped for): a field write into
+ * it is a conflict, and a late whole write for an older generation (a repair) is refused, so a deleted
+ * workspace never comes back; a workspace of the same id born later is written as usual.
  */
 export const COMMIT: Script = {
   keys: 4,
   lua: `
 ${EFFECTS}
-local meta = redis.call('HMGET', KEYS[1], 'v', 'g')
+local meta = redis.call('HMGET', KEYS[1], 'v', 'g', 'd')
 local cur, g = tonumber(meta[1] or '0'), tonumber(meta[2] or '0')
 local expected, mode, gen, deadline = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-if expected >= 0 and cur ~= expected then return {0, cur} end
+if expected >= 0 and (cur ~= expected or (meta[3] and mode == 0)) then return {0, cur} end
 if gen > 0 and g >= gen then return {2, cur} end
 if deadline > 0 then
   ${NOW}
@@ -59,14 +62,14 @@ if deadline > 0 then
 end
 local v = cur + 1
 if mode == 2 then
-  -- Dropped: only a tombstone stays, so a late write for an older generation (a repair) is refused.
   redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
-  redis.call('HSET', KEYS[1], 'v', v, 'b', v, 'g', gen)
+  redis.call('HSET', KEYS[1], 'v', v, 'b', v, 'g', gen, 'd', 1)
   return {1, 0}
 else
   if mode == 1 then
     redis.call('DEL', KEYS[2], KEYS[3])
     redis.call('HSET', KEYS[1], 'b', v)
+    redis.call('HDEL', KEYS[1], 'd')
     if gen > 0 then redis.call('HSET', KEYS[1], 'g', gen) end
   end
   for j = 5, #ARGV - 1, 2 do

@@ -173,6 +173,35 @@ describe("RedisStore", () => {
   });
 });
 
+describe("the commit script's tombstone", () => {
+  it("leaves a dropped workspace's generation behind: field writes and older generations are refused, a newer birth is not", async () => {
+    const link = await RedisLink.open(redis.url, () => undefined);
+    links.push(link);
+    const unit = "w:gone";
+    const [born] = await link.commit([{ unit, expected: -1, mode: "whole", values: [["clock", "1"]], gen: 3 }]);
+    expect(born).toEqual({ kind: "written", version: 1 });
+    const [dropped] = await link.commit([{ unit, expected: -1, mode: "drop", values: [], gen: 5 }]);
+    expect(dropped).toEqual({ kind: "written", version: 0 });
+    // A writer whose copy had read the tombstone still cannot write fields into it.
+    const [read] = await link.sync([{ unit, since: 1 }]);
+    expect(read).toMatchObject({ kind: "whole", values: [], gen: 5 });
+    expect((await link.commit([{ unit, expected: read.version, mode: "fields", values: [["x", "1"]] }]))[0].kind).toBe(
+      "conflict",
+    );
+    // A late repair for the generation before the drop is refused.
+    expect((await link.commit([{ unit, expected: -1, mode: "whole", values: [["x", "1"]], gen: 4 }]))[0].kind).toBe(
+      "superseded",
+    );
+    // A workspace of the same id born later is written, and takes field writes again.
+    const [again] = await link.commit([{ unit, expected: -1, mode: "whole", values: [["x", "2"]], gen: 6 }]);
+    expect(again.kind).toBe("written");
+    const version = (again as { version: number }).version;
+    expect((await link.commit([{ unit, expected: version, mode: "fields", values: [["x", "3"]] }]))[0].kind).toBe(
+      "written",
+    );
+  });
+});
+
 describe("RedisStore's registry copy", () => {
   it("reads the registry beside the workspace: a read costs one round trip", async () => {
     const { b } = await twoProcesses();
