@@ -6,6 +6,7 @@
  * journal and the webhook outbox stayed within their caps.
  */
 import { parseArgs } from "node:util";
+import { historyMain } from "./soak/history/cli.js";
 import { soakReport, verdict } from "./soak/report.js";
 import { DEFAULT_SOAK, runSoak, type SoakOptions } from "./soak/run.js";
 
@@ -19,6 +20,11 @@ const FLAGS: Record<string, keyof SoakOptions> = {
   workspaces: "workspaces",
   "clock-speed": "clockSpeed",
 };
+
+// With --replicas: the seeded, model-based history checker of the shared Redis store (scripts/soak/history/).
+if (process.argv.slice(2).some((a) => a === "--replicas" || a.startsWith("--replicas="))) {
+  process.exit(await historyMain(process.argv.slice(2)));
+}
 
 const { values } = parseArgs({
   options: {
