@@ -13,8 +13,9 @@ import { journalHandlers } from "./journals.js";
 import { announcer, detailHandlers, liveHandlers } from "./live.js";
 import { operabilityHandlers } from "./operability.js";
 import { recordHandlers } from "./records.js";
+import { WorkspaceGone } from "../store/store.js";
 import type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
-import { workspaceHandlers } from "./workspaces.js";
+import { workspaceHandlers, workspaceNotFound } from "./workspaces.js";
 
 export type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
 
@@ -48,7 +49,10 @@ export function controlRoutes(services: ControlServices): ControlRoute[] {
   return joinHandlers(handlers as Record<string, ControlHandler<never> | undefined>).map((route) => ({
     ...route,
     handle: async (input) => {
-      const reply = await route.handle(input);
+      // A workspace deleted by another process while this ran: as if the request had come after.
+      const reply = await Promise.resolve(route.handle(input)).catch((error: unknown) => {
+        throw error instanceof WorkspaceGone ? workspaceNotFound(error.workspaceId) : error;
+      });
       announce(route.operationId, input, reply as never);
       return reply;
     },
