@@ -25,6 +25,7 @@ export async function historyMain(argv: string[]): Promise<number> {
         "mock-root": { type: "string" },
         json: { type: "string" },
         "shrink-seconds": { type: "string" },
+        "no-mock-reset": { type: "boolean" },
       },
     }).values;
   } catch (error) {
@@ -46,6 +47,7 @@ export async function historyMain(argv: string[]): Promise<number> {
       seed: int("seed", Math.floor(Math.random() * 2 ** 31), 0),
       cluster: values.cluster === true,
       kill: values.kill === true,
+      noMockReset: values["no-mock-reset"] === true,
       mockRoot: resolve(String(values["mock-root"] ?? fileURLToPath(new URL("../../..", import.meta.url)))),
       shrinkMs: int("shrink-seconds", 120, 0) * 1000,
       log: (line: string) => console.log(line),
