@@ -429,7 +429,7 @@ export class Client {
           this.absent(w);
           this.forget(w);
           await this.setup(w, r);
-        }
+        } else if (real === undefined) this.forget(w); // It may have applied: nothing acknowledged before it must remain.
         return op.k;
       }
       case "createIntegration": {
