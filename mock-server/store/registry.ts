@@ -82,13 +82,17 @@ export class Registry {
     return workspace;
   }
 
-  /** A new isolated workspace with a generated id and key. */
+  /**
+   * A new isolated workspace with a generated id and key. Both carry the count of workspaces ever
+   * created, which no reset takes back: `random` (the default workspace's) starts over when that
+   * workspace is reset, and a key drawn from it alone would be one a live workspace already holds.
+   */
   create(options: CreateOptions, random: Random): Workspace {
     this.tracker.changed(CREATED_CHANGE);
     this.created++;
     return this.add({
       workspaceId: `ws-${this.created}-${random.hex(8)}`,
-      apiKey: `mock_${random.hex(32)}`,
+      apiKey: `mock_${random.hex(24)}${this.created.toString(16).padStart(8, "0")}`,
       seed: options.seed ?? this.created,
       empty: options.empty ?? false,
       readOnly: options.readOnly ?? false,

@@ -107,4 +107,15 @@ describe("MemoryStore", () => {
     expect(two.apiKey).toMatch(/^mock_[0-9a-f]{32}$/);
     expect([two.seed, two.empty, two.readOnly]).toEqual([2, true, true]);
   });
+
+  it("never hands out a key a live workspace holds, even when the Random it draws from starts over", async () => {
+    const { memory } = store();
+    const first = memory.create({ empty: true }, new Random(3));
+    // A reset of the default workspace starts its Random over: the same draws come again.
+    const second = memory.create({ empty: true }, new Random(3));
+    expect(second.apiKey).not.toBe(first.apiKey);
+    expect(second.workspaceId).not.toBe(first.workspaceId);
+    expect(await memory.authenticate(first.apiKey)).toBe(first);
+    expect(await memory.authenticate(second.apiKey)).toBe(second);
+  });
 });
