@@ -23,6 +23,7 @@ import { parseArgs } from "node:util";
 import { runComparison } from "./compare.js";
 import { measureDashboard, renderDashboard, type DashboardFigures, type DashboardPlan } from "./dashboard.js";
 import { measureGateway, type GatewayPlan } from "./gateway.js";
+import { readHistoryRuns, renderHistoryRuns } from "./history-runs.js";
 import type { LoadOptions } from "./load.js";
 import { measureInstalledBin } from "./installed.js";
 import { measureExercised, type ExercisedFigures, type ExercisedPlan } from "./exercised.js";
@@ -148,6 +149,8 @@ export function renderMarkdown(results: BenchResults): string {
     renderExercised(results.exercised),
     renderDashboard(results.dashboard),
     renderSharing(results.sharing),
+    // Saved by the soak's history checker (--save), not measured by the bench: kept across its runs.
+    renderHistoryRuns(readHistoryRuns(here("history-runs.json"))),
   ]
     .filter(Boolean)
     .join("\n");

@@ -1,13 +1,17 @@
 /**
  * npm run soak -- --replicas N --ops K [--cluster] [--kill] [--seed S] [--clients C] [--mock-root DIR] [--json FILE]
+ *                  [--shrink-seconds S] [--save]
  * The history checker's command line (scripts/soak.ts hands over when --replicas is given).
  * Exit 0: no anomaly; 1: anomalies; 2: the run could not start.
  */
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { figuresOf, printAnomalies, printFigures } from "./report.js";
+import { saveHistoryRun } from "../../bench/history-runs.js";
+import { figuresOf, printAnomalies, printFigures, rerunCommand } from "./report.js";
 import { runChecker } from "./run.js";
 
 export async function historyMain(argv: string[]): Promise<number> {
@@ -25,7 +29,7 @@ export async function historyMain(argv: string[]): Promise<number> {
         "mock-root": { type: "string" },
         json: { type: "string" },
         "shrink-seconds": { type: "string" },
-        "no-mock-reset": { type: "boolean" },
+        save: { type: "boolean" },
       },
     }).values;
   } catch (error) {
@@ -47,7 +51,6 @@ export async function historyMain(argv: string[]): Promise<number> {
       seed: int("seed", Math.floor(Math.random() * 2 ** 31), 0),
       cluster: values.cluster === true,
       kill: values.kill === true,
-      noMockReset: values["no-mock-reset"] === true,
       mockRoot: resolve(String(values["mock-root"] ?? fileURLToPath(new URL("../../..", import.meta.url)))),
       shrinkMs: int("shrink-seconds", 120, 0) * 1000,
       log: (line: string) => console.log(line),
@@ -61,6 +64,7 @@ export async function historyMain(argv: string[]): Promise<number> {
   console.log(
     `history checker: ${options.replicas} replicas, ${options.ops} ops, ${options.clients} clients${options.cluster ? ", cluster" : ""}${options.kill ? ", kills" : ""}; mock from ${options.mockRoot}`,
   );
+  const loadAverage = os.loadavg();
   let result;
   try {
     result = await runChecker(options);
@@ -83,7 +87,38 @@ export async function historyMain(argv: string[]): Promise<number> {
       values.json,
       `${JSON.stringify({ seed: options.seed, options: { ...options, log: undefined }, figures: figuresOf(first), anomalies: first.history.anomalies, smallest: smallest ? { anomalies: smallest.history.anomalies, requests: smallest.history.entries.length } : null }, null, 2)}\n`,
     );
+  if (values.save) await saveRun(options, loadAverage, figuresOf(first));
   const bad = first.history.anomalies.length;
   console.log(bad === 0 ? "PASSED: no anomaly" : `FAILED: ${bad} anomalies (seed ${options.seed})`);
   return bad === 0 ? 0 : 1;
+}
+
+const bench = (file: string) => fileURLToPath(new URL(`../../bench/${file}`, import.meta.url));
+
+/**
+ * --save: the run's figures become its configuration's row in RESULTS.md's section on the history
+ * checker (kept in history-runs.json), and RESULTS.md is written again from the bench's saved figures.
+ */
+async function saveRun(
+  options: import("./run.js").CheckerOptions,
+  loadAverage: number[],
+  figures: ReturnType<typeof figuresOf>,
+): Promise<void> {
+  saveHistoryRun(bench("history-runs.json"), {
+    date: new Date().toISOString(),
+    command: rerunCommand(options),
+    commit: execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim(),
+    seed: options.seed,
+    replicas: options.replicas,
+    cluster: options.cluster,
+    kill: options.kill,
+    clients: options.clients,
+    loadAverage,
+    figures,
+  });
+  // Loaded only here: the bench's parts are not what a soak needs to start.
+  const { renderMarkdown } = await import("../../bench/run.js");
+  if (existsSync(bench("results.json")))
+    writeFileSync(bench("RESULTS.md"), renderMarkdown(JSON.parse(readFileSync(bench("results.json"), "utf8"))));
+  console.log("saved in scripts/bench/history-runs.json and RESULTS.md");
 }

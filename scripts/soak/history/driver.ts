@@ -71,8 +71,6 @@ export interface DriverContext {
   gate: Promise<void> | null;
   /** Serialises barriers (a mock-wide reset, a check after a restart). */
   barrierChain: Promise<void>;
-  /** Leave out POST /__mock/reset (it reissues API keys that live workspaces hold: see the report). */
-  noMockReset?: boolean;
   /** Called after each completed op (the kill controller watches the count). */
   onProgress: () => void;
   /** The check made under a barrier after a restart (and at the end): set by run.ts. */
@@ -337,7 +335,6 @@ export class Client {
   async run(op: Op): Promise<void> {
     const { ctx } = this;
     while (ctx.gate) await ctx.gate;
-    if (op.k === "mockReset" && ctx.noMockReset) return this.run({ k: "list", w: op.r, what: "agents", r: op.r });
     if (op.k === "mockReset") {
       ctx.figures.operations[op.k] = (ctx.figures.operations[op.k] ?? 0) + 1;
       await barrier(ctx, () => this.mockReset(op.r));

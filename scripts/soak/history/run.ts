@@ -32,8 +32,6 @@ export interface CheckerOptions {
   kill: boolean;
   seed: number;
   mockRoot: string;
-  /** Leave out the mock-wide reset (it reissues live workspaces' API keys today). */
-  noMockReset?: boolean;
   /** How long shrinking may take after a failing run (ms). */
   shrinkMs: number;
   log: (line: string) => void;
@@ -258,12 +256,7 @@ async function endChecks(ctx: DriverContext, result: RunResult["figures"]): Prom
 }
 
 /** Executes one workload on the shared topology; the history, the anomalies and the figures. */
-export async function execute(
-  shared: Shared,
-  workload: Workload,
-  log: (line: string) => void,
-  noMockReset = false,
-): Promise<RunResult> {
+export async function execute(shared: Shared, workload: Workload, log: (line: string) => void): Promise<RunResult> {
   const started = Date.now();
   shared.run++;
   const history = newHistory();
@@ -298,7 +291,6 @@ export async function execute(
     inflight: 0,
     gate: null,
     barrierChain: Promise.resolve(),
-    noMockReset,
     onProgress: () => {
       while (kills.length > 0 && ctx.completedOps >= kills[0].threshold) {
         const kill = kills.shift()!;
@@ -399,7 +391,7 @@ export async function runChecker(options: CheckerOptions): Promise<CheckerResult
       fc.asyncProperty(workloadArbitrary(options), async (workload) => {
         if (first && Date.now() > deadline) return true;
         if (first) shrinkRuns++;
-        const result = await execute(shared, workload, options.log, options.noMockReset);
+        const result = await execute(shared, workload, options.log);
         if (!first) {
           first = result;
           deadline = Date.now() + options.shrinkMs;
