@@ -2,7 +2,7 @@
  * The checks of the history checker that read a history or dumps and say what is wrong: replica
  * logs, observer reads (a register check), acknowledged records after kills, batch runs, calls and
  * webhook deliveries exactly once, deliveries signed and retried as configured. Pure functions of
- * their inputs, so scripts/soak/history/checks.test.ts feeds them hand-made histories.
+ * their inputs, so scripts/test/history.test.ts feeds them hand-made histories.
  */
 import { checkWebhookSignature } from "../../../mock-server/webhooks/signature.js";
 import type { Anomaly, Entry, KillEvent } from "./history.js";
