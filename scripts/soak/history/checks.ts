@@ -33,7 +33,7 @@ export function checkLogs(logs: { replica: string; lines: string[] }[], now = Da
  * before it was invoked), or of a write whose outcome is unknown (invoked before the read completed).
  */
 export function checkRegisters(entries: Entry[]): { anomalies: Anomaly[]; checked: number } {
-  const writes = new Map<string, { value: string; invoke: number; complete: number; ok: boolean }[]>();
+  const writes = new Map<string, { id: number; value: string; invoke: number; complete: number; ok: boolean }[]>();
   for (const e of entries)
     for (const w of e.writes ?? []) {
       const ok = e.status !== null && e.status < 300;
@@ -41,7 +41,7 @@ export function checkRegisters(entries: Entry[]): { anomalies: Anomaly[]; checke
       if (!writes.has(w.register)) writes.set(w.register, []);
       writes
         .get(w.register)!
-        .push({ value: w.value, invoke: e.invoke, complete: e.status === null ? Infinity : e.complete, ok });
+        .push({ id: e.id, value: w.value, invoke: e.invoke, complete: e.status === null ? Infinity : e.complete, ok });
     }
   const anomalies: Anomaly[] = [];
   let checked = 0;
@@ -62,7 +62,7 @@ export function checkRegisters(entries: Entry[]): { anomalies: Anomaly[]; checke
     if (!allowed.has(e.read.value))
       anomalies.push({
         kind: "stale-read",
-        message: `#${e.id} read ${e.read.register} = ${JSON.stringify(e.read.value)} through ${e.replica}; allowed: ${[...allowed].map((v) => JSON.stringify(v)).join(", ")}`,
+        message: `#${e.id} read ${e.read.register} = ${JSON.stringify(e.read.value)} through ${e.replica} at ${e.invoke}→${e.complete}; allowed: ${[...allowed].map((v) => JSON.stringify(v)).join(", ")}; its writes: ${history.map((w) => `#${w.id} ${JSON.stringify(w.value)} ${w.invoke}→${w.complete}`).join(", ") || "none"}`,
         entry: e.id,
         workspace: e.workspace,
         at: e.complete,

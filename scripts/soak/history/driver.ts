@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Entry, History } from "./history.js";
-import { type Answer, type Bindings, compareAnswers, type Model, send } from "./model.js";
+import { type Answer, Bindings, compareAnswers, type Model, send } from "./model.js";
 import type { Receiver } from "./receiver.js";
 import type { Replica, Topology } from "./topology.js";
 import type { Op } from "./workload.js";
@@ -42,6 +42,12 @@ export interface OwnedWorkspace {
   deleted: boolean;
   /** Webhook secrets by the receiver path of their webhook (the real one). */
   hooks: Map<string, string>;
+  /**
+   * Which twin id is which real id, in this workspace since its last reset. Per workspace: workspaces of
+   * one seed draw the same ids, and a reset draws them again, while background work on the real side
+   * may shift its sequence; a binding made elsewhere or before would not hold.
+   */
+  ids: Bindings;
 }
 
 export interface Figures {
@@ -213,7 +219,7 @@ export class Client {
     ctx.figures.comparisons++;
     // Faker fills draw from the workspace's sequence, which background work (chat ends, QA) also draws
     // from at moments that differ from the model's: their content is compared loosely (ids, statuses, shape).
-    const diffs = compareAnswers(req.label, twin, real, ctx.ids, false, true);
+    const diffs = compareAnswers(req.label, twin, real, req.workspace?.ids ?? ctx.ids, false, true);
     if (diffs.length > 0) {
       entry.note = `differs from the model: ${diffs.slice(0, 3).join("; ")}`;
       ctx.history.anomalies.push({
@@ -232,7 +238,7 @@ export class Client {
     w: OwnedWorkspace,
     label: string,
     method: string,
-    path: (ids: { ws: string }) => string,
+    path: (side: { ws: string; real: boolean }) => string,
     body: unknown,
     r: number,
     api: boolean,
@@ -242,8 +248,8 @@ export class Client {
       {
         label,
         method,
-        path: path({ ws: w.real.id }),
-        twinPath: path({ ws: w.twin.id }),
+        path: path({ ws: w.real.id, real: true }),
+        twinPath: path({ ws: w.twin.id, real: false }),
         body,
         twinBody,
         key: api ? w.real.key : undefined,
@@ -269,6 +275,7 @@ export class Client {
     w.testCases = [];
     w.acked = new Map();
     w.hooks = new Map();
+    w.ids = new Bindings();
   }
 
   /** Agents A (calls, chats, batch runs, webhook) and B (QA rules), a webhook to the receiver, two test cases. */
@@ -453,7 +460,8 @@ export class Client {
       case "createAuth": {
         const i = this.pick(w.integrations, op.i);
         if (!i) return this.dispatch({ k: "createIntegration", w: op.w, name: "first", r });
-        const path = (ws: { ws: string }) => `/v1/integrations/${ws.ws === w.real.id ? i.real : i.twin}`;
+        // By side, not by comparing workspace ids: the model's ids can be the same strings as the real ones.
+        const path = (side: { real: boolean }) => `/v1/integrations/${side.real ? i.real : i.twin}`;
         if (op.k === "getIntegration") await this.owner(w, "get integration", "GET", path, undefined, r, true);
         else if (op.k === "patchIntegration") {
           const { real, entry } = await this.owner(w, "patch integration", "PATCH", path, { name: op.name }, r, true);
@@ -603,7 +611,7 @@ export class Client {
           w,
           "get batch run",
           "GET",
-          ({ ws }) => `/v1/batch-runs/${ws === w.real.id ? b.real : b.twin}`,
+          ({ real }) => `/v1/batch-runs/${real ? b.real : b.twin}`,
           undefined,
           r,
           true,
@@ -675,6 +683,7 @@ export class Client {
       acked: new Map(),
       deleted: false,
       hooks: new Map(),
+      ids: new Bindings(),
     };
     this.mine.push(w);
     this.ctx.workspaces.push(w);

@@ -113,7 +113,7 @@ async function compareDumps(
     for (const collection of collections) {
       const real = await send(replica.url, "GET", `/__mock/workspaces/${w.real.id}/${collection}`);
       const twin = await send(ctx.model.url, "GET", `/__mock/workspaces/${w.twin.id}/${collection}`);
-      const diffs = compareAnswers(`dump ${collection}`, twin, real, ctx.ids, quiescent, true);
+      const diffs = compareAnswers(`dump ${collection}`, twin, real, w.ids, quiescent, true);
       compared++;
       if (diffs.length > 0)
         ctx.history.anomalies.push({
@@ -226,7 +226,7 @@ async function endChecks(ctx: DriverContext, result: RunResult["figures"]): Prom
   for (const w of mine.filter((x) => !x.unresolved)) {
     const real = eventsOf(realOutbox.filter((d) => d.workspaceId === w.real.id));
     const twin = eventsOf(twinOutbox.filter((d) => d.workspaceId === w.twin.id)).map((e) =>
-      e.replace(/\S+$/, (id) => ctx.ids.real(id) ?? id),
+      e.replace(/\S+$/, (id) => w.ids.real(id) ?? id),
     );
     result.exactlyOnceChecks++;
     if (JSON.stringify(real) !== JSON.stringify(twin)) {
