@@ -558,13 +558,17 @@ export class Client {
         return `list ${op.what}`;
       }
       case "scheduleCall": {
+        // Its number named: one the mock picked would be a draw of the workspace's sequence, which
+        // background work on the real side moves at other moments than on the model's.
+        const phone = this.pick(w.phones, op.r);
+        if (!phone) return this.dispatch({ k: "createPhoneNumber", w: op.w, r });
         const callId = uuidOf(this.ctx.run, this.index, this.counter++, "call");
         const { real } = await this.owner(
           w,
           "create calls",
           "POST",
           ({ ws }) => `/__mock/workspaces/${ws}/calls`,
-          { callId, status: "scheduled", agent: { agentId: AGENT_A } },
+          { callId, status: "scheduled", agent: { agentId: AGENT_A }, phoneNumber: { sipPhoneNumber: phone } },
           r,
           false,
         );
