@@ -1,27 +1,21 @@
 /**
  * One run of the history checker, and the search around it: starts the topology, the receiver and
  * the model once; executes a workload (clients at once, kills at their moments, a check under a
- * barrier after each restart), brings everything to quiescence, and runs the end checks. fast-check's
- * property runner executes the seeded workload and, when it shows an anomaly, shrinks it within a
- * time limit on the same replicas (fresh workspaces each run).
+ * barrier after each restart: kills.ts), then runs the end checks (end-checks.ts) and reads the
+ * replicas' logs. fast-check's property runner executes the seeded workload and, when it shows an
+ * anomaly, shrinks it within a time limit on the same replicas (fresh workspaces each run).
  */
 import fc from "fast-check";
-import {
-  checkAcked,
-  checkBatchRuns,
-  checkDeliveries,
-  checkLogs,
-  checkRegisters,
-  type BatchRunDump,
-  type DeliveryDump,
-  eventsOf,
-  type TestRunDump,
-} from "./checks.js";
-import { barrier, Client, type DriverContext, type Figures, newFigures, type OwnedWorkspace } from "./driver.js";
+import { checkLogs } from "./checks.js";
+import { Client } from "./client.js";
+import { runOp } from "./dispatch.js";
+import { type DriverContext, type Figures, newFigures, type Shared } from "./driver-context.js";
+import { endChecks } from "./end-checks.js";
 import { type Anomaly, type History, newHistory } from "./history.js";
-import { Bindings, compareAnswers, type Model, send, startModel } from "./model.js";
-import { type Receiver, startReceiver } from "./receiver.js";
-import { conflictsOf, type Replica, startTopology, type Topology, WEBHOOK_BACKOFF_S } from "./topology.js";
+import { killAndRestart } from "./kills.js";
+import { Bindings, send, startModel } from "./model.js";
+import { startReceiver } from "./receiver.js";
+import { conflictsOf, startTopology } from "./topology.js";
 import { type Workload, workloadArbitrary } from "./workload.js";
 
 export interface CheckerOptions {
@@ -50,209 +44,6 @@ export interface RunResult {
     elapsedMs: number;
   };
   workload: Workload;
-}
-
-const COLLECTIONS = [
-  "agents",
-  "integrations",
-  "phoneNumbers",
-  "qaRules",
-  "webhooks",
-  "testCases",
-  "calls",
-  "batchRuns",
-  "testRuns",
-  "chats",
-];
-const FINAL_CALL = new Set(["ended", "not_connected", "error"]);
-
-interface Shared {
-  topology: Topology;
-  model: Model;
-  receiver: Receiver;
-  /** Conflict and retry counters of replicas scraped just before they were killed. */
-  scrapedBeforeKill: number;
-  run: number;
-}
-
-async function json<T>(base: string, path: string): Promise<T> {
-  const answer = await send(base, "GET", path);
-  if (answer.status !== 200)
-    throw new Error(`GET ${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
-  return answer.body as T;
-}
-
-/** Compares every collection of each modelled workspace with its twin through a replica other than `avoid`. */
-async function compareDumps(
-  ctx: DriverContext,
-  workspaces: OwnedWorkspace[],
-  quiescent: boolean,
-  collections = COLLECTIONS,
-): Promise<number> {
-  let compared = 0;
-  for (const w of workspaces) {
-    if (w.deleted) continue;
-    const live = ctx.topology.live();
-    const replica = live[(w.owner + compared + 1) % live.length];
-    if (w.unresolved) {
-      const dumped = new Map<string, string[]>();
-      for (const [collection] of w.acked) {
-        const records = await json<Record<string, unknown>[]>(
-          replica.url,
-          `/__mock/workspaces/${w.real.id}/${collection}`,
-        );
-        dumped.set(
-          collection,
-          records.map((r) => String(r[idField(collection)])),
-        );
-      }
-      ctx.history.anomalies.push(...checkAcked(w.real.id, w.acked, dumped));
-      compared++;
-      continue;
-    }
-    for (const collection of collections) {
-      const real = await send(replica.url, "GET", `/__mock/workspaces/${w.real.id}/${collection}`);
-      const twin = await send(ctx.model.url, "GET", `/__mock/workspaces/${w.twin.id}/${collection}`);
-      const diffs = compareAnswers(`dump ${collection}`, twin, real, w.ids, quiescent, true);
-      compared++;
-      if (diffs.length > 0)
-        ctx.history.anomalies.push({
-          kind: quiescent ? "lost-write" : "differential",
-          message: `${quiescent ? "at quiescence" : "after a restart"}, ${collection} of ${w.real.id} through ${replica.name} differs from the model: ${diffs.slice(0, 4).join("; ")}`,
-          workspace: w.real.id,
-          at: Date.now(),
-        });
-    }
-  }
-  return compared;
-}
-
-function idField(collection: string): string {
-  return (
-    (
-      {
-        agents: "agentId",
-        integrations: "integrationId",
-        phoneNumbers: "sipPhoneNumber",
-        qaRules: "qaRuleId",
-        webhooks: "webhookId",
-        testCases: "testCaseId",
-        calls: "callId",
-        batchRuns: "batchId",
-      } as Record<string, string>
-    )[collection] ?? "id"
-  );
-}
-
-/** Advances every clock and waits until no call, test run or delivery of the run's workspaces is pending. */
-async function quiesce(ctx: DriverContext, live: OwnedWorkspace[], limitMs = 90_000): Promise<boolean> {
-  const deadline = Date.now() + limitMs;
-  const tracked = live.filter((w) => !w.deleted);
-  const realIds = new Set(tracked.map((w) => w.real.id));
-  const twinIds = new Set(tracked.map((w) => w.twin.id));
-  while (Date.now() < deadline) {
-    const replica = ctx.topology.live()[0];
-    await send(replica.url, "POST", "/__mock/clock/advance", { seconds: 900 });
-    await send(ctx.model.url, "POST", "/__mock/clock/advance", { seconds: 900 });
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    let pending = 0;
-    for (const [base, side] of [
-      [replica.url, "real"],
-      [ctx.model.url, "twin"],
-    ] as const)
-      for (const w of tracked) {
-        const id = w[side].id;
-        const calls = await json<{ status: string }[]>(base, `/__mock/workspaces/${id}/calls`).catch(() => []);
-        const runs = await json<TestRunDump[]>(base, `/__mock/workspaces/${id}/testRuns`).catch(() => []);
-        pending +=
-          calls.filter((c) => !FINAL_CALL.has(c.status)).length + runs.filter((t) => t.completedDate === null).length;
-      }
-    for (const [base, ids] of [
-      [replica.url, realIds],
-      [ctx.model.url, twinIds],
-    ] as const) {
-      const outbox = await json<DeliveryDump[]>(base, "/__mock/webhook-deliveries");
-      pending += outbox.filter((d) => ids.has(d.workspaceId) && d.status === "pending").length;
-    }
-    if (pending === 0) {
-      // The receiver quiet for a moment: no attempt still on its way.
-      const count = ctx.receiver.received.length;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      if (ctx.receiver.received.length === count) return true;
-    }
-  }
-  return false;
-}
-
-async function endChecks(ctx: DriverContext, result: RunResult["figures"]): Promise<void> {
-  const { history } = ctx;
-  const mine = ctx.workspaces.filter((w) => !w.deleted);
-  if (!(await quiesce(ctx, mine)))
-    history.anomalies.push({
-      kind: "exactly-once",
-      message: "no quiescence within 90 s: work still pending",
-      at: Date.now(),
-    });
-  result.endComparisons += await compareDumps(ctx, mine, true);
-  const replica = ctx.topology.live()[0];
-  // Exactly once: batch runs and their test runs, scheduled calls, events.
-  for (const w of mine.filter((x) => !x.unresolved)) {
-    const realBatch = await json<BatchRunDump[]>(replica.url, `/__mock/workspaces/${w.real.id}/batchRuns`);
-    const realRuns = await json<TestRunDump[]>(replica.url, `/__mock/workspaces/${w.real.id}/testRuns`);
-    const twinBatch = await json<BatchRunDump[]>(ctx.model.url, `/__mock/workspaces/${w.twin.id}/batchRuns`);
-    const twinRuns = await json<TestRunDump[]>(ctx.model.url, `/__mock/workspaces/${w.twin.id}/testRuns`);
-    const twinCounts = twinBatch.map((b) => twinRuns.filter((t) => t.batchId === b.batchId).length);
-    const batch = checkBatchRuns(w.real.id, { batchRuns: realBatch, testRuns: realRuns }, twinCounts);
-    history.anomalies.push(...batch.anomalies);
-    result.exactlyOnceChecks += batch.checked;
-    const calls = await json<{ callId: string; status: string }[]>(
-      replica.url,
-      `/__mock/workspaces/${w.real.id}/calls`,
-    );
-    for (const id of w.calls) {
-      result.exactlyOnceChecks++;
-      const call = calls.find((c) => c.callId === id);
-      if (!call || !FINAL_CALL.has(call.status))
-        history.anomalies.push({
-          kind: "exactly-once",
-          message: `scheduled call ${id} of ${w.real.id} is ${call?.status ?? "gone"} at quiescence`,
-          workspace: w.real.id,
-          at: Date.now(),
-        });
-    }
-  }
-  const realOutbox = await json<DeliveryDump[]>(replica.url, "/__mock/webhook-deliveries");
-  const twinOutbox = await json<DeliveryDump[]>(ctx.model.url, "/__mock/webhook-deliveries");
-  for (const w of mine.filter((x) => !x.unresolved)) {
-    const real = eventsOf(realOutbox.filter((d) => d.workspaceId === w.real.id));
-    const twin = eventsOf(twinOutbox.filter((d) => d.workspaceId === w.twin.id)).map((e) =>
-      e.replace(/\S+$/, (id) => w.ids.real(id) ?? id),
-    );
-    result.exactlyOnceChecks++;
-    if (JSON.stringify(real) !== JSON.stringify(twin)) {
-      const missing = twin.filter((e) => !real.includes(e));
-      const extra = real.filter((e) => !twin.includes(e));
-      history.anomalies.push({
-        kind: "exactly-once",
-        message: `webhook events of ${w.real.id}: ${real.length} real, ${twin.length} in the model${missing.length ? `; missing: ${missing.slice(0, 3).join(", ")}` : ""}${extra.length ? `; extra: ${extra.slice(0, 3).join(", ")}` : ""}`,
-        workspace: w.real.id,
-        at: Date.now(),
-      });
-    }
-  }
-  const secrets = new Map<string, string>();
-  for (const w of ctx.workspaces) for (const [path, secret] of w.hooks) secrets.set(path, secret);
-  const deliveries = checkDeliveries(
-    realOutbox.filter((d) => mine.some((w) => w.real.id === d.workspaceId && !w.unresolved)),
-    ctx.receiver.received.filter((r) => r.path.startsWith(`/real/${ctx.run}/`)),
-    { secrets, backoffSeconds: WEBHOOK_BACKOFF_S, kills: history.kills },
-  );
-  history.anomalies.push(...deliveries.anomalies);
-  result.deliveriesVerified += deliveries.verified;
-  result.deliveriesChecked += deliveries.deliveries;
-  const registers = checkRegisters(history.entries);
-  history.anomalies.push(...registers.anomalies);
-  result.registerChecks += registers.checked;
 }
 
 /** Executes one workload on the shared topology; the history, the anomalies and the figures. */
@@ -302,7 +93,7 @@ export async function execute(shared: Shared, workload: Workload, log: (line: st
   for (let i = 0; i < workload.clients.length; i++) clients.push(new Client(i, ctx, () => clients));
   await Promise.all(
     clients.map(async (client, i) => {
-      for (const op of workload.clients[i]) await client.run(op);
+      for (const op of workload.clients[i]) await runOp(client, op);
     }),
   );
   await Promise.all(killWork);
@@ -328,38 +119,6 @@ export async function execute(shared: Shared, workload: Workload, log: (line: st
   }
   figures.elapsedMs = Date.now() - started;
   return { history, figures, workload };
-}
-
-async function killAndRestart(
-  shared: Shared,
-  ctx: DriverContext,
-  pick: number,
-  log: (line: string) => void,
-): Promise<void> {
-  const live = shared.topology.live();
-  if (live.length < 2) return;
-  const victim: Replica = live[pick % live.length];
-  const before = await conflictsOf(victim).catch(() => ({ conflicts: 0, retries: 0 }));
-  shared.scrapedBeforeKill += before.conflicts + before.retries;
-  const event = { replica: victim.name, at: Date.now() } as History["kills"][number];
-  ctx.history.kills.push(event);
-  await shared.topology.kill(victim);
-  log(`killed ${victim.name} (pid ${victim.pid}) after ${ctx.completedOps} ops`);
-  const fresh = await shared.topology.start();
-  event.restartedAs = fresh.name;
-  event.restartedAt = Date.now();
-  log(`restarted as ${fresh.name} at ${fresh.url}`);
-  // After the restart: every modelled workspace's time-independent collections, under a barrier.
-  await barrier(ctx, async () => {
-    ctx.figures.comparisons += await compareDumps(ctx, ctx.workspaces, false, [
-      "agents",
-      "integrations",
-      "phoneNumbers",
-      "qaRules",
-      "webhooks",
-      "testCases",
-    ]);
-  });
 }
 
 export interface CheckerResult {
