@@ -39,8 +39,6 @@ export interface DriverContext {
   barrierChain: Promise<void>;
   /** Called after each completed op (the kill controller watches the count). */
   onProgress: () => void;
-  /** The check made under a barrier after a restart (and at the end): set by run.ts. */
-  afterRestart?: () => Promise<void>;
 }
 
 /** What the runs of one checker share: started once, reused by every shrink run. */

@@ -7,20 +7,10 @@
 import { checkAcked } from "./checks.js";
 import type { DriverContext } from "./driver-context.js";
 import { compareAnswers, send } from "./model.js";
+import { DUMPED } from "./workload.js";
 import type { OwnedWorkspace } from "./workspace.js";
 
-const COLLECTIONS = [
-  "agents",
-  "integrations",
-  "phoneNumbers",
-  "qaRules",
-  "webhooks",
-  "testCases",
-  "calls",
-  "batchRuns",
-  "testRuns",
-  "chats",
-];
+const COLLECTIONS: readonly string[] = [...DUMPED, "chats"];
 
 /** GET of a dump or list that must answer 200; its body. */
 export async function getJson<T>(base: string, path: string): Promise<T> {
@@ -30,12 +20,12 @@ export async function getJson<T>(base: string, path: string): Promise<T> {
   return answer.body as T;
 }
 
-/** Compares every collection of each modelled workspace with its twin through a replica other than `avoid`. */
+/** Compares every collection of each modelled workspace with its twin, each through another live replica. */
 export async function compareDumps(
   ctx: DriverContext,
   workspaces: OwnedWorkspace[],
   quiescent: boolean,
-  collections = COLLECTIONS,
+  collections: readonly string[] = COLLECTIONS,
 ): Promise<number> {
   let compared = 0;
   for (const w of workspaces) {

@@ -7,6 +7,7 @@ import { barrier, type DriverContext, type Shared } from "./driver-context.js";
 import { compareDumps } from "./dump-comparison.js";
 import type { History } from "./history.js";
 import { conflictsOf, type Replica } from "./topology.js";
+import { TIME_INDEPENDENT } from "./workload.js";
 
 export async function killAndRestart(
   shared: Shared,
@@ -29,13 +30,6 @@ export async function killAndRestart(
   log(`restarted as ${fresh.name} at ${fresh.url}`);
   // After the restart: every modelled workspace's time-independent collections, under a barrier.
   await barrier(ctx, async () => {
-    ctx.figures.comparisons += await compareDumps(ctx, ctx.workspaces, false, [
-      "agents",
-      "integrations",
-      "phoneNumbers",
-      "qaRules",
-      "webhooks",
-      "testCases",
-    ]);
+    ctx.figures.comparisons += await compareDumps(ctx, ctx.workspaces, false, TIME_INDEPENDENT);
   });
 }

@@ -8,16 +8,11 @@
 import fc from "fast-check";
 
 export type ListWhat = "agents" | "calls" | "webhooks" | "testRuns" | "phoneNumbers";
-export type DumpWhat =
-  | "agents"
-  | "integrations"
-  | "phoneNumbers"
-  | "qaRules"
-  | "webhooks"
-  | "testCases"
-  | "calls"
-  | "batchRuns"
-  | "testRuns";
+/** The collections whose dump does not depend on when background work ran (compared after a restart too). */
+export const TIME_INDEPENDENT = ["agents", "integrations", "phoneNumbers", "qaRules", "webhooks", "testCases"] as const;
+/** The collections an op may dump. */
+export const DUMPED = [...TIME_INDEPENDENT, "calls", "batchRuns", "testRuns"] as const;
+export type DumpWhat = (typeof DUMPED)[number];
 export type FaultOp = "listAgents" | "getIntegration" | "listPhoneNumbers" | "listWebhooks";
 
 /** `w`, `i`, ...: indexes taken modulo what the client has when the op runs. `r`: replica offset. */
@@ -115,17 +110,7 @@ export function opArbitrary(): fc.Arbitrary<Op> {
       arbitrary: fc.record({
         k: fc.constant("dump" as const),
         w: idx,
-        what: fc.constantFrom<DumpWhat>(
-          "agents",
-          "integrations",
-          "phoneNumbers",
-          "qaRules",
-          "webhooks",
-          "testCases",
-          "calls",
-          "batchRuns",
-          "testRuns",
-        ),
+        what: fc.constantFrom<DumpWhat>(...DUMPED),
         r,
       }),
     },

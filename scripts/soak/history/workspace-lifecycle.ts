@@ -70,7 +70,7 @@ export async function createWorkspace(
   empty: boolean,
   r: number,
 ): Promise<OwnedWorkspace | undefined> {
-  const { real, twin } = await client.request(
+  const { real, twin, entry } = await client.request(
     {
       label: "create workspace",
       method: "POST",
@@ -103,7 +103,7 @@ export async function createWorkspace(
     ids: new Bindings(),
   };
   client.adopt(w);
-  client.ctx.history.entries.at(-1)!.workspace = w.real.id;
+  entry.workspace = w.real.id;
   await setUpWorkspace(client, w, r);
   return w;
 }
@@ -149,7 +149,7 @@ export async function resetWorkspace(client: Client, w: OwnedWorkspace, op: OpOf
 /** POST /__mock/reset on a replica and on the model (run under a barrier); every workspace is then set up again. */
 export async function mockReset(client: Client, r: number): Promise<void> {
   const { ctx } = client;
-  const { real } = await client.request(
+  const { real, entry } = await client.request(
     {
       label: "reset mock",
       method: "POST",
@@ -161,7 +161,6 @@ export async function mockReset(client: Client, r: number): Promise<void> {
     r,
   );
   if (real?.status !== 200) return;
-  const entry = ctx.history.entries.at(-1)!;
   entry.writes = ctx.workspaces
     .filter((w) => !w.deleted)
     .flatMap((w) => w.integrations.map((i) => ({ register: `${w.real.id}/${i.real}`, value: ABSENT })));
