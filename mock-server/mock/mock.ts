@@ -11,6 +11,7 @@ import { generatedSpec, type GeneratedSpec } from "../core/spec.js";
 import { controlAccess } from "../control/access.js";
 import { controlRoutes } from "../control/router.js";
 import { handlers } from "../routes/index.js";
+import { genericHandler } from "../generic/handler.js";
 import { recordCheck } from "../store/record-checks.js";
 import { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID } from "../core/defaults.js";
 import { holdScenario, seedWorkspace } from "../seed/index.js";
@@ -236,6 +237,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     log: options.log,
     contract: services.contract,
     handlers,
+    generic: genericHandler,
     control: controlRoutes({ ...services, journal, faults, drift, events, metrics: options.metrics }),
     access: controlAccess(services.workspaces, options.controlToken),
     faults,

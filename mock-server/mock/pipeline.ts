@@ -31,6 +31,7 @@ import type {
 } from "../core/exchange.js";
 import type { RequestJournal } from "../store/journal.js";
 import type { Operation } from "../core/operations.js";
+import type { GenericHandler } from "../generic/handler.js";
 import { preferredReply } from "../core/prefer.js";
 import { captured, isApiPath, requestIdOf, variantsOf, type Exchange } from "./exchange-record.js";
 import { ReplyJson } from "../core/reply-json.js";
@@ -54,8 +55,13 @@ export interface CoreOptions {
    * /openapi.json and shows the docs by it, and follows it when another is installed (--watch).
    */
   contract: () => Contract;
-  /** What serves each operation of the contract; one without a handler is answered 501 after a reload. */
+  /** The hand-written handlers (routes/), by operationId: where there is one, it serves the operation. */
   handlers: OperationHandlers;
+  /**
+   * What serves an operation of the contract that has no hand-written handler: the generic layer
+   * (generic/), which answers from the document alone. Asked once per operation and contract.
+   */
+  generic: (contract: Contract, op: Operation) => GenericHandler;
   /** The /__mock control plane (control/router.ts), served under /__mock. */
   control: ControlRoute[];
   /** Who may call which control operation (a control token, a workspace's key): control/access.ts. */
@@ -73,7 +79,7 @@ export interface CoreOptions {
 }
 
 type Target =
-  | { kind: "operation"; op: Operation; handler: Handler<never> }
+  | { kind: "operation"; op: Operation; handler: Handler<never> | GenericHandler }
   | { kind: "control"; route: ControlRoute }
   | {
       kind: "static";
@@ -100,21 +106,20 @@ export const DASHBOARD_HEADER = "x-mock-dashboard";
 
 export function createCore(services: Services, journal: RequestJournal, options: CoreOptions): Core {
   const { clock, workspaces } = services;
-  const { faults, handlers, docs, dashboard } = options;
+  const { faults, handlers, generic, docs, dashboard } = options;
   const controlTargets = options.control.map((route) => ({ route, target: { kind: "control", route } as const }));
   // Record JSON by object identity: this core's own, as its records are.
   const replyJson = new ReplyJson();
 
   /**
-   * Everything derived from one contract. At start an operation without a handler is a bug of the
-   * mock; after a reload (--watch) it is a spec author's new operation, answered 501 until it has one.
+   * Everything derived from one contract. An operation without a hand-written handler (a spec
+   * author's new one, or any operation of another document) is served by the generic layer.
    */
-  function buildRouting(contract: Contract, strict: boolean): { contract: Contract; routes: RouteTable<Target> } {
+  function buildRouting(contract: Contract): { contract: Contract; routes: RouteTable<Target> } {
     const routes = new RouteTable<Target>();
     // The operations first: they are the traffic, and routes are tried in order.
     for (const op of contract.operations) {
-      const handler = handlers[op.operationId] ?? (strict ? undefined : notImplemented(op));
-      if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
+      const handler = handlers[op.operationId] ?? generic(contract, op);
       routes.add(op.method, op.path, { kind: "operation", op, handler });
     }
     for (const { route, target } of controlTargets) routes.add(route.method, route.path, target);
@@ -139,11 +144,11 @@ export function createCore(services: Services, journal: RequestJournal, options:
     return { contract, routes };
   }
 
-  let routing = buildRouting(options.contract(), true);
+  let routing = buildRouting(options.contract());
   /** The routes of the contract in use; a request already routed finishes on the ones it got. */
   const currentRoutes = () => {
     const contract = options.contract();
-    if (routing.contract !== contract) routing = buildRouting(contract, false);
+    if (routing.contract !== contract) routing = buildRouting(contract);
     return routing;
   };
 
@@ -189,7 +194,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
     exchange: Exchange,
     contract: Contract,
     op: Operation,
-    handler: Handler<never>,
+    handler: Handler<never> | GenericHandler,
     path: Record<string, string>,
     readBody: BodyReader,
   ): Promise<CoreReply> {
@@ -248,7 +253,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
     exchange: Exchange,
     contract: Contract,
     op: Operation,
-    handler: Handler<never>,
+    handler: Handler<never> | GenericHandler,
     target: { path: Record<string, string>; query: Record<string, string | string[]> },
     readBody: BodyReader,
     workspace: Workspace,
@@ -303,7 +308,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
 
   function errorReply(exchange: Exchange, err: unknown): CoreReply {
     const error = toApiError(err);
-    // 501 is the answer of an operation with no handler yet (notImplemented), not a failure of the mock.
+    // 501 is an answer a handler may choose (not implemented), not a failure of the mock.
     if (error.status >= 500 && error.status !== 501 && !exchange.fault)
       options.log(`${exchange.head.method} ${exchange.path} failed: ${(err as Error)?.stack ?? String(err)}`);
     const reply = jsonReply({
@@ -414,15 +419,5 @@ export function createCore(services: Services, journal: RequestJournal, options:
       void finish(exchange, reply, performance.now());
       return reply;
     },
-  };
-}
-
-/** An operation the spec gained while the mock ran (--watch) and no handler serves yet. */
-function notImplemented(op: Operation): Handler<never> {
-  return () => {
-    throw new ApiError(
-      501,
-      `${op.operationId} is in the reloaded spec but the mock has no handler for it yet (mock-server/routes/); Prefer: code=... or example=... answers from the spec meanwhile`,
-    );
   };
 }

@@ -10,6 +10,8 @@ import type { CollectionName } from "./records.js";
 /** One entry of a workspace's state (workspace-state.ts describes them all). */
 export type WorkspaceChange =
   | { kind: "record"; collection: CollectionName; id: string }
+  /** A record the generic layer keeps, of a collection inferred from the document (generic-records.ts). */
+  | { kind: "generic"; collection: string; id: string }
   | { kind: "delivery"; id: string }
   | { kind: "credential"; id: string }
   | { kind: "trunk"; number: string }

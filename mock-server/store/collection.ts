@@ -153,6 +153,11 @@ export class Collection<T extends object> {
     if (added.seq >= this.nextSeq) this.nextSeq = added.seq + 1;
   }
 
+  /** The ids of every record, in no particular order. */
+  ids(): IterableIterator<string> {
+    return this.byId.keys();
+  }
+
   /** Every record, oldest first. */
   all(): T[] {
     return this.entries.map((e) => e.value);

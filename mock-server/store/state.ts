@@ -28,6 +28,8 @@ interface PersistedWorkspace extends WorkspaceOptions {
   collections: Snapshot;
   credentials: [string, IntegrationCredentials][];
   trunks: [string, TrunkSecrets][];
+  /** The generic layer's records by collection, as [id, record] pairs; absent in older state files. */
+  generic?: Record<string, [string, Record<string, unknown>][]>;
   /** Scripted calls not final yet; absent in state files saved before calls could be scripted. */
   callPlans?: [string, CallPlan][];
 }
@@ -39,7 +41,7 @@ export interface PersistedState {
 }
 
 function persistWorkspace(w: Workspace): PersistedWorkspace {
-  return { ...optionsOf(w), clock: w.clock.iso(), collections: exportRecords(w), ...exportSecrets(w) };
+  return { ...optionsOf(w), clock: w.clock.iso(), collections: exportRecords(w), ...exportSecrets(w), generic: w.generic.export() };
 }
 
 /** The state as it is now, as text: taken in one synchronous step, so a save is one point in time. */
@@ -87,6 +89,8 @@ export function restoreState(
     const lead = Date.parse(saved.clock ?? "") - Date.parse(state.savedAt);
     if (Number.isFinite(lead)) workspace.clock.set(workspaces.clock.nowMs() + lead);
     importSnapshot(workspace, saved.collections, check);
+    for (const [name, records] of Object.entries(saved.generic ?? {}))
+      if (Array.isArray(records)) workspace.generic.restore(name, records);
     importSecrets(workspace, {
       credentials: saved.credentials,
       trunks: saved.trunks,

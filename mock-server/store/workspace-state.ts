@@ -4,6 +4,7 @@
  * (changes.ts):
  *
  *   record      one per record of each collection, in creation order (`seq`)
+ *   generic     one per record of each collection the generic layer keeps (generic-records.ts)
  *   delivery    one per webhook delivery of the outbox, in order
  *   credential  an integration's stored credentials, by integration id
  *   trunk       a phone number's SIP trunk secrets, by number
@@ -89,6 +90,7 @@ export function entriesOf(workspace: Workspace): WorkspaceChange[] {
     for (const record of collection.all())
       entries.push({ kind: "record", collection: name, id: collection.idOf(record) });
   }
+  for (const [collection, id] of workspace.generic.ids()) entries.push({ kind: "generic", collection, id });
   for (const delivery of workspace.outbox.all()) entries.push({ kind: "delivery", id: delivery.deliveryId });
   for (const task of workspace.tasks.all()) entries.push({ kind: "task", id: task.id });
   for (const id of workspace.credentials.keys()) entries.push({ kind: "credential", id });
@@ -102,6 +104,8 @@ export function readEntry(workspace: Workspace, change: WorkspaceChange): unknow
   switch (change.kind) {
     case "record":
       return asStored(collectionOf(workspace, change.collection).entryOf(change.id));
+    case "generic":
+      return asStored(workspace.generic.collection(change.collection).entryOf(change.id));
     case "delivery":
       return asStored(workspace.outbox.entryOf(change.id));
     case "task":
@@ -125,6 +129,8 @@ export function applyEntry(workspace: Workspace, change: WorkspaceChange, value:
   switch (change.kind) {
     case "record":
       return collectionOf(workspace, change.collection).put(change.id, fromStored(value));
+    case "generic":
+      return workspace.generic.collection(change.collection).put(change.id, fromStored(value));
     case "delivery":
       return workspace.outbox.put(change.id, fromStored(value));
     case "task":

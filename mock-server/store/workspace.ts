@@ -7,6 +7,7 @@ import type { Clock } from "../core/clock.js";
 import { Random } from "../core/random.js";
 import { CLOCK_CHANGE, NO_TRACKING, RANDOM_CHANGE, type ChangeTracker, type WorkspaceChange } from "./changes.js";
 import { Collection } from "./collection.js";
+import { GenericCollections } from "./generic-records.js";
 import { ObservedMap } from "./observed-map.js";
 import { collectionNames, collectionOptions, type CollectionName, type RecordTypes } from "./records.js";
 import { Tasks } from "./tasks.js";
@@ -84,6 +85,8 @@ export class Workspace {
   /** Replaced only by a restore, or by another process's write (store/redis/fields.ts). */
   scenario: Scenario | undefined;
   readonly collections: Collections;
+  /** The records of the collections the generic layer infers from the document (mock-server/generic/). */
+  readonly generic: GenericCollections;
   readonly credentials: ObservedMap<string, IntegrationCredentials>;
   readonly trunks: ObservedMap<string, TrunkSecrets>;
   /** Scripted calls by callId, until each is final. */
@@ -121,6 +124,9 @@ export class Workspace {
         ),
       ]),
     ) as unknown as Collections;
+    this.generic = new GenericCollections(
+      t && ((collection: string, id: string) => t.changed({ kind: "generic", collection, id })),
+    );
     this.outbox = new Collection<Delivery>(
       "outbox",
       { idOf: (d) => d.deliveryId },
@@ -144,6 +150,7 @@ export class Workspace {
   /** Empties the workspace (a reset before seeding): records, secrets, tasks, outbox; a new Random from the seed. */
   clear(): void {
     for (const name of collectionNames) this.collections[name].clear();
+    this.generic.clear();
     this.credentials.clear();
     this.trunks.clear();
     this.callPlans.clear();

@@ -30,6 +30,10 @@ export const LAYERS: { name: string; prefixes: string[] }[] = [
     name: "upstream: route modes, drift findings and recording in front of a real deployment",
     prefixes: ["mock-server/upstream/"],
   },
+  {
+    name: "generic: operations served from the document alone (collections, schema answers)",
+    prefixes: ["mock-server/generic/"],
+  },
   { name: "routes: the handlers of the spec's operations", prefixes: ["mock-server/routes/"] },
   { name: "control: the /__mock control plane", prefixes: ["mock-server/control/"] },
   {

@@ -5,7 +5,7 @@
  * sync brings from Redis). What a workspace's entries are, and how each is read and put back, is
  * described in store/workspace-state.ts; the mock-wide entries are here.
  *
- *   workspace unit: r:<collection>:<id>  d:<deliveryId>  c:<integrationId>  t:<number>  p:<callId>
+ *   workspace unit: r:<collection>:<id>  g:<generic collection>:<id>  d:<deliveryId>  c:<integrationId>  t:<number>  p:<callId>
  *                   k:<taskId>  clock  random
  *   mock unit:      w:<workspaceId>  created  clock  f:<faultId>  faults
  *
@@ -52,6 +52,8 @@ export function workspaceFieldOf(change: WorkspaceChange): string {
   switch (change.kind) {
     case "record":
       return `r:${change.collection}:${change.id}`;
+    case "generic":
+      return `g:${change.collection}:${change.id}`;
     case "delivery":
       return `d:${change.id}`;
     case "credential":
@@ -76,6 +78,10 @@ export function workspaceChangeOf(field: string): WorkspaceChange {
       const [collection, id] = split(rest);
       if (!(collectionNames as string[]).includes(collection)) break;
       return { kind: "record", collection: collection as CollectionName, id };
+    }
+    case "g": {
+      const [collection, id] = split(rest);
+      return { kind: "generic", collection, id };
     }
     case "d":
       return { kind: "delivery", id: rest };
