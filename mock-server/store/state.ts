@@ -41,7 +41,13 @@ export interface PersistedState {
 }
 
 function persistWorkspace(w: Workspace): PersistedWorkspace {
-  return { ...optionsOf(w), clock: w.clock.iso(), collections: exportRecords(w), ...exportSecrets(w), generic: w.generic.export() };
+  return {
+    ...optionsOf(w),
+    clock: w.clock.iso(),
+    collections: exportRecords(w),
+    ...exportSecrets(w),
+    generic: w.generic.export(),
+  };
 }
 
 /** The state as it is now, as text: taken in one synchronous step, so a save is one point in time. */
