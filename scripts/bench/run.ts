@@ -14,12 +14,14 @@
  * (what the dashboard's event stream costs the mock, scripts/bench/dashboard.ts, renderDashboard); --only sharing for
  * part 11 (sharing one mock: Redis against in memory, round trips, --workers; scripts/bench/sharing.ts, renderSharing). Every run but --quick
  * saves its figures to the --json file (default scripts/bench/results.json), so a later --only run keeps
- * them; --quick saves them only when --json says where.
+ * them; --quick saves them only when --json says where. --against REV (with --only compare) builds REV in a
+ * temporary worktree and measures its mock beside this tree's, interleaved, printing each figure as now / REV.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { prepareRevision } from "./against.js";
 import { runComparison } from "./compare.js";
 import { measureDashboard, renderDashboard, type DashboardFigures, type DashboardPlan } from "./dashboard.js";
 import { measureGateway, type GatewayPlan } from "./gateway.js";
@@ -159,6 +161,31 @@ export function renderMarkdown(results: BenchResults): string {
   return notes < 0 ? `${markdown}\n${section}` : `${markdown.slice(0, notes)}\n${section}${markdown.slice(notes)}`;
 }
 
+/**
+ * --against REV: part 1 measured on this working tree and on REV (built in a temporary worktree), in one
+ * run, interleaved; figures printed as now / REV. RESULTS.md is left as it is (the figures of two
+ * revisions side by side are not this revision's results); --json keeps them.
+ */
+async function runAgainst(
+  rev: string,
+  values: { quick?: boolean; only?: string; json?: string },
+  log: (line: string) => void,
+): Promise<BenchResults> {
+  if (values.only !== "compare")
+    throw new Error("--against measures part 1 so far: add --only compare (the other parts measure this tree alone)");
+  const revision = await prepareRevision(rev, log);
+  try {
+    const plan = values.quick ? QUICK : FULL;
+    log(`1. side by side, now against ${rev} (${revision.commit.slice(0, 10)}), interleaved...`);
+    const compare = await runComparison(plan.load, log, revision);
+    if (values.json)
+      writeFileSync(values.json, JSON.stringify({ against: { rev, commit: revision.commit }, compare }, null, 2));
+    return { compare } as BenchResults;
+  } finally {
+    await revision.remove();
+  }
+}
+
 export async function runBench(argv: string[], log: (line: string) => void = console.log): Promise<BenchResults> {
   const { values } = parseArgs({
     args: argv,
@@ -168,9 +195,11 @@ export async function runBench(argv: string[], log: (line: string) => void = con
       json: { type: "string" },
       "render-from": { type: "string" },
       only: { type: "string" },
+      against: { type: "string" },
     },
     strict: true,
   });
+  if (values.against !== undefined) return runAgainst(values.against, values, log);
   if (values.only !== undefined && !(ALONE as readonly string[]).includes(values.only))
     throw new Error(
       `--only takes ${ALONE.slice(0, -1).join(", ")} or ${ALONE.at(-1)} (the parts that run alone), not ${values.only}`,

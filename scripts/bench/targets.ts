@@ -29,7 +29,15 @@ export type MockConfig = "npm-start" | "production";
  * named by their source file. `args`: more flags for the mock (shared-store.ts: --store, --workers).
  */
 export async function startMockTarget(
-  options: { config?: MockConfig; name?: string; nodeArgs?: string[]; sources?: boolean; args?: string[] } = {},
+  options: {
+    config?: MockConfig;
+    name?: string;
+    nodeArgs?: string[];
+    sources?: boolean;
+    args?: string[];
+    /** Another checkout of the kit, built (against.ts): its compiled mock runs instead of this one's. */
+    root?: string;
+  } = {},
 ): Promise<Child> {
   const config = options.config ?? "npm-start";
   const port = await freePort();
@@ -39,7 +47,9 @@ export async function startMockTarget(
     // would measure the console and the bench's own reading, not the mock.
     args: [
       ...(options.nodeArgs ?? []),
-      ...(options.sources ? [...TSX_EXEC_ARGV, "mock-server/main.ts"] : ["dist/mock-server/main.js"]),
+      ...(options.sources
+        ? [...TSX_EXEC_ARGV, "mock-server/main.ts"]
+        : [path.join(options.root ?? root, "dist/mock-server/main.js")]),
       "--port",
       String(port),
       "--api-key",
