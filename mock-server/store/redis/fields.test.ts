@@ -6,6 +6,7 @@ describe("Redis fields", () => {
   it("names each workspace entry as before, and reads each name back to its entry", () => {
     const entries: [WorkspaceChange, string][] = [
       [{ kind: "record", collection: "calls", id: "c:1" }, "r:calls:c:1"],
+      [{ kind: "generic", collection: "store.order", id: "o:1" }, "g:store.order:o:1"],
       [{ kind: "delivery", id: "d1" }, "d:d1"],
       [{ kind: "credential", id: "i1" }, "c:i1"],
       [{ kind: "trunk", number: "+1555" }, "t:+1555"],

@@ -139,3 +139,20 @@ describe("RedisStore under any interleaving of three processes", () => {
     );
   }, 120_000);
 });
+
+describe("RedisStore and the generic layer's records", () => {
+  it("shares them between processes: created by one, changed by another, deleted by the first", async () => {
+    const redis = fakeRedis();
+    const [a, b] = await processesOn(redis, 2);
+    const inA = (await a.store.authenticate(DEFAULT.apiKey))!;
+    await a.store.transact(inA, () => inA.generic.collection("pets", "petId").create({ petId: 1, name: "Rex" }));
+    const inB = (await b.store.authenticate(DEFAULT.apiKey))!;
+    expect(inB.generic.collection("pets", "petId").get("1")).toEqual({ petId: 1, name: "Rex" });
+    await b.store.transact(inB, () => inB.generic.collection("pets", "petId").replace("1", { petId: 1, name: "Max" }));
+    const again = (await a.store.authenticate(DEFAULT.apiKey))!;
+    expect(again.generic.collection("pets").get("1")).toEqual({ petId: 1, name: "Max" });
+    await a.store.transact(again, () => again.generic.collection("pets").delete("1"));
+    const last = (await b.store.authenticate(DEFAULT.apiKey))!;
+    expect(last.generic.collection("pets").size).toBe(0);
+  });
+});
