@@ -25,8 +25,8 @@ export interface ReloadReport {
   operations: number;
   added: string[];
   removed: string[];
-  /** Added operations that no handler serves yet (they answer 501). */
-  unhandled: string[];
+  /** Added operations without a hand-written handler: the generic layer serves them from the document. */
+  generic: string[];
   fits: WorkspaceFit[];
 }
 
@@ -61,7 +61,7 @@ export async function reloadSpec(mock: Pick<Mock, "contract" | "installSpec" | "
     operations: after.size,
     added,
     removed: [...before].filter((id) => !after.has(id)),
-    unhandled: added.filter((id) => !Object.hasOwn(handlers, id)),
+    generic: added.filter((id) => !Object.hasOwn(handlers, id)),
     fits: fitWorkspaces(mock.services.workspaces, recordCheck(contract)),
   };
 }

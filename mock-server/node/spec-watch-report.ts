@@ -33,7 +33,7 @@ function workspaceLines(fit: WorkspaceFit): string[] {
 }
 
 export function reloadedBlock(files: string, generateMs: number, reloadMs: number, report: ReloadReport): string {
-  const added = report.added.map((id) => (report.unhandled.includes(id) ? `${id} [no handler yet: answers 501]` : id));
+  const added = report.added.map((id) => (report.generic.includes(id) ? `${id} [served by the generic layer]` : id));
   const dropped = report.fits.reduce((n, f) => n + f.dropped.reduce((m, d) => m + d.count, 0), 0);
   const kept = report.fits.reduce((n, f) => n + f.records, 0);
   const workspaces = report.fits.length;
