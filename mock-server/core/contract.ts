@@ -7,6 +7,7 @@
  *   const contract = new Contract(generatedSpec());   // or a spec of your own, with its validators
  *   contract.operation("listCalls").responses.get(200)
  */
+import { basePathOf } from "./openapi-document.js";
 import { buildOperations, type Operation, type OperationSource } from "./operations.js";
 import { sampleSchema } from "./schema-sampler.js";
 import { derefIn, generatedSpec, type GeneratedSpec, type OpenApiDocument } from "./spec.js";
@@ -15,18 +16,47 @@ import { PassedObjects, type CompiledValidator, type GeneratedValidators } from 
 export class Contract implements OperationSource {
   readonly document: OpenApiDocument;
   readonly validators: GeneratedValidators;
+  /** Where the operations are routed: `basePath + op.path`. The kit's spec: `` (its paths carry /v1). */
+  readonly basePath: string;
+  /**
+   * Whether the hand-written handlers (routes/) and the kit's world apply: the kit's own spec. Another
+   * document (`--spec FILE`) is served by the generic layer alone, its workspaces empty, its security
+   * its own (mock/credentials.ts), its errors in its own shape.
+   */
+  readonly handwritten: boolean;
   private readonly passed = new PassedObjects();
+  private apiPrefixes: string[] | undefined;
   private table: { list: Operation[]; byId: Map<string, Operation> } | undefined;
   private text: string | undefined;
 
-  constructor(spec: GeneratedSpec) {
-    this.document = spec.document;
-    this.validators = spec.validators;
+  constructor(private readonly source: GeneratedSpec) {
+    this.document = source.document;
+    this.validators = source.validators;
+    this.basePath = source.origin?.basePath ?? basePathOf(source.document);
+    this.handwritten = source.origin?.kind !== "document";
   }
 
   /** The document and validators this contract was made from. */
   get spec(): GeneratedSpec {
-    return { document: this.document, validators: this.validators };
+    return this.source;
+  }
+
+  /**
+   * Whether a request path is the API's (journaled with its exchange for the HAR export, marked with
+   * X-Mock-Source in front of an upstream): under the base path when there is one; else under the first
+   * segment of an operation's path (the kit's `/v1`), so a 404 under the API counts as the API's too.
+   */
+  isApiPath(urlPath: string): boolean {
+    const prefixes = (this.apiPrefixes ??= this.basePath
+      ? [this.basePath]
+      : [
+          ...new Set(
+            Object.keys((this.document as { paths?: object }).paths ?? {})
+              .map((path) => `/${path.split("/")[1] ?? ""}`)
+              .filter((prefix) => prefix !== "/" && !prefix.includes("{")),
+          ),
+        ]);
+    return prefixes.some((prefix) => urlPath === prefix || urlPath.startsWith(`${prefix}/`));
   }
 
   /** The operations under the document's paths, built on first use; throws when one has no validators. */

@@ -1,10 +1,13 @@
 /**
- * The operations of a spec, each with its validators (compiled at `npm run generate`). The core
- * routes from this table, so an operation added to spec/ is routed (and must get a handler) after
- * `npm run generate`. A Contract (contract.ts) builds the table of its spec once.
+ * The operations of a spec, each with its validators (compiled at `npm run generate`, or at run time
+ * for another document: compile-spec.ts). The core routes from this table, so an operation added to
+ * spec/ is routed after `npm run generate` (served by the generic layer until it has a handler). A
+ * Contract (contract.ts) builds the table of its spec once. The media types read are the ones the
+ * validators were compiled from (operation-schemas.ts).
  */
 import type { operations, webhooks } from "../../generated/schema.js";
-import { derefIn } from "./spec.js";
+import { derefIn } from "./json-ref.js";
+import { parametersOf, requestMediaType, responseMediaType, type ParameterObject } from "./operation-schemas.js";
 import type { CompiledValidator, GeneratedValidators } from "./validation.js";
 
 type WebhookOperation = NonNullable<webhooks[keyof webhooks]["post"]>;
@@ -13,11 +16,6 @@ export type OperationId = {
   [K in keyof operations]: operations[K] extends WebhookOperation ? never : K;
 }[keyof operations];
 export type Method = "get" | "post" | "put" | "patch" | "delete";
-
-interface ParameterObject {
-  name: string;
-  in: "path" | "query" | "header" | "cookie";
-}
 
 export interface ResponseInfo {
   status: number;
@@ -38,7 +36,10 @@ export interface Operation {
   queryParams: string[];
   /** Validates `{ path, query }` in place: coerces strings and fills documented defaults. */
   validateParams: CompiledValidator;
+  /** How the body is read: JSON (`application/json` or any `+json` type) or a multipart form; absent: not read. */
   bodyType?: "application/json" | "multipart/form-data";
+  /** The documented media type the body is read as (`application/merge-patch+json`); absent with bodyType. */
+  bodyMediaType?: string;
   bodyRequired: boolean;
   bodySchema?: unknown;
   /** The request body's schema (JSON or the multipart form's fields alike). */
@@ -110,21 +111,29 @@ function buildOperation(
 ): Operation {
   const validators = source.validators.operationValidators[op.operationId];
   if (!validators) throw new Error(`no generated validators for ${op.operationId}: run npm run generate`);
-  const params: ParameterObject[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) =>
-    deref<ParameterObject>(p),
-  );
+  const params: ParameterObject[] = parametersOf(source.document, item, op);
   const body = op.requestBody ? deref<Record<string, any>>(op.requestBody) : undefined;
-  const bodyType = body ? (Object.keys(body.content)[0] as Operation["bodyType"]) : undefined;
+  const bodyMediaType = requestMediaType(body?.content);
+  const bodyType: Operation["bodyType"] = !bodyMediaType
+    ? undefined
+    : bodyMediaType.toLowerCase().startsWith("multipart/form-data")
+      ? "multipart/form-data"
+      : "application/json";
   const responses = new Map<number, ResponseInfo>();
-  for (const [code, ref] of Object.entries<Record<string, any>>(op.responses)) {
+  for (const [code, ref] of Object.entries<Record<string, any>>(op.responses ?? {})) {
+    // `default` and ranges (`4XX`) name no status the mock answers with; the document still has them.
+    if (!/^\d{3}$/.test(code)) continue;
     const response = deref<Record<string, any>>(ref);
-    const media = response.content?.["application/json"];
+    const mediaType = responseMediaType(response?.content);
+    const media = mediaType ? response.content[mediaType] : undefined;
     const examples = Object.fromEntries(
       Object.entries<Record<string, unknown>>(media?.examples ?? {}).map(([name, ex]) => [
         name,
         deref<{ value: unknown }>(ex).value,
       ]),
     );
+    // A media type's single `example` (OpenAPI 3.1 keeps it beside `examples`).
+    if (media?.example !== undefined && Object.keys(examples).length === 0) examples.default = media.example;
     const validate = validators.responses[code];
     const check = validate ? responseCheck(source, deref, validate, media?.schema) : { check: null, errors: () => [] };
     responses.set(Number(code), { status: Number(code), schema: media?.schema, examples, ...check });
@@ -138,8 +147,9 @@ function buildOperation(
     queryParams: params.filter((p) => p.in === "query").map((p) => p.name),
     validateParams: validators.params,
     bodyType,
+    ...(bodyMediaType && { bodyMediaType }),
     bodyRequired: Boolean(body?.required),
-    bodySchema: bodyType ? body!.content[bodyType].schema : undefined,
+    bodySchema: bodyMediaType ? body!.content[bodyMediaType].schema : undefined,
     validateBody: validators.body,
     responses,
     successStatus: [...responses.keys()].find((s) => s >= 200 && s < 300) ?? 200,

@@ -16,6 +16,12 @@ export type OpenApiDocument = typeof bundledDocument;
 export interface GeneratedSpec {
   document: OpenApiDocument;
   validators: GeneratedValidators;
+  /**
+   * Where the spec comes from. Absent: the kit's own spec (`npm run generate`), whose operations the
+   * hand-written handlers serve. `document`: another OpenAPI document compiled at run time
+   * (compile-spec.ts), served by the generic layer alone under `basePath`, its first server URL's path.
+   */
+  origin?: { kind: "document"; basePath: string };
 }
 
 /** The spec bundled into generated/ at `npm run generate`: what a mock serves unless given another. */
@@ -24,14 +30,4 @@ export function generatedSpec(): GeneratedSpec {
 }
 
 /** Resolves a `$ref` to a component of `document` (parameters, responses, schemas, examples). */
-export function derefIn<T = Record<string, unknown>>(document: unknown, node: unknown): T {
-  let current = node as { $ref?: string };
-  for (let hops = 0; current && typeof current.$ref === "string" && hops < 10; hops++) {
-    const parts = current.$ref
-      .replace(/^#\//, "")
-      .split("/")
-      .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-    current = parts.reduce<any>((at, key) => at?.[key], document);
-  }
-  return current as T;
-}
+export { derefIn } from "./json-ref.js";

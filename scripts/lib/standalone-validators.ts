@@ -12,7 +12,9 @@ import { _ } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { build, type Plugin } from "esbuild";
+import { derefIn } from "../../mock-server/core/json-ref.js";
 import { anchored, createOpenApiAjv, SPEC_ID } from "../../mock-server/core/openapi-ajv.js";
+import { operationSchemas, parametersOf, paramsSchema } from "../../mock-server/core/operation-schemas.js";
 
 // CommonJS: under ESM this may arrive wrapped in `default`.
 const standaloneCode = standalone.default;
@@ -71,61 +73,21 @@ class Registry {
   }
 }
 
-/** Resolves local refs (path items, parameters, request bodies, responses) in the bundled spec. */
-function deref(spec: Spec, node: any): any {
-  for (let hops = 0; node && typeof node.$ref === "string" && hops < 10; hops++) {
-    const parts = node.$ref
-      .replace(/^#\//, "")
-      .split("/")
-      .map((p: string) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-    node = parts.reduce((at: any, key: string) => at?.[key], spec);
-  }
-  return node;
-}
-
-/**
- * paramsSchema() of mock-server/http/operations.ts: path parameters are always required. `closed`: no
- * other name is accepted (the control plane's query filters; the API's queries stay open).
- */
-function paramsSchema(
-  params: Array<{ name: string; in: string; required?: boolean; schema: unknown }>,
-  location: "path" | "query",
-  closed = false,
-) {
-  const own = params.filter((p) => p.in === location);
-  return {
-    type: "object",
-    properties: Object.fromEntries(own.map((p) => [p.name, p.schema])),
-    required: own.filter((p) => p.required || location === "path").map((p) => p.name),
-    ...(closed ? { additionalProperties: false } : {}),
-  };
-}
-
 const key = (k: string) => JSON.stringify(k);
 
 /** The entry module: the two tables, referring to the exports of the two standalone modules. */
 function entrySource(spec: Spec, exact: Registry, params: Registry): string {
-  const ops: string[] = [];
-  for (const rawItem of Object.values(spec.paths)) {
-    const item = deref(spec, rawItem);
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      const list = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(spec, p));
-      const fields = [
-        `params: params.${params.add({ type: "object", properties: { path: paramsSchema(list, "path"), query: paramsSchema(list, "query") } })}`,
-      ];
-      const body = op.requestBody ? deref(spec, op.requestBody) : undefined;
-      const bodyType = body ? Object.keys(body.content)[0] : undefined;
-      if (bodyType) fields.push(`body: exact.${exact.add(body.content[bodyType].schema)}`);
-      const responses = Object.entries<unknown>(op.responses).map(([code, ref]) => {
-        const schema = deref(spec, ref).content?.["application/json"]?.schema;
-        return `${key(code)}: ${schema ? `exact.${exact.add(schema)}` : "null"}`;
-      });
-      fields.push(`responses: { ${responses.join(", ")} }`);
-      ops.push(`  ${key(op.operationId)}: { ${fields.join(", ")} },`);
-    }
-  }
+  // Which parameters, body and responses count is core/operation-schemas.ts's decision, shared with
+  // the mock that compiles another document at run time (core/compile-spec.ts).
+  const ops = operationSchemas(spec).map((op) => {
+    const fields = [`params: params.${params.add(op.params)}`];
+    if (op.body) fields.push(`body: exact.${exact.add(op.body.schema)}`);
+    const responses = op.responses.map(
+      ({ code, schema }) => `${key(code)}: ${schema ? `exact.${exact.add(schema)}` : "null"}`,
+    );
+    fields.push(`responses: { ${responses.join(", ")} }`);
+    return `  ${key(op.operationId)}: { ${fields.join(", ")} },`;
+  });
   const schemas = Object.keys(spec.components.schemas ?? {}).map(
     (name) =>
       `  ${key(name)}: exact.${exact.add({ $ref: `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}` })},`,
@@ -174,11 +136,11 @@ export async function validatorsModule(spec: Spec, root: string, banner: string)
 function controlEntrySource(spec: Spec, exact: Registry, params: Registry): string {
   const ops: string[] = [];
   for (const [path, rawItem] of Object.entries(spec.paths)) {
-    const item = deref(spec, rawItem);
+    const item = derefIn<Record<string, any>>(spec, rawItem);
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const list = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(spec, p));
+      const list = parametersOf(spec, item, op);
       const names = (location: string) => JSON.stringify(list.filter((p) => p.in === location).map((p) => p.name));
       // An operation with query filters refuses a name it does not have: a misspelt filter would
       // otherwise match everything. One with none ignores the query, as the mock always has.
@@ -195,12 +157,12 @@ function controlEntrySource(spec: Spec, exact: Registry, params: Registry): stri
         `queryParams: ${names("query")}`,
         `params: params.${params.add(schema)}`,
       ];
-      const body = op.requestBody ? deref(spec, op.requestBody) : undefined;
+      const body = op.requestBody ? derefIn<Record<string, any>>(spec, op.requestBody) : undefined;
       const json = body?.content?.["application/json"];
       if (body && !json) throw new Error(`${op.operationId}: the control plane takes JSON bodies only`);
       if (json) fields.push(`body: { required: ${Boolean(body.required)}, validate: exact.${exact.add(json.schema)} }`);
       const responses = Object.entries<unknown>(op.responses).map(([code, ref]) => {
-        const schema = deref(spec, ref).content?.["application/json"]?.schema;
+        const schema = derefIn<Record<string, any>>(spec, ref).content?.["application/json"]?.schema;
         return `${key(code)}: ${schema ? `exact.${exact.add(schema)}` : "null"}`;
       });
       fields.push(`responses: { ${responses.join(", ")} }`);
