@@ -1,13 +1,17 @@
 /**
- * The generic layer's entry: the handler of an operation that has no hand-written one.
- * PLACEHOLDER (being replaced by the generic layer's real implementation in this change).
+ * The generic layer's entry: the handler of an operation that has no hand-written one. The plan
+ * (plan.ts) says whether the operation is a collection's (records.ts) or answers from its schema
+ * (answer.ts); the pipeline has validated the request and answered Prefer before, and validates the
+ * reply after, as for any handler.
  */
 import type { Clock } from "../core/clock.js";
-import { ApiError } from "../core/errors.js";
 import type { Contract } from "../core/contract.js";
 import type { Reply } from "../core/exchange.js";
 import type { Operation } from "../core/operations.js";
 import type { Workspace } from "../store/workspace.js";
+import { schemaAnswer } from "./answer.js";
+import { decisionOf } from "./plan.js";
+import { collectionHandler } from "./records.js";
 
 /**
  * What a generic handler reads of a request: a part of routes/context.ts's RequestContext (which sits a
@@ -23,8 +27,12 @@ export interface GenericContext {
 
 export type GenericHandler = (ctx: GenericContext) => Reply;
 
-export function genericHandler(_contract: Contract, op: Operation): GenericHandler {
-  return () => {
-    throw new ApiError(501, `${op.operationId} has no handler yet`);
-  };
+/** The handler of `op`, an operation of `contract`; asked once per operation and contract. */
+export function genericHandler(contract: Contract, op: Operation): GenericHandler {
+  const decision = decisionOf(contract, op.operationId);
+  if (decision.kind === "collection") return collectionHandler(contract, op, decision);
+  return (ctx) => schemaAnswer(contract, op, ctx);
 }
+
+/** Another document's error body (the pipeline asks it for documents served with `--spec`). */
+export { documentErrorBody } from "./error-body.js";
