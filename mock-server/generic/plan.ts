@@ -130,6 +130,13 @@ function buildPlan(contract: Contract): Plan {
         ...(c.list && { list: c.list }),
       });
   }
+  for (const op of contract.operations) {
+    if (decisions.get(op.operationId)?.kind !== "schema") continue;
+    const search = searchOf(contract, deref, op, collections);
+    if (!search) continue;
+    search.collection.operations.push({ operationId: op.operationId, role: "list", idFrom: "path" });
+    decisions.set(op.operationId, { kind: "collection", role: "list", idFrom: "path", ...search });
+  }
   const rule = (contract.document as Record<string, unknown>)["x-record-rule"];
   return {
     collections,
@@ -164,6 +171,35 @@ function candidateOf(contract: Contract, deref: Deref, op: Operation, onItem: bo
   if ((op.method === "put" || op.method === "patch") && op.bodyType)
     return { op, role: op.method === "put" ? "replace" : "merge", idFrom: "body", record: record(op.successStatus) };
   return undefined;
+}
+
+/**
+ * A search of a collection: `GET /x/findByStatus`, `GET /x/search`, one static segment below the
+ * collection's path, answering a list of its records. It lists them as the collection's list does,
+ * filtered by the query's record fields.
+ */
+function searchOf(
+  contract: Contract,
+  deref: Deref,
+  op: Operation,
+  collections: CollectionPlan[],
+): { collection: CollectionPlan; list: { shape: ListShape; paging: Paging } } | undefined {
+  if (op.method !== "get") return undefined;
+  const segments = op.path.split("/");
+  if (ITEM.test(segments[segments.length - 1]) || segments.length < 3) return undefined;
+  const parent = segments.slice(0, -1).join("/");
+  const collection = collections.find((c) => c.path === parent);
+  if (!collection) return undefined;
+  const shape = listShapeOf(op.responses.get(op.successStatus)?.schema, deref);
+  if (!shape) return undefined;
+  const sameRecord =
+    (refName(shape.items) !== undefined && refName(shape.items) === refName(collection.recordSchema)) ||
+    agree(
+      Object.keys(flatten(collection.recordSchema, deref).properties ?? {}),
+      Object.keys(flatten(shape.items, deref).properties ?? {}),
+    );
+  if (!sameRecord || !isObjectSchema(shape.items, deref)) return undefined;
+  return { collection, list: { shape, paging: pagingOf(parameterSchemas(contract, op, "query"), deref) } };
 }
 
 /** Names an envelope of one record may have (`{ "data": { ...record } }`). */

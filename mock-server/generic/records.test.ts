@@ -190,3 +190,30 @@ describe("an OpenAPI 3.1 document with uuid ids, PATCH and a limit/offset wrappe
     ]);
   });
 });
+
+describe("a search below a collection's path", () => {
+  it("lists the collection's records, filtered by the query's record fields", () => {
+    const doc = petstore();
+    doc.paths["/pet/findByTags"] = {
+      get: {
+        operationId: "findPetsByTags",
+        parameters: [{ name: "tags", in: "query", schema: { type: "array", items: { type: "string" } } }],
+        responses: {
+          "200": {
+            description: "ok",
+            content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Pet" } } } },
+          },
+        },
+      },
+    };
+    const call = server(contractOf(doc));
+    const ws = workspaceOf();
+    const one = call(ws, "addPet", {
+      body: { name: "one", photoUrls: [], status: "sold", tags: [{ id: 1, name: "cute" }] },
+    }).body;
+    const two = call(ws, "addPet", { body: { name: "two", photoUrls: [], status: "sold" } }).body;
+    call(ws, "addPet", { body: { name: "three", photoUrls: [], status: "pending" } });
+    expect(call(ws, "findPetsByStatus", { query: { status: "sold" } }).body).toEqual([two, one]);
+    expect(call(ws, "findPetsByTags", { query: { tags: ["cute", "fluffy"] } }).body).toEqual([one]);
+  });
+});

@@ -117,13 +117,20 @@ function list(
   });
 }
 
-/** Equality as strings; a list in the query matches any of its values, a list in the record any of its members. */
+/**
+ * Equality as strings; a list in the query matches any of its values, a list in the record any of its
+ * members, and an object member (Petstore's tag `{ id, name }`) by any of its own values.
+ */
 function matches(value: unknown, want: unknown): boolean {
   const wanted = (Array.isArray(want) ? want : [want]).map(String);
   const have = Array.isArray(value) ? value : [value];
-  return have.some(
-    (v) => v !== undefined && wanted.includes(typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)),
-  );
+  return have.some((v) => {
+    if (v === undefined) return false;
+    if (v === null || typeof v !== "object") return wanted.includes(String(v));
+    return Object.values(v).some(
+      (inner) => inner !== null && typeof inner !== "object" && wanted.includes(String(inner)),
+    );
+  });
 }
 
 /** The URL of another page of this list: the request's path and query with the page (or offset) moved. */
