@@ -25,6 +25,7 @@ import { nodeDocsSite } from "./docs-site/site.js";
 import { nodeDashboardSite } from "./dashboard/site.js";
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode } from "./node/serve.js";
+import { compileSpec } from "./core/compile-spec.js";
 
 export { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID };
 
@@ -52,6 +53,12 @@ function loadExpress(): () => MountableApp {
   }
 }
 
+/**
+ * `spec`: the kit's spec by default; another OpenAPI 3.0/3.1 document as a parsed object (read a file
+ * with YAML's or JSON's parser first; startMock reads files itself), served by the generic layer alone
+ * under its first server URL's path: `parent.use("/mock", createApp({ spec }).app)` serves
+ * `/mock/api/v3/...` for a document whose server URL ends in /api/v3.
+ */
 export function createApp(overrides: Partial<MockOptions> = {}): MockApp {
   const express = loadExpress();
   const log = overrides.log ?? DEFAULT_MOCK_OPTIONS.log;
@@ -59,14 +66,17 @@ export function createApp(overrides: Partial<MockOptions> = {}): MockApp {
   // No await here: missing OpenTelemetry packages are told in the log, and the app serves untraced.
   tracing?.ready.catch((error: Error) => log(error.message));
   const metrics = createMetrics(mockSources(() => mock));
-  const mock: Mock = createMock({
-    sha256: nodeSha256,
-    docs: nodeDocsSite({ apiKey: overrides.apiKey ?? DEFAULT_API_KEY }),
-    dashboard: nodeDashboardSite(),
-    metrics,
-    ...overrides,
-    telemetry: combineTelemetry(metrics, tracing, overrides.telemetry),
-  });
+  const mock: Mock = createMock(
+    {
+      sha256: nodeSha256,
+      docs: nodeDocsSite({ apiKey: overrides.apiKey ?? DEFAULT_API_KEY }),
+      dashboard: nodeDashboardSite(),
+      metrics,
+      ...overrides,
+      telemetry: combineTelemetry(metrics, tracing, overrides.telemetry),
+    },
+    { compileDocument: compileSpec },
+  );
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);

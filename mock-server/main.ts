@@ -12,6 +12,9 @@ import { isFirstWorker, isWorker, runWorkers } from "./node/workers.js";
 import { readFile } from "node:fs/promises";
 import { DEFAULT_WORKSPACE_ID } from "./core/defaults.js";
 import type { RouteTable } from "./upstream/route-modes.js";
+import { describeSecurity } from "./mock/credentials.js";
+import { describeGeneric, formatGenericSummary } from "./generic/index.js";
+import { handlers } from "./routes/index.js";
 
 function parseJson(text: string, path: string): unknown {
   try {
@@ -63,6 +66,12 @@ async function main(): Promise<void> {
     throw new Error("--store and --state-file exclude each other: with a store, Redis keeps the state");
   if (store && v.watch) throw new Error("--watch reloads one process; it does not combine with --store");
   const scenario = scenarioOption(v);
+  // Another document is served by the generic layer alone: the kit's own reload, world and upstream door do not apply.
+  const spec = v.spec || undefined;
+  if (spec && v.watch) throw new Error("--watch regenerates the kit's spec/; it does not combine with --spec");
+  if (spec && v.upstream)
+    throw new Error("--upstream stands in front of a deployment of the kit's API; it does not combine with --spec");
+  if (spec && scenario) throw new Error("--scenario seeds the kit's world; a document given with --spec starts empty");
   const workers = integerOption(v, "workers", 1, 256);
   if (workers > 1 && !store)
     throw new Error("--workers needs --store: separate processes share state only through Redis");
@@ -88,6 +97,7 @@ async function main(): Promise<void> {
     );
 
   const running = await startMock({
+    ...(spec && { spec }),
     port: integerOption(v, "port", 0, 65535),
     host: v.host,
     apiKey: v["api-key"],
@@ -141,10 +151,19 @@ async function main(): Promise<void> {
     );
   }
   if (!isFirstWorker()) return watchStop(running, saver, stateFile, timer, undefined);
-  console.log(
-    `Mock of the Conversational Agent Platform API listening on ${running.url}/v1${workers > 1 ? ` (${workers} worker processes)` : ""}`,
-  );
-  console.log(`  API key (X-API-Key): ${running.apiKey}`);
+  const contract = running.mock.contract();
+  const processes = workers > 1 ? ` (${workers} worker processes)` : "";
+  if (contract.handwritten) {
+    console.log(`Mock of the Conversational Agent Platform API listening on ${running.url}/v1${processes}`);
+    console.log(`  API key (X-API-Key): ${running.apiKey}`);
+  } else {
+    const title = (contract.document.info as { title?: string } | undefined)?.title ?? "the document";
+    console.log(`Mock of ${title} (${spec}) listening on ${running.url}${contract.basePath}${processes}`);
+    console.log(`  Authenticate:       ${describeSecurity(contract)}`);
+  }
+  // What the generic layer serves (none of it for the kit's spec as it is): each collection and its id field.
+  const handled = (id: string) => contract.handwritten && handlers[id as keyof typeof handlers] !== undefined;
+  for (const line of formatGenericSummary(describeGeneric(contract, handled))) console.log(`  ${line}`);
   console.log(`  Docs:               ${running.url}/docs`);
   console.log(`  Dashboard:          ${running.url}/__mock/ui`);
   console.log(

@@ -34,9 +34,17 @@ import * as driftRules from "./core/exchange-rules/drift.js";
 import { combineTelemetry } from "./core/telemetry.js";
 import type { MetricsText } from "./control/types.js";
 import { createMetrics, mockSources, type Metrics } from "./node/metrics.js";
+import { readSpecFile } from "./node/spec-file.js";
+import { compileSpec } from "./core/compile-spec.js";
 import { startTracing, type Env, type Tracing } from "./node/tracing.js";
 
-export interface StartOptions extends Partial<Omit<MockOptions, "clock" | "upstream">> {
+export interface StartOptions extends Partial<Omit<MockOptions, "clock" | "upstream" | "spec">> {
+  /**
+   * What to serve: the kit's spec by default (or a GeneratedSpec); another OpenAPI 3.0/3.1 document as
+   * a path to its YAML or JSON file (`--spec FILE`, local `$ref`s to other files bundled) or as a parsed
+   * object, served by the generic layer alone under its first server URL's path.
+   */
+  spec?: MockOptions["spec"] | string;
   port?: number;
   host?: string;
   clock?: ClockMode | MockOptions["clock"];
@@ -105,8 +113,12 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
     insecureControl,
     env = process.env,
     metricsText,
-    ...appOptions
+    spec: specOption,
+    ...rest
   } = options;
+  // A file is read (and its local references bundled) before anything opens: a bad one is one line.
+  const spec = typeof specOption === "string" ? await readSpecFile(specOption) : specOption;
+  const appOptions: Partial<MockOptions> = { ...rest, ...(spec && { spec }) };
   refuseOpenControl(host, appOptions.controlToken, insecureControl);
   const upstream = upstreamUrl
     ? upstreamSetup(
@@ -143,9 +155,12 @@ export async function startMock(options: StartOptions = {}): Promise<RunningMock
         clock: typeof clock === "string" ? { mode: clock } : clock,
         ...(upstream && { upstream: upstream.setup }),
       },
-      shared && {
-        store: redisStore(shared),
-        journal: (capacity) => new RedisJournal(shared, capacity),
+      {
+        compileDocument: compileSpec,
+        ...(shared && {
+          store: redisStore(shared),
+          journal: (capacity: number) => new RedisJournal(shared, capacity),
+        }),
       },
     );
   } catch (error) {

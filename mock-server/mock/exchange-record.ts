@@ -7,6 +7,7 @@ import type { Contract } from "../core/contract.js";
 import { variantCatalogue } from "../core/coverage/catalogue.js";
 import { observedVariants } from "../core/coverage/observe.js";
 import type { Fault } from "../core/faults.js";
+import type { Operation } from "../core/operations.js";
 import { randomUUID } from "../core/portable-crypto.js";
 import type { CapturedExchange } from "../store/journal.js";
 import type { Workspace } from "../store/workspace.js";
@@ -20,6 +21,8 @@ export interface Exchange {
   /** The path as the client sent it (mount path included), without the query. */
   path: string;
   operationId: string | null;
+  /** The operation of the served spec the request was routed to, with that spec. */
+  served?: { contract: Contract; op: Operation };
   workspace?: Workspace;
   fault?: Fault;
   /** In front of an upstream: where the answer came from. */
@@ -42,8 +45,13 @@ export function requestIdOf(head: RequestHead): string {
   return typeof given === "string" && VALID_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** The API's own paths: what the upstream door marks with X-Mock-Source and the HAR export shows. */
-export const isApiPath = (urlPath: string) => urlPath === "/v1" || urlPath.startsWith("/v1/");
+/**
+ * Whether the request went to the served document's API (an operation, or a path under it: the kit's
+ * `/v1`, another document's base path): what the upstream door marks with X-Mock-Source and the HAR
+ * export shows, for any document.
+ */
+export const isApiExchange = (exchange: Exchange, contract: Contract) =>
+  exchange.served !== undefined || contract.isApiPath(exchange.urlPath);
 
 /**
  * The response variants the mock's answer showed its workspace (GET /__mock/coverage); an upstream's
@@ -57,7 +65,7 @@ export function variantsOf(exchange: Exchange, status: number | null): { variant
   return { variants: observedVariants(catalogue, { operationId, status, query: api.query, body: exchange.answer }) };
 }
 
-/** What the journal keeps of a /v1 exchange for the HAR export: references, no copies. */
+/** What the journal keeps of an API exchange for the HAR export: references, no copies. */
 export function captured(exchange: Exchange, reply: CoreReply): CapturedExchange {
   return {
     requestHeaders: exchange.head.headers,

@@ -11,7 +11,7 @@ import { generatedSpec, type GeneratedSpec } from "../core/spec.js";
 import { controlAccess } from "../control/access.js";
 import { controlRoutes } from "../control/router.js";
 import { handlers } from "../routes/index.js";
-import { genericHandler } from "../generic/handler.js";
+import { documentErrorBody, genericHandler } from "../generic/handler.js";
 import { recordCheck } from "../store/record-checks.js";
 import { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID } from "../core/defaults.js";
 import { holdScenario, seedWorkspace } from "../seed/index.js";
@@ -28,6 +28,7 @@ import { MockEvents } from "../core/events.js";
 import { withVerification } from "../webhooks/verification.js";
 import { liveJournal } from "./live-journal.js";
 import { Journal, type RequestJournal } from "../store/journal.js";
+import { CredentialWorkspaces } from "./credentials.js";
 import { createCore, type Core } from "./pipeline.js";
 import type { InFront } from "./upstream-step.js";
 import { DriftLog } from "../upstream/drift-log.js";
@@ -65,10 +66,14 @@ export interface MockOptions {
   /** What GET /__mock/metrics serves (the Node doors make it with prom-client); without it, 404. */
   metrics?: MetricsText;
   /**
-   * The spec to serve, with the validators compiled from it; the one bundled into generated/ by
-   * default. Each mock serves its own: mocks in one process may serve different specs.
+   * The spec to serve. A GeneratedSpec: the kit's own spec with the validators compiled from it (the
+   * one bundled into generated/ by default), served by the hand-written handlers and the generic layer
+   * under them. An OpenAPI 3.0/3.1 document (parsed), or a GeneratedSpec made from one by compileSpec:
+   * another document, served by the generic layer alone under its base path, with its own security
+   * (a workspace per credential, created empty), no seeded world, and the /__mock control plane.
+   * Each mock serves its own: mocks in one process may serve different specs.
    */
-  spec?: GeneratedSpec;
+  spec?: GeneratedSpec | object;
   /** In front of a real deployment: /v1 requests go to it through the door's transport (mock/upstream-step.ts). */
   upstream?: UpstreamSetup;
   /**
@@ -134,11 +139,38 @@ export interface MockComponents {
   store?: StoreFactory;
   /** The request journal, made with its capacity: one in this process by default. */
   journal?: (capacity: number) => RequestJournal;
+  /**
+   * Compiles another OpenAPI document given as `spec` (core/compile-spec.ts). A door brings it: the
+   * schema compiler is not bundled with the mock (the MSW door loads it only when asked).
+   */
+  compileDocument?: (document: unknown) => GeneratedSpec;
+}
+
+/** Whether `spec` is compiled already (a GeneratedSpec) rather than a document still to compile. */
+export function isGeneratedSpec(spec: unknown): spec is GeneratedSpec {
+  return typeof spec === "object" && spec !== null && "document" in spec && "validators" in spec;
+}
+
+/** The spec a mock serves: the bundled one, a compiled one, or a document compiled now by the door's compiler. */
+function specOf(given: MockOptions["spec"], compile: MockComponents["compileDocument"]): GeneratedSpec {
+  if (given === undefined) return generatedSpec();
+  if (isGeneratedSpec(given)) return given;
+  if (!compile)
+    throw new Error(
+      "createMock({ spec }) was given an OpenAPI document without a compiler: pass compileDocument (core/compile-spec.ts compileSpec), as the doors do",
+    );
+  return compile(given);
 }
 
 export function createMock(overrides: Partial<MockOptions> = {}, components: MockComponents = {}): Mock {
   const options: MockOptions = { ...DEFAULT_MOCK_OPTIONS, ...overrides };
-  const spec = options.spec ?? generatedSpec();
+  const spec = specOf(options.spec, components.compileDocument);
+  // Another document: the generic layer alone, on workspaces that start empty (Contract.handwritten).
+  const otherDocument = spec.origin?.kind === "document";
+  if (otherDocument && options.upstream)
+    throw new Error("--upstream stands in front of a deployment of the kit's API; it does not combine with --spec");
+  if (otherDocument && options.scenario)
+    throw new Error("--scenario seeds the kit's world; a document given with --spec starts empty");
   const upstream = options.upstream;
   // A route naming no operation of the spec stops the mock before anything starts.
   const modes =
@@ -162,11 +194,13 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     clock,
     faults,
     sha256: options.sha256,
-    seed: (workspace) => {
-      seedWorkspace(workspace, workspace.clock.now());
-      simulation.resume(workspace);
-      holdScenario(workspace);
-    },
+    seed: otherDocument
+      ? () => undefined
+      : (workspace) => {
+          seedWorkspace(workspace, workspace.clock.now());
+          simulation.resume(workspace);
+          holdScenario(workspace);
+        },
     added: (workspace) => scheduler.wakeClockOf(workspace),
     runDue: (workspace) => scheduler.runDue(workspace),
   });
@@ -194,7 +228,7 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
       workspaceId: DEFAULT_WORKSPACE_ID,
       apiKey: options.apiKey,
       seed: options.seed,
-      empty: false,
+      empty: otherDocument,
       readOnly: false,
       ...(options.scenario && { scenario: options.scenario }),
     });
@@ -202,10 +236,11 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
   const joined = workspaces.open(addDefault);
   if (options.restore) {
     restoreState(options.restore, workspaces, recordCheck(contract));
-    for (const workspace of workspaces.list()) {
-      simulation.resume(workspace);
-      holdScenario(workspace);
-    }
+    if (!otherDocument)
+      for (const workspace of workspaces.list()) {
+        simulation.resume(workspace);
+        holdScenario(workspace);
+      }
   }
   const journal = liveJournal(
     (components.journal ?? ((capacity) => new Journal(capacity)))(options.journalCapacity),
@@ -238,6 +273,8 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
     contract: services.contract,
     handlers,
     generic: genericHandler,
+    credentials: new CredentialWorkspaces(workspaces, options.apiKey, options.sha256),
+    documentError: documentErrorBody,
     control: controlRoutes({ ...services, journal, faults, drift, events, metrics: options.metrics }),
     access: controlAccess(services.workspaces, options.controlToken),
     faults,

@@ -4,17 +4,22 @@
  *
  *   request id -> CORS preflight -> route (404; 405 with Allow)
  *   -> /__mock control plane, /openapi.json, /docs
- *   -> for an operation of the spec: API key to workspace (401/403) -> fault rules (delay, then an
+ *   -> for an operation of the spec: API key to workspace (401/403; another document: its own security,
+ *      mock/credentials.ts) -> fault rules (delay, then an
  *      error status, a reset connection, an empty 200, or a trickled answer) -> Content-Type (400/415)
  *      -> body, read by the door only now (413 at the limit) -> parameter and body validation (400)
  *      -> Prefer controls -> handler -> response validation (500 on drift)
- *   -> any failure: the reference's error body (2.2) -> journal
+ *   -> any failure: the reference's error body (2.2); another document's own error body for its
+ *      operations (generic/) -> journal
+ *
+ * Operations are routed under the contract's base path (`basePath + path`; the kit's spec has none).
  */
 import type { ControlAccess } from "../control/access.js";
 import type { ControlRoute } from "../control/router.js";
 import { docsPage } from "../docs-site/page.js";
 import type { Workspace } from "../store/workspace.js";
 import { authenticate } from "./auth.js";
+import type { CredentialWorkspaces } from "./credentials.js";
 import type { Handler, Reply, Services } from "../routes/context.js";
 import { CORS_HEADERS, preflightHeaders } from "../core/cors.js";
 import { ApiError, errorBody, invalid, STATUS_TEXT, toApiError } from "../core/errors.js";
@@ -33,7 +38,7 @@ import type { RequestJournal } from "../store/journal.js";
 import type { Operation } from "../core/operations.js";
 import type { GenericHandler } from "../generic/handler.js";
 import { preferredReply } from "../core/prefer.js";
-import { captured, isApiPath, requestIdOf, variantsOf, type Exchange } from "./exchange-record.js";
+import { captured, isApiExchange, requestIdOf, variantsOf, type Exchange } from "./exchange-record.js";
 import { ReplyJson } from "../core/reply-json.js";
 import { RouteTable } from "../core/routes.js";
 import { replyDrift, toValidationErrors } from "../core/validation.js";
@@ -55,7 +60,10 @@ export interface CoreOptions {
    * /openapi.json and shows the docs by it, and follows it when another is installed (--watch).
    */
   contract: () => Contract;
-  /** The hand-written handlers (routes/), by operationId: where there is one, it serves the operation. */
+  /**
+   * The hand-written handlers (routes/), by operationId: where there is one, it serves the operation
+   * of the kit's spec. Another document's operations never reach them (contract.handwritten).
+   */
   handlers: OperationHandlers;
   /**
    * What serves an operation of the contract that has no hand-written handler: the generic layer
@@ -76,6 +84,19 @@ export interface CoreOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** In front of a real deployment (--upstream): /v1 requests go there unless routed to the mock. */
   upstream?: InFront;
+  /** Another document's security: the workspace of each request's credential (mock/credentials.ts). */
+  credentials: CredentialWorkspaces;
+  /**
+   * Another document's error body for one of its operations and a status (generic/): its documented
+   * error response, or none (`body` undefined) when it documents none.
+   */
+  documentError: (contract: Contract, op: Operation, status: number, message: string) => DocumentErrorBody;
+}
+
+/** An error body in another document's own shape, and its media type (application/json when absent). */
+export interface DocumentErrorBody {
+  body?: unknown;
+  contentType?: string;
 }
 
 type Target =
@@ -119,8 +140,9 @@ export function createCore(services: Services, journal: RequestJournal, options:
     const routes = new RouteTable<Target>();
     // The operations first: they are the traffic, and routes are tried in order.
     for (const op of contract.operations) {
-      const handler = handlers[op.operationId] ?? generic(contract, op);
-      routes.add(op.method, op.path, { kind: "operation", op, handler });
+      // Another document's operationId that happens to be one of the kit's (listAgents) is not the kit's.
+      const handler = (contract.handwritten && handlers[op.operationId]) || generic(contract, op);
+      routes.add(op.method, contract.basePath + op.path, { kind: "operation", op, handler });
     }
     for (const { route, target } of controlTargets) routes.add(route.method, route.path, target);
     routes.add("GET", "/openapi.json", {
@@ -200,10 +222,16 @@ export function createCore(services: Services, journal: RequestJournal, options:
   ): Promise<CoreReply> {
     const { head } = exchange;
     const inFront = options.upstream;
+    exchange.served = { contract, op };
     // In front of an upstream the client's key is the upstream's business: the mock serves the door's workspace.
     if (inFront) await inFront.ready;
-    const apiKey = inFront ? workspaces.get(inFront.workspaceId)?.apiKey : head.headers["x-api-key"];
-    const workspace = (exchange.workspace = await authenticate(workspaces, apiKey, head.method));
+    const workspace = (exchange.workspace = contract.handwritten
+      ? await authenticate(
+          workspaces,
+          inFront ? workspaces.get(inFront.workspaceId)?.apiKey : head.headers["x-api-key"],
+          head.method,
+        )
+      : await options.credentials.workspaceFor(contract, op, head, exchange.query));
     // From here on the answer is the workspace's: a fault's or Prefer's counts for its coverage as well.
     exchange.api = { contract, query: parseQuery(exchange.query) };
     // Rules count their matches: the store writes that like any change (no transaction without rules).
@@ -311,6 +339,15 @@ export function createCore(services: Services, journal: RequestJournal, options:
     // 501 is an answer a handler may choose (not implemented), not a failure of the mock.
     if (error.status >= 500 && error.status !== 501 && !exchange.fault)
       options.log(`${exchange.head.method} ${exchange.path} failed: ${(err as Error)?.stack ?? String(err)}`);
+    const served = exchange.served;
+    if (served && !served.contract.handwritten) {
+      const reply = documentErrorReply(
+        error.status,
+        options.documentError(served.contract, served.op, error.status, error.message),
+      );
+      Object.assign(reply.headers, error.headers);
+      return reply;
+    }
     const reply = jsonReply({
       status: error.status,
       body: errorBody(
@@ -340,8 +377,9 @@ export function createCore(services: Services, journal: RequestJournal, options:
       reply.headers["X-Request-Id"] = requestIdOf(exchange.head);
       Object.assign(reply.headers, CORS_HEADERS);
     }
+    const api = isApiExchange(exchange, routing.contract);
     // Every /v1 answer in front of an upstream says where it came from: the mock's unless forwarded.
-    const source = exchange.source ?? (options.upstream && isApiPath(exchange.urlPath) ? ("mock" as const) : undefined);
+    const source = exchange.source ?? (options.upstream && api ? ("mock" as const) : undefined);
     if (source) reply.headers["X-Mock-Source"] = source;
     const durationMs = performance.now() - started;
     const workspaceId = exchange.workspace?.workspaceId ?? null;
@@ -360,7 +398,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       durationMs,
       faultId,
       ...(source && { source }),
-      ...(isApiPath(exchange.urlPath) && { exchange: captured(exchange, reply) }),
+      ...(api && { exchange: captured(exchange, reply) }),
       ...variantsOf(exchange, status),
     });
     options.onRequest?.({
@@ -386,6 +424,14 @@ export function createCore(services: Services, journal: RequestJournal, options:
           () => reply,
         )
       : reply;
+  }
+
+  /** Another document's error body as a reply: JSON (or its +json type), text as it is, or no body. */
+  function documentErrorReply(status: number, { body, contentType }: DocumentErrorBody): CoreReply {
+    if (body === undefined) return { status, headers: {} };
+    const type = contentType ?? "application/json";
+    const text = typeof body === "string" && !/json/i.test(type) ? body : JSON.stringify(body);
+    return { status, headers: { "Content-Type": type }, body: text };
   }
 
   const exchangeOf = (head: RequestHead): Exchange => {

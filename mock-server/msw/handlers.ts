@@ -7,6 +7,11 @@
  *
  *   const { handlers } = createMockHandlers({ baseUrl: "https://api.example.com" });
  *   setupServer(...handlers).listen();
+ *
+ * Another OpenAPI document (`spec`: the parsed document, or its JSON or YAML text) is served at
+ * `baseUrl` + its first server URL's path by the generic layer alone. Its validators are compiled in
+ * the page (a chunk loaded only then: ajv evaluates generated code, so a page under a CSP without
+ * 'unsafe-eval' serves the bundled spec only); requests wait for it (`ready`).
  */
 import { http } from "msw";
 import type { ClockMode, ClockOptions } from "../core/clock.js";
@@ -19,7 +24,8 @@ import {
 } from "../core/body.js";
 import { ApiError } from "../core/errors.js";
 import type { EventReader } from "../core/events.js";
-import type { GeneratedSpec } from "../core/spec.js";
+import type { GeneratedSpec, OpenApiDocument } from "../core/spec.js";
+import { basePathOf, normalizeDocument } from "../core/openapi-document.js";
 import {
   trickledPieces,
   type BodyRequest,
@@ -28,7 +34,7 @@ import {
   type RequestHead,
   type RequestLogEntry,
 } from "../core/exchange.js";
-import { createMock, DEFAULT_API_KEY, type Mock, type UpstreamSetup } from "../mock/mock.js";
+import { createMock, DEFAULT_API_KEY, isGeneratedSpec, type Mock, type UpstreamSetup } from "../mock/mock.js";
 import type { RouteTable } from "../upstream/route-modes.js";
 import type { Scenario } from "../store/workspace.js";
 import { fetchForwardedBody, fetchUpstream } from "./upstream-transport.js";
@@ -53,8 +59,13 @@ export interface MockHandlersOptions {
   log?: (line: string) => void;
   /** Told of every answered request (method, path, status, ms, operationId, workspaceId, faultId): a request log. */
   onRequest?: (entry: RequestLogEntry) => void;
-  /** The spec to serve, with its validators (as `npm run generate` writes them). Default: the bundled one. */
-  spec?: GeneratedSpec;
+  /**
+   * The spec to serve. Default: the bundled one. A GeneratedSpec: a spec with its validators (as
+   * `npm run generate` writes them, or compileSpec makes them from a document). Another OpenAPI 3.0 or
+   * 3.1 document, parsed or as its JSON or YAML text: served by the generic layer alone, under
+   * `baseUrl` + its first server URL's path, once compiled (`ready`).
+   */
+  spec?: GeneratedSpec | object | string;
   /**
    * Stand in front of this deployment (its base URL): /v1 requests are fetched from it (MSW's bypass),
    * checked for drift (console and GET /__mock/drift) and, with `record`, recorded.
@@ -74,6 +85,29 @@ export interface MockHandlers {
   handlers: ReturnType<typeof http.all>[];
   /** The mock behind the handlers: its services, journal and close(). */
   mock: Mock;
+  /** Settles once the spec is compiled and served (at once for the bundled one); rejects when it cannot be. */
+  ready: Promise<void>;
+}
+
+/**
+ * Another document as the MSW door serves it: a spec with no operations at once (the mock is made
+ * synchronously), and the compiled one, made in a chunk of its own. A document object is checked here
+ * and now (a Swagger 2.0 one throws at once); text is parsed in that chunk too (YAML's parser with it).
+ */
+function documentSpec(given: object | string): { placeholder: GeneratedSpec; compiled: Promise<GeneratedSpec> } {
+  const document = typeof given === "string" ? undefined : normalizeDocument(given);
+  const placeholder: GeneratedSpec = {
+    document: { openapi: "3.1.0", info: { title: "", version: "" }, paths: {} } as unknown as OpenApiDocument,
+    validators: { operationValidators: {}, schemaValidators: {} } as unknown as GeneratedSpec["validators"],
+    origin: { kind: "document", basePath: document ? basePathOf(document) : "" },
+  };
+  const compiled = (async () => {
+    const { compileSpec } = await import("../core/compile-spec.js");
+    if (typeof given !== "string") return compileSpec(document);
+    const { parseDocumentText } = await import("../core/document-text.js");
+    return compileSpec(parseDocumentText(given, "the spec given to createMockHandlers"));
+  })();
+  return { placeholder, compiled };
 }
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:4010";
@@ -82,6 +116,8 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   const base = new URL(options.baseUrl ?? DEFAULT_BASE_URL);
   const prefix = base.pathname.replace(/\/+$/, "");
   const clock = options.clock ?? "real";
+  const other = options.spec !== undefined && !isGeneratedSpec(options.spec) ? documentSpec(options.spec) : undefined;
+  const spec = other ? other.placeholder : (options.spec as GeneratedSpec | undefined);
   const mock = createMock({
     apiKey: options.apiKey ?? DEFAULT_API_KEY,
     seed: options.seed ?? 1,
@@ -91,11 +127,23 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     validateResponses: options.validateResponses ?? true,
     ...(options.log && { log: options.log }),
     ...(options.onRequest && { onRequest: options.onRequest }),
-    ...(options.spec && { spec: options.spec }),
+    ...(spec && { spec }),
     ...(options.upstream && { upstream: upstreamSetup(options) }),
   });
 
+  const ready = other ? other.compiled.then((compiled) => void mock.installSpec(compiled)) : Promise.resolve();
+  // Told once; each request waiting on a spec that failed answers 500 with the reason.
+  ready.catch((error: Error) => (options.log ?? console.error)(`the spec cannot be served: ${error.message}`));
+  let compiling = other !== undefined;
   const serve = async ({ request }: { request: Request }): Promise<Response> => {
+    if (compiling) {
+      try {
+        await ready;
+        compiling = false;
+      } catch (error) {
+        return Response.json({ message: `the spec cannot be served: ${(error as Error).message}` }, { status: 500 });
+      }
+    }
     const url = new URL(request.url);
     const head: RequestHead = {
       method: request.method,
@@ -116,7 +164,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   // `${origin}${prefix}/*` and the prefix itself: every path the server would answer, 404s included.
   const handlers = [http.all(`${base.origin}${prefix}/*`, serve)];
   if (prefix) handlers.push(http.all(`${base.origin}${prefix}`, serve));
-  return { handlers, mock };
+  return { handlers, mock, ready };
 }
 
 /** GET /__mock/events: the reader's chunks, pulled as the page reads them; a cancel closes the reader. */

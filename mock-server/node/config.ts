@@ -18,6 +18,12 @@ export interface Option {
 
 export const OPTIONS: Option[] = [
   { flag: "port", env: "PORT", fallback: "4010", help: "port to listen on" },
+  {
+    flag: "spec",
+    env: "MOCK_SPEC",
+    fallback: "",
+    help: "serve another OpenAPI 3.0/3.1 document (YAML or JSON file) with the generic layer alone, under its first server URL's path",
+  },
   { flag: "host", env: "HOST", fallback: "127.0.0.1", help: "interface to bind" },
   { flag: "api-key", env: "MOCK_API_KEY", fallback: "mock-api-key", help: "API key of the default workspace" },
   { flag: "seed", env: "MOCK_SEED", fallback: "1", help: "faker seed of the default workspace" },
