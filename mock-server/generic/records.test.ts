@@ -184,6 +184,11 @@ describe("an OpenAPI 3.1 document with uuid ids, PATCH and a limit/offset wrappe
       "c",
       "a",
     ]);
+    // A field of an object field: authorId of author.
+    call(ws, "createNote", { body: { title: "by ada", author: { authorId: "ada", name: "Ada" } } });
+    expect(call(ws, "listNotes", { query: { authorId: "ada" } }).body.items.map((n: any) => n.title)).toEqual([
+      "by ada",
+    ]);
     expect(call(ws, "listNotes", { query: { tags: ["t1", "t3"] } }).body.items.map((n: any) => n.title)).toEqual([
       "d",
       "b",

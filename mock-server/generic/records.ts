@@ -15,7 +15,7 @@ import type { GenericContext } from "./handler.js";
 import { listBody, type Paging, pagingParams, type Window, windowOf } from "./list-shape.js";
 import { type Decision, planOf } from "./plan.js";
 import { seededSampler } from "./sample.js";
-import { type Deref, propertiesOf } from "./schema.js";
+import { type Deref, flatten, propertiesOf } from "./schema.js";
 import { dayOf, requestSeed } from "./seed.js";
 
 type CollectionDecision = Extract<Decision, { kind: "collection" }>;
@@ -37,7 +37,7 @@ export function collectionHandler(
   const { collection: plan, role } = decision;
   const rule = planOf(contract).recordRule;
   const status = statusOf(op, role);
-  const fields = new Set(Object.keys(propertiesOf(plan.recordSchema, deref)));
+  const fields = filterFields(plan.recordSchema, deref);
 
   return (ctx) => {
     const records = ctx.workspace.generic.collection(plan.name, plan.idField);
@@ -97,17 +97,17 @@ function list(
   decision: CollectionDecision,
   ctx: GenericContext,
   all: GenericRecord[],
-  fields: Set<string>,
+  fields: Map<string, string[]>,
 ): unknown {
   const { shape, paging } = decision.list!;
   const deref: Deref = (node) => contract.deref(node);
   const skip = new Set(pagingParams(paging));
-  const filters = Object.entries({ ...ctx.params, ...ctx.query }).filter(
-    ([name, value]) => !skip.has(name) && fields.has(name) && value !== undefined,
-  );
+  const filters = Object.entries({ ...ctx.params, ...ctx.query })
+    .filter(([name, value]) => !skip.has(name) && fields.has(name) && value !== undefined)
+    .map(([name, want]) => [fields.get(name)!, want] as const);
   const selected: GenericRecord[] = [];
   for (let i = all.length - 1; i >= 0; i--)
-    if (filters.every(([name, want]) => matches(all[i][name], want))) selected.push(all[i]);
+    if (filters.every(([path, want]) => matches(valueAt(all[i], path), want))) selected.push(all[i]);
   const window = windowOf(paging, ctx.query);
   return listBody(shape, selected, window, {
     deref,
@@ -115,6 +115,28 @@ function list(
     sample: (schema, name) =>
       seededSampler(deref, requestSeed(ctx, op), dayOf(ctx.workspace.clock.nowMs())).value(schema, name, 1),
   });
+}
+
+/**
+ * The names a list's query may filter by, each with where its value is in a record: the record's
+ * fields, and the fields of an object field the record does not name itself (`agentId` for a record
+ * with `agent: { agentId }`, as this API's lists filter).
+ */
+function filterFields(recordSchema: unknown, deref: Deref): Map<string, string[]> {
+  const own = propertiesOf(recordSchema, deref);
+  const out = new Map<string, string[]>(Object.keys(own).map((name) => [name, [name]]));
+  for (const [name, sub] of Object.entries(own)) {
+    const flat = flatten(sub, deref);
+    for (const branch of [flat, ...((flat.oneOf ?? flat.anyOf ?? []) as unknown[])])
+      for (const inner of Object.keys(propertiesOf(branch, deref))) if (!out.has(inner)) out.set(inner, [name, inner]);
+  }
+  return out;
+}
+
+function valueAt(record: GenericRecord, path: string[]): unknown {
+  let at: unknown = record;
+  for (const key of path) at = at && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined;
+  return at;
 }
 
 /**

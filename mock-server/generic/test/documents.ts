@@ -275,6 +275,12 @@ export function notes(): any {
     body: { type: "string" },
     pinned: { type: "boolean" },
     tags: { type: "array", items: { type: "string" }, uniqueItems: true },
+    author: {
+      oneOf: [
+        { type: "object", properties: { authorId: { type: "string" }, name: { type: "string" } } },
+        { type: "null" },
+      ],
+    },
   };
   return {
     openapi: "3.1.0",
@@ -289,6 +295,7 @@ export function notes(): any {
             { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 } },
             { name: "pinned", in: "query", schema: { type: "boolean" } },
             { name: "tags", in: "query", schema: { type: "array", items: { type: "string" } } },
+            { name: "authorId", in: "query", schema: { type: "string" } },
           ],
           responses: {
             "200": {
