@@ -4,28 +4,14 @@
  * (answer.ts); the pipeline has validated the request and answered Prefer before, and validates the
  * reply after, as for any handler.
  */
-import type { Clock } from "../core/clock.js";
 import type { Contract } from "../core/contract.js";
-import type { Reply } from "../core/exchange.js";
 import type { Operation } from "../core/operations.js";
-import type { Workspace } from "../store/workspace.js";
+import type { GenericHandler } from "./context.js";
 import { schemaAnswer } from "./answer.js";
 import { decisionOf } from "./plan.js";
 import { collectionHandler } from "./records.js";
 
-/**
- * What a generic handler reads of a request: a part of routes/context.ts's RequestContext (which sits a
- * layer above), so a generic handler serves where a hand-written one would.
- */
-export interface GenericContext {
-  workspace: Workspace;
-  params: Record<string, unknown>;
-  query: Record<string, unknown>;
-  body: unknown;
-  services: { clock: Clock; contract(): Contract };
-}
-
-export type GenericHandler = (ctx: GenericContext) => Reply;
+export type { GenericContext, GenericHandler } from "./context.js";
 
 /** The handler of `op`, an operation of `contract`; asked once per operation and contract. */
 export function genericHandler(contract: Contract, op: Operation): GenericHandler {

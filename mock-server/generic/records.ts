@@ -11,7 +11,7 @@ import type { Operation } from "../core/operations.js";
 import type { GenericRecord } from "../store/generic-records.js";
 import { replyFor } from "./answer.js";
 import { type FillContext, mergedRecord, newRecord } from "./fill.js";
-import type { GenericContext } from "./handler.js";
+import type { GenericContext } from "./context.js";
 import { listBody, type Paging, pagingParams, type Window, windowOf } from "./list-shape.js";
 import { type Decision, planOf } from "./plan.js";
 import { seededSampler } from "./sample.js";
