@@ -1,8 +1,8 @@
 /**
- * The last word of `npm run check`: which operations of spec/ have no hand-written handler, and how the
- * generic layer serves them (each collection with its id field; the answers drawn from the schema), so
- * a spec author sees what a new operation gets before writing any code. Information only: it never
- * fails the check, whatever it finds.
+ * A step of `npm run check`, before its unit tests (so it is printed whatever they say): which
+ * operations of spec/ have no hand-written handler, and how the generic layer serves them (each
+ * collection with its id field; the answers drawn from the schema), so a spec author sees what a new
+ * operation gets before writing any code. Information only: it never fails the check.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,8 +1,8 @@
 /**
  * A throwaway copy of this repository for tests that change spec/ or the sources and run the kit's
  * own commands there (npm run generate, tsc, the scaffold, the build): the files git would commit
- * (tracked and new, not ignored) copied into a temporary folder, node_modules linked in. Nothing the
- * copy does touches the repository.
+ * (tracked and new, not ignored) copied into a temporary folder, made a git repository of their own
+ * (staged, not committed), node_modules linked in. Nothing the copy does touches the repository.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -48,6 +48,9 @@ export async function throwawayRepo(prefix: string): Promise<ThrowawayRepo> {
   const folders = new Set(files.map((f) => path.dirname(f)));
   for (const folder of folders) await mkdir(path.join(dir, folder), { recursive: true });
   await Promise.all(files.map((f) => copyFile(path.join(ROOT, f), path.join(dir, f))));
+  // A repository of its own, the files staged: what reads git (biome's ignore file, the layers test) reads the copy.
+  execFileSync("git", ["init", "-q"], { cwd: dir });
+  execFileSync("git", ["add", "-A"], { cwd: dir });
   await symlink(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
   const env = cleanEnv();
   return {
