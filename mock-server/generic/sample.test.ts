@@ -172,3 +172,36 @@ function schemaArbitrary(): fc.Arbitrary<object> {
   }));
   return tree;
 }
+
+describe("the sampler on schemas that refer to themselves", () => {
+  it("ends, with a finite value", () => {
+    const document = {
+      components: {
+        schemas: {
+          Loop: { oneOf: [{ $ref: "#/components/schemas/Loop" }, { $ref: "#/components/schemas/Loop" }] },
+          Tree: {
+            type: "object",
+            required: ["name"],
+            properties: {
+              name: { type: "string" },
+              children: { type: "array", items: { $ref: "#/components/schemas/Tree" } },
+            },
+          },
+        },
+      },
+    };
+    const deref = (node: unknown) => {
+      const ref = (node as { $ref?: string })?.$ref;
+      return ref
+        ? ref
+            .split("/")
+            .slice(1)
+            .reduce<any>((at, key) => at[key], document)
+        : node;
+    };
+    expect(draw({ $ref: "#/components/schemas/Loop" }, 1, deref)).toBeNull();
+    const tree = draw({ $ref: "#/components/schemas/Tree" }, 1, deref);
+    expect(tree).toMatchObject({ name: expect.any(String) });
+    expect(JSON.stringify(tree).length).toBeLessThan(100_000);
+  });
+});

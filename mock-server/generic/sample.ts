@@ -25,6 +25,11 @@ const GIVE_UP_DEPTH = 24;
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 
 export class Sampler {
+  /** Values left to draw: a schema that only ever refers to itself through oneOf ends here, as null. */
+  private budget = 20_000;
+  /** oneOf/anyOf branches entered and not left. */
+  private hops = 0;
+
   constructor(
     private readonly deref: Deref,
     readonly faker: Faker,
@@ -32,7 +37,7 @@ export class Sampler {
 
   /** A value of `node`; `name` is the property (or item) it is for, a hint for realistic values. */
   value(node: unknown, name = "", depth = 0): unknown {
-    if (depth > GIVE_UP_DEPTH) return null;
+    if (depth > GIVE_UP_DEPTH || --this.budget < 0) return null;
     const schema = flatten(node, this.deref);
     if ("const" in schema) return structuredClone(schema.const);
     if (Array.isArray(schema.enum) && schema.enum.length > 0) {
@@ -70,7 +75,14 @@ export class Sampler {
     });
     const chosen = this.faker.helpers.arrayElement(nonNull.length > 0 ? nonNull : branches);
     const own = Object.keys(rest).some((k) => !k.startsWith("x-") && k !== "description" && k !== "discriminator");
-    return this.value(own ? { allOf: [rest, chosen] } : chosen, name, depth);
+    // A branch is no deeper in the value, but a oneOf that names itself must end: count the hops.
+    if (this.hops > GIVE_UP_DEPTH) return null;
+    this.hops++;
+    try {
+      return this.value(own ? { allOf: [rest, chosen] } : chosen, name, depth);
+    } finally {
+      this.hops--;
+    }
   }
 
   private object(schema: Schema, depth: number): Record<string, unknown> {

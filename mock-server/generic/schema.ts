@@ -93,13 +93,15 @@ function typesIn(type: unknown): string[] {
  * The types a schema admits, as far as its `type` (and that of a oneOf/anyOf branch) says; an
  * untyped schema is guessed from its keywords (properties: object, items: array).
  */
-export function typesOf(node: unknown, deref: Deref): string[] {
+export function typesOf(node: unknown, deref: Deref, depth = 0): string[] {
   const schema = flatten(node, deref);
+  // A oneOf that names itself (a tree's node) says no more the second time round.
+  if (depth > 8) return [];
   if (schema.type !== undefined) return typesIn(schema.type);
   if ("const" in schema) return [jsonType(schema.const)];
   if (Array.isArray(schema.enum)) return [...new Set(schema.enum.map(jsonType))];
   const branches = schema.oneOf ?? schema.anyOf;
-  if (Array.isArray(branches)) return [...new Set(branches.flatMap((b: unknown) => typesOf(b, deref)))];
+  if (Array.isArray(branches)) return [...new Set(branches.flatMap((b: unknown) => typesOf(b, deref, depth + 1)))];
   if (schema.properties || schema.additionalProperties || schema.required) return ["object"];
   if (schema.items || schema.prefixItems) return ["array"];
   return [];
