@@ -3,9 +3,10 @@
  *
  * Undoes what a run stopped before its end (kill -9, a lost CI runner) left on a foreign target: every
  * field the ledger file says was `changing` and never `restored` is put back with the request written
- * there before the change, and read back from the answer. Each put-back is appended to the same file
- * as `restored` (by cleanup), so a second cleanup finds nothing to do and changes nothing more.
- * Records the run created are listed: the reference has no operation that deletes them.
+ * there before the change, and read back from the answer; every record the ledger lists as `left` with the
+ * request that deletes it (the generic rules' collections) is deleted. Each is appended to the same file
+ * as `restored` or `removed` (by cleanup), so a second cleanup finds nothing to do and changes nothing more.
+ * The other records the run created are listed: the reference has no operation that deletes them.
  * Exit 0: everything that could be put back is; 1: something could not be; 2: cannot start.
  */
 import { existsSync } from "node:fs";
@@ -39,26 +40,35 @@ export async function cleanup(options: CleanupOptions, out: (line: string) => vo
       `the ledger was written for ${elsewhere.join(", ")}, not ${baseUrl}: give that --base-url`,
     );
   const items = latestByItem(records);
-  const pending = items.filter((r) => (r.state === "changing" || r.state === "not-restored") && r.replay);
-  const left = items.filter((r) => r.state === "left" || r.state === "maybe-left" || r.state === "maybe-removed");
+  const pending = items.filter(
+    (r) =>
+      ((r.state === "changing" || r.state === "not-restored") && r.replay) || (r.state === "left" && r.replay?.removes),
+  );
+  const left = items.filter(
+    (r) => (r.state === "left" && !r.replay?.removes) || r.state === "maybe-left" || r.state === "maybe-removed",
+  );
   const ledger = new LedgerFile(options.ledgerPath);
   // Every put-back goes through the cleanup's own transport and TLS options.
   const connection: Connection = { baseUrl, tls: options.tls, transport: new Transport(options) };
   const result: CleanupResult = { code: 0, restored: [], failed: [], left };
   for (const record of pending) {
     const why = await putBack(connection, options.apiKey, record);
+    const removes = record.replay?.removes === true;
     const settled: LedgerRecord = {
       ...record,
       at: new Date().toISOString(),
-      state: why ? "not-restored" : "restored",
-      note: why ?? `put back by cleanup (${Object.keys(record.replay!.expect).join(", ")})`,
+      state: removes ? (why ? "left" : "removed") : why ? "not-restored" : "restored",
+      note:
+        why ??
+        (removes ? "removed by cleanup" : `put back by cleanup (${Object.keys(record.replay!.expect).join(", ")})`),
       by: "cleanup",
       replay: undefined,
     };
     ledger.append(settled);
     if (why) result.failed.push({ record, why });
     else result.restored.push(record);
-    out(`${why ? "NOT RESTORED" : "restored"} ${record.kind} ${record.id}${why ? `: ${why}` : ""}`);
+    const done = removes ? "removed" : "restored";
+    out(`${why ? `NOT ${done.toUpperCase()}` : done} ${record.kind} ${record.id}${why ? `: ${why}` : ""}`);
   }
   if (pending.length === 0) out("nothing to put back: every change in the ledger was put back");
   for (const record of left) out(`left on the target: ${record.kind} ${record.id} (${record.note})`);
@@ -71,9 +81,14 @@ export async function cleanup(options: CleanupOptions, out: (line: string) => vo
 
 /** Sends the put-back and checks the answer holds the old values; the reason when it does not. */
 async function putBack(connection: Connection, apiKey: string, record: LedgerRecord): Promise<string | undefined> {
-  const { method, path, body, expect } = record.replay!;
+  const { method, path, body, expect, removes, credential } = record.replay!;
   try {
-    const exchange = await send({ ...connection, apiKey }, { method, path, body }, { idempotent: true });
+    const exchange = await send({ ...connection, apiKey }, { method, path, body, credential }, { idempotent: true });
+    // A removal is done when the record is gone: deleted now (2xx), or already (404).
+    if (removes)
+      return (exchange.status >= 200 && exchange.status < 300) || exchange.status === 404
+        ? undefined
+        : `${method} ${path} answered ${exchange.status}`;
     if (exchange.status !== 200) return `${method} ${path} answered ${exchange.status}`;
     const answer = (exchange.json ?? {}) as Record<string, unknown>;
     const differing = Object.entries(expect).filter(([field, value]) => answer[field] !== value);

@@ -10,6 +10,8 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { cleanup, CleanupCannotStart } from "./cleanup.js";
 import { fuzzRules } from "./fuzz/fuzz-rules.js";
+import { loadSuiteDocument } from "./generic/spec-option.js";
+import type { SuiteDocument } from "./lib/document.js";
 import { RunCannotStart, runSuite, selectRules, type RunOptions, type RunResult } from "./lib/runner.js";
 import { parityMain } from "./parity/command.js";
 import { applyBaseline, loadBaseline, type Baseline } from "./report/baseline.js";
@@ -21,6 +23,8 @@ import { junitCannotStart, junitReport } from "./report/junit.js";
 import { gatewayOptions, tlsOf, tlsProblem } from "./run-options.js";
 
 const USAGE = `usage: agent-platform-conformance --base-url URL --api-key KEY [options]   (npm run conformance -- ... in the kit's repo)
+  --spec FILE                  check a deployment of another OpenAPI document (3.0/3.1, YAML/JSON) with generic rules
+                               (--api-key goes where its security scheme says; user:password for http basic)
   --level documented|assumed   what may fail the run (default: documented on a foreign target, assumed on the kit's mock)
   --target mock|foreign        skip detection (default: the kit's mock only when GET /__mock/health proves it)
   --read-only                  only requests that change nothing
@@ -55,6 +59,7 @@ export interface CliIo {
 const defaultIo: CliIo = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
 
 const OPTIONS = {
+  spec: { type: "string" },
   "base-url": { type: "string" },
   "api-key": { type: "string" },
   "control-token": { type: "string" },
@@ -100,8 +105,8 @@ function transportOptions(values: Values): { options: Partial<RunOptions> } | { 
 type Values = Record<string, string | boolean | undefined>;
 
 /** --list: every rule, its level, and whether it only reads. */
-function ruleList(only: string | undefined, fuzz: number): string {
-  const rules = selectRules({ only, extraRules: fuzz > 0 ? fuzzRules(fuzz) : [] });
+function ruleList(only: string | undefined, fuzz: number, document: SuiteDocument | undefined): string {
+  const rules = selectRules({ only, extraRules: fuzz > 0 ? fuzzRules(fuzz) : [], document });
   const width = Math.max(...rules.map((r) => r.id.length));
   return [
     ...rules.map(
@@ -124,6 +129,8 @@ function optionProblem(values: Values, baseUrl: string | undefined, apiKey: stri
   if (values.target !== undefined && values.target !== "mock" && values.target !== "foreign")
     return `--target must be mock or foreign, not ${values.target}`;
   if (!Number.isInteger(fuzz) || fuzz < 0) return `--fuzz must be a whole number, not ${values.fuzz}`;
+  if (values.spec !== undefined && fuzz > 0)
+    return "--fuzz generates requests of this API's spec: with --spec the generic rules' invalid-input cases do the like";
   return tlsProblem(values);
 }
 
@@ -144,10 +151,22 @@ export async function main(
   }
   if (values.help) return (io.out(USAGE), { code: 0 });
   const fuzz = values.fuzz === undefined ? 0 : Number(values.fuzz);
+  let document: SuiteDocument | undefined;
+  if (typeof values.spec === "string") {
+    try {
+      document = await loadSuiteDocument(values.spec);
+    } catch (error) {
+      const line = (error as Error).message.replace(/\s*\n\s*/g, " ");
+      io.err(`conformance: cannot start: ${line}`);
+      if (typeof values.junit === "string")
+        writeFileSync(values.junit, junitCannotStart(line, { level: values.level as string | undefined }));
+      return { code: 2 };
+    }
+  }
   if (values.list) {
     if (!Number.isInteger(fuzz) || fuzz < 0)
       return (io.err(`conformance: cannot start: --fuzz must be a whole number, not ${values.fuzz}`), { code: 2 });
-    return (io.out(ruleList(values.only as string | undefined, fuzz)), { code: 0 });
+    return (io.out(ruleList(values.only as string | undefined, fuzz, document)), { code: 0 });
   }
   // Never BASE_URL: vitest sets that one for its own purposes.
   const baseUrl = (values["base-url"] as string | undefined) ?? env.CONFORMANCE_BASE_URL;
@@ -190,6 +209,7 @@ export async function main(
       phoneNumber: values["phone-number"] as string | undefined,
       batchId: values["batch-id"] as string | undefined,
       extraRules: fuzz > 0 ? fuzzRules(fuzz) : [],
+      document,
       onStart: values.quiet ? undefined : (lines) => io.out(lines.join("\n")),
       ...transport.options,
       ...extra,

@@ -7,6 +7,7 @@ import { rootCertificates } from "node:tls";
 import { Agent, type Dispatcher } from "undici";
 import { TargetUnreachable, type Answer } from "../transport/answer-kind.js";
 import type { SendPolicy, Transport } from "../transport/transport.js";
+import { placeCredential, type CredentialPlacement } from "./credentials.js";
 
 export { TargetUnreachable };
 
@@ -21,6 +22,8 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** API key to send; null sends none. Defaults to the target's key. */
   key?: string | null;
+  /** Where the key goes for this request (the operation's own security scheme); defaults to the target's. */
+  credential?: CredentialPlacement;
 }
 
 /** One part of a multipart body as sent, with what it takes to send it again from a shell. */
@@ -47,6 +50,8 @@ export interface Exchange {
     form?: FormPart[];
     /** TLS options of the run, repeated in curl lines. */
     tls?: TlsOptions;
+    /** Where the credential went (not its value): a query key is left out of `url`, curl lines read it from $API_KEY. */
+    credential?: CredentialPlacement;
   };
   status: number;
   headers: Headers;
@@ -75,6 +80,8 @@ export interface Connection {
   transport?: Transport;
   /** Sent as Authorization: Bearer to the mock's control plane (a mock started with --control-token). */
   controlToken?: string;
+  /** Where the key goes, as the document's security scheme asks (--spec); X-API-Key without one. */
+  credential?: CredentialPlacement;
 }
 
 /** A connection and the key a request is sent with. */
@@ -165,11 +172,18 @@ export function buildUrl(baseUrl: string, path: string, query?: RequestSpec["que
 }
 
 export async function send(target: Target, spec: RequestSpec, policy: Partial<SendPolicy> = {}): Promise<Exchange> {
+  // `url` as recorded never holds the key: a query credential is added to the URL sent only.
   const url = buildUrl(target.baseUrl, spec.path, spec.query);
+  let sentUrl = url;
   const { tls, transport } = target;
+  const credential = spec.credential ?? target.credential;
   const headers: Record<string, string> = { Accept: "application/json", ...spec.headers };
   const key = spec.key === undefined ? target.apiKey : spec.key;
-  if (key !== null) headers["X-API-Key"] = key;
+  if (key !== null && credential) {
+    const withKey = new URL(url);
+    placeCredential(credential, key, headers, withKey);
+    sentUrl = withKey.toString();
+  } else if (key !== null) headers["X-API-Key"] = key;
   let body: BodyInit | undefined;
   let bodyText: string | undefined;
   let form: FormPart[] | undefined;
@@ -185,7 +199,7 @@ export async function send(target: Target, spec: RequestSpec, policy: Partial<Se
   const timeoutMs = target.timeoutMs ?? transport?.timeoutMs ?? 30_000;
   const once = async (): Promise<Exchange> => {
     const started = performance.now();
-    const answer = await fetchOnce(url, { method: spec.method, headers, body }, tls, timeoutMs);
+    const answer = await fetchOnce(sentUrl, { method: spec.method, headers, body }, tls, timeoutMs);
     return {
       request: {
         method: spec.method,
@@ -196,6 +210,7 @@ export async function send(target: Target, spec: RequestSpec, policy: Partial<Se
         bodyText,
         form,
         tls,
+        ...(credential && key !== null ? { credential } : {}),
       },
       ...answer,
       durationMs: performance.now() - started,
@@ -243,20 +258,44 @@ async function describeForm(form: FormData): Promise<FormPart[]> {
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** The header that carries the credential, and what a curl line shows in its place (none: `-u` sends it). */
+function credentialHeader(credential: CredentialPlacement | undefined): { name: string; shown?: string } | undefined {
+  if (!credential) return undefined;
+  if (credential.type === "bearer") return { name: "Authorization", shown: "Bearer $API_KEY" };
+  if (credential.type === "basic") return { name: "Authorization" };
+  if (credential.in === "header") return { name: credential.name, shown: "$API_KEY" };
+  if (credential.in === "cookie") return { name: "Cookie", shown: `${credential.name}=$API_KEY` };
+  return undefined;
+}
+
+/** The URL for a shell; a query credential is appended as "$API_KEY" (the recorded URL never holds it). */
+function credentialUrl(url: string, credential: CredentialPlacement | undefined): string {
+  if (credential?.type !== "apiKey" || credential.in !== "query") return shellQuote(url);
+  const separator = new URL(url).search ? "&" : "?";
+  return `${shellQuote(`${url}${separator}`)}"${encodeURIComponent(credential.name)}=$API_KEY"`;
+}
+
 /**
  * A line of bash that sends the request again: the key is read from $API_KEY (double-quoted so the
  * shell expands it, never printed), files are created in a temporary directory first.
  */
 export function curlLine(exchange: Exchange): string {
-  const { method, url, headers, bodyText, form, tls } = exchange.request;
+  const { method, url, headers, bodyText, form, tls, credential } = exchange.request;
   const setup: string[] = [];
   const parts = ["curl -sS -i"];
   if (tls?.insecure) parts.push("-k");
   if (tls?.caFile) parts.push("--cacert", shellQuote(tls.caFile));
-  parts.push("-X", method, shellQuote(url));
+  parts.push("-X", method, credentialUrl(url, credential));
+  if (credential?.type === "basic") parts.push("-u", '"$API_KEY"');
+  const keyHeader = credentialHeader(credential);
   for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() === "accept") continue;
-    parts.push("-H", name.toLowerCase() === "x-api-key" ? `"${name}: $API_KEY"` : shellQuote(`${name}: ${value}`));
+    const lower = name.toLowerCase();
+    if (lower === "accept") continue;
+    if (keyHeader && lower === keyHeader.name.toLowerCase()) {
+      if (keyHeader.shown) parts.push("-H", `"${name}: ${keyHeader.shown}"`);
+      continue;
+    }
+    parts.push("-H", !keyHeader && lower === "x-api-key" ? `"${name}: $API_KEY"` : shellQuote(`${name}: ${value}`));
   }
   if (bodyText !== undefined) parts.push("--data-raw", shellQuote(bodyText));
   (form ?? []).forEach((part, i) => {

@@ -6,7 +6,9 @@ import type { Replay } from "../fixtures/ledger-file.js";
 import { announceChange, lookUpLostBatch, traceExchange, traceUnknownWrite } from "../fixtures/ledger.js";
 import { Inconclusive, WriteOutcomeUnknown } from "../transport/transport.js";
 import type { Fixtures } from "../fixtures/types.js";
-import { clockIssues, leveledIssues, preview, stampedTimes } from "./conforms.js";
+import { clockIssues, preview, stampedTimes } from "./conforms.js";
+import { bundledDocument } from "./document.js";
+import { documentIssues } from "./document-issues.js";
 import { curlLine, send, type Exchange, type RequestSpec, type Target } from "./http.js";
 import type { Level } from "./schemas.js";
 
@@ -77,6 +79,11 @@ export interface Restoration {
   verify(): Promise<string[]>;
   /** The same put-back as data, written to the ledger file before the change: what `cleanup` replays after a killed run. */
   replay?: Replay;
+  /**
+   * A record the rule created, to delete when it ends: `restore` deletes it, `verify` reads it again (gone:
+   * empty). The ledger says `removed`, or keeps it `left` (recordCreated listed it, with its DELETE).
+   */
+  removes?: boolean;
 }
 
 /** How one run of a rule sends: the second run after a write whose fate was unknown judges what it gets. */
@@ -131,7 +138,7 @@ export class RuleContext {
     this.exchanges.push(exchange);
     this.coverage.record(operationId, exchange);
     traceExchange(this.fixtures, operationId, exchange);
-    const issues = leveledIssues(exchange, operationId, this.level);
+    const issues = documentIssues(this.fixtures.document ?? bundledDocument, exchange, operationId, this.level);
     if (stampedTimes(exchange, operationId).length > 0) {
       const now = await this.fixtures.serverNow(exchange);
       if (now !== undefined)
@@ -209,7 +216,7 @@ export class RuleContext {
 
   /** Registers a change to put back once the rule ends (foreign targets: nothing the run changed stays changed). */
   willRestore(restoration: Restoration): void {
-    if (restoration.replay)
+    if (restoration.replay && !restoration.removes)
       announceChange(
         this.fixtures,
         {

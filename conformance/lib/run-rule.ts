@@ -5,7 +5,7 @@
  * a reset, a timeout, an API 5xx) is not sent again: the rule runs again from the start (up to --retries
  * times), with fresh records of its own, and what the lost write may have created is in the ledger.
  */
-import { record } from "../fixtures/ledger.js";
+import { record, recordNotRemoved, recordRemoved } from "../fixtures/ledger.js";
 import type { Fixtures } from "../fixtures/types.js";
 import type { EnvironmentStats } from "../transport/environment.js";
 import { Inconclusive, WriteOutcomeUnknown } from "../transport/transport.js";
@@ -156,6 +156,16 @@ async function putBack(t: RuleContext, fixtures: Fixtures): Promise<string | und
       await change.restore();
       differing = await change.verify();
     } catch (error) {
+      if (error instanceof Inconclusive && change.removes) {
+        stuck ??= `could not remove ${change.kind} ${change.id}: ${error.message}`;
+        recordNotRemoved(
+          fixtures,
+          change.kind,
+          change.id,
+          `the environment kept the DELETE from getting through (${error.message}): run cleanup with the ledger file`,
+        );
+        continue;
+      }
       if (error instanceof Inconclusive) {
         stuck ??= `could not put back ${change.kind} ${change.id}: ${error.message}`;
         record(fixtures, {
@@ -169,6 +179,17 @@ async function putBack(t: RuleContext, fixtures: Fixtures): Promise<string | und
       differing = [`(could not put back: ${(error as Error).message})`];
     }
     const restored = differing.length === 0;
+    if (change.removes) {
+      if (restored) recordRemoved(fixtures, change.kind, change.id, `deleted by ${t.rule.id} and read back gone`);
+      else recordNotRemoved(fixtures, change.kind, change.id, differing.join(", "));
+      t.expect(restored, {
+        pointer: "",
+        expected: `${change.kind} ${change.id} deleted`,
+        actual: differing.join(", "),
+        message: "a record the run created could not be removed: the target keeps it",
+      });
+      continue;
+    }
     record(fixtures, {
       kind: change.kind,
       id: change.id,

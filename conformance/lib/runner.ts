@@ -11,7 +11,11 @@ import { discoverFixtures, type IdOptions } from "../fixtures/discover.js";
 import { mockFixtures } from "../fixtures/mock-fixtures.js";
 import { LedgerFile } from "../fixtures/ledger-file.js";
 import type { Fixtures } from "../fixtures/types.js";
-import { allRules } from "../operations/index.js";
+import { documentRules } from "../generic/document-rules.js";
+import { checkDocumentKey, documentFixtures } from "../generic/fixtures.js";
+import { operationCatalog, type OperationSummary } from "../generic/catalog.js";
+import { describePlacement } from "./credentials.js";
+import { bundledDocument, type SuiteDocument } from "./document.js";
 import type { EnvironmentReport } from "../transport/environment.js";
 import { Inconclusive, Transport, type TransportOptions } from "../transport/transport.js";
 import { send, TargetUnreachable, type Connection, type Exchange, type Target, type TlsOptions } from "./http.js";
@@ -20,7 +24,6 @@ import { runRule, type RuleResult, type RunEnv } from "./run-rule.js";
 export type { RuleResult };
 import type { Rule } from "./rule.js";
 import type { Level } from "./schemas.js";
-import { operations } from "./spec.js";
 
 export interface RunOptions extends IdOptions, TransportOptions {
   baseUrl: string;
@@ -46,6 +49,11 @@ export interface RunOptions extends IdOptions, TransportOptions {
   ledgerPath?: string;
   /** SIGINT or SIGTERM: no rule starts after it fires; the one running puts back what it changed. */
   signal?: AbortSignal;
+  /**
+   * The document to check (--spec: another one, generic rules only; in-process also a copy of this
+   * API's spec with operations added, its hand-written rules kept). The bundled spec by default.
+   */
+  document?: SuiteDocument;
 }
 
 export interface RunResult {
@@ -72,6 +80,10 @@ export interface RunResult {
   ledgerFile?: string;
   /** Set when SIGINT or SIGTERM stopped the run before its last rule. */
   interrupted?: string;
+  /** The document the run checked: generated/openapi.json, or the --spec file. */
+  document?: { source: string; handWritten: boolean };
+  /** Every operation of the document, with whether its rules are hand-written or generic. */
+  operations?: OperationSummary[];
 }
 
 export class RunCannotStart extends Error {}
@@ -84,16 +96,19 @@ export function matchesOnly(rule: Rule, pattern: string | undefined): boolean {
 }
 
 /** The rules a run with these options selects, in the order they run. */
-export function selectRules(options: Pick<RunOptions, "only" | "extraRules">): Rule[] {
-  return [...allRules, ...(options.extraRules ?? [])].filter((r) => matchesOnly(r, options.only));
+export function selectRules(options: Pick<RunOptions, "only" | "extraRules" | "document">): Rule[] {
+  return [...documentRules(options.document), ...(options.extraRules ?? [])].filter((r) =>
+    matchesOnly(r, options.only),
+  );
 }
 
 /** Setup mistakes found without a request: they exit 2 with one line. */
 export function setupProblem(
-  options: Pick<RunOptions, "baseUrl" | "only" | "extraRules" | "apiKey" | "secondApiKey">,
+  options: Pick<RunOptions, "baseUrl" | "only" | "extraRules" | "apiKey" | "secondApiKey" | "document">,
 ): string | undefined {
   const path = new URL(options.baseUrl).pathname.replace(/\/+$/, "");
-  if (/\/v1$/i.test(path))
+  // This API's paths carry /v1 themselves; another document's base path is added unless the URL has it.
+  if ((options.document ?? bundledDocument).handWritten && /\/v1$/i.test(path))
     return `--base-url ${options.baseUrl} ends in /v1: give the base address without it (the suite adds /v1 to every path), e.g. ${options.baseUrl.replace(/\/v1\/*$/i, "")}`;
   if (options.only && selectRules(options).length === 0) return `--only ${options.only} matches no rule (see --list)`;
   if (options.secondApiKey !== undefined && options.secondApiKey === options.apiKey)
@@ -133,16 +148,21 @@ async function runWith(
   const runId = `conformance-${new Date().toISOString().slice(0, 10)}-${randomBytes(3).toString("hex")}`;
   const readOnly = options.readOnly ?? false;
   const rules = selectRules(options);
-  const probe: Target = { ...connection, apiKey: options.apiKey };
+  const document = options.document ?? bundledDocument;
+  const probe: Target = { ...connection, apiKey: options.apiKey, credential: document.credential };
   let detection: Detection;
   let fixtures: Fixtures;
   let apiKey = options.apiKey;
   try {
     detection = await detectTarget(connection, options.target);
     const isMock = detection.kind === "mock";
-    await checkKey(probe, "--api-key");
+    if (document.handWritten) await checkKey(probe, "--api-key");
+    else await checkDocumentKey(document, probe, RunCannotStart);
     if (options.secondApiKey) await checkKey({ ...probe, apiKey: options.secondApiKey }, "--second-api-key");
-    if (isMock && !readOnly) {
+    if (!document.handWritten) {
+      // Another document: none of this API's fixtures; the generic rules find or make the records they need.
+      fixtures = documentFixtures(runId, { isMock, readOnly });
+    } else if (isMock && !readOnly) {
       const made = await mockFixtures(connection, runId);
       fixtures = made.fixtures;
       apiKey = made.apiKey;
@@ -164,6 +184,7 @@ async function runWith(
     throw new RunCannotStart(`could not set up fixtures: ${(error as Error).message}`);
   }
   fixtures.baseUrl = baseUrl;
+  fixtures.document = document;
   // The ledger goes to disk as the run goes, so a killed run leaves a list `cleanup` can undo.
   if (detection.kind === "foreign" && !readOnly)
     fixtures.ledgerFile = new LedgerFile(
@@ -173,8 +194,9 @@ async function runWith(
   options.onStart?.([
     `Target ${baseUrl}: ${detection.kind === "mock" ? "the kit's mock" : "a foreign deployment"} (${detection.reason})`,
     `Level ${level}${options.level ? "" : " (the default for this target)"}${readOnly ? ", read-only" : ""}; ${rules.length} rules; run ${runId}`,
+    documentLine(document, rules),
     `Pace ${transport.pacer.setting.kind === "auto" ? "auto (learnt from 429s)" : `${transport.pacer.currentPace}/s`}, concurrency ${transport.concurrency}, retries ${transport.retries}, timeout ${(transport.timeoutMs / 1000).toFixed(0)} s`,
-    ...(detection.kind === "mock" && !readOnly
+    ...(detection.kind === "mock" && !readOnly && document.handWritten
       ? [`Fixtures in a workspace of the run's own, ${fixtures.control?.workspaceId}; only its clock moves`]
       : []),
     ...(fixtures.ledgerFile
@@ -184,10 +206,10 @@ async function runWith(
       : []),
   ]);
   fixtures.largeUploads = options.largeUploads;
-  const target: Target = { ...connection, apiKey, onExchange: options.onExchange };
+  const target: Target = { ...connection, apiKey, onExchange: options.onExchange, credential: document.credential };
   const coverage: RunResult["coverage"] = {};
   const timings: RunResult["timings"] = {};
-  for (const op of operations.values()) coverage[op.operationId] = {};
+  for (const op of document.operations.values()) coverage[op.operationId] = {};
   const sink = {
     record: (op: string, exchange: Exchange) => {
       const seen = (coverage[op] ??= {});
@@ -224,10 +246,22 @@ async function runWith(
     notCovered: fixtures.notCovered,
     environment: transport.report(inconclusive),
     ledgerFile: fixtures.ledgerFile?.path,
+    document: { source: document.source, handWritten: document.handWritten },
+    operations: operationCatalog(document, documentRules(document)),
     ...(options.signal?.aborted
       ? { interrupted: String(options.signal.reason?.message ?? options.signal.reason) }
       : {}),
   };
+}
+
+/** The run's document in one line: where it is from, how many operations have which rules, where the key goes. */
+function documentLine(document: SuiteDocument, rules: Rule[]): string {
+  const catalog = operationCatalog(document, documentRules(document));
+  const generic = catalog.filter((o) => o.rules === "generic").length;
+  const selected = rules.filter(
+    (r) => catalog.find((o) => o.operationId === r.operationId)?.rules === "generic",
+  ).length;
+  return `Document ${document.source}: ${catalog.length} operations, ${catalog.length - generic} with hand-written rules, ${generic} with generic rules (${selected} selected); key as ${describePlacement(document.credential)}`;
 }
 
 /**

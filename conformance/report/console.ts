@@ -170,13 +170,18 @@ export function consoleReport(run: RunResult): string {
 
   // The inconclusive column only when a rule was: a run that met no trouble reads as before.
   const withInconclusive = c.inconclusive > 0;
+  // Where every operation has hand-written rules one line says so; else a column says it per operation.
+  const operations = operationRows(run);
+  const allHandWritten = operations.every((r) => r.rulesKind !== "generic");
   lines.push(
     "",
     "By operation (statuses seen: * documented and exercised, . documented not exercised, ! undocumented status seen):",
   );
+  if (allHandWritten) lines.push("  rules: hand-written for every operation (none generic)");
   const cells = new Map(coverageRows(run).map((r) => [r.operationId, r.statuses.map(describeCell).join(" ")]));
-  const rows = operationRows(run).map((r) => [
+  const rows = operations.map((r) => [
     r.operationId,
+    ...(allHandWritten ? [] : [r.rulesKind ?? ""]),
     String(r.counts.passed),
     r.counts.known > 0 ? `${r.counts.failed} (${r.counts.known}k)` : String(r.counts.failed),
     String(r.counts.errored),
@@ -186,6 +191,7 @@ export function consoleReport(run: RunResult): string {
   ]);
   const header = [
     "operation",
+    ...(allHandWritten ? [] : ["rules"]),
     "passed",
     "failed",
     "errored",
@@ -194,8 +200,9 @@ export function consoleReport(run: RunResult): string {
     "statuses seen",
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const textColumns = allHandWritten ? 1 : 2;
   const fmt = (r: string[]) =>
-    `  ${r.map((v, i) => (i === 0 || i === r.length - 1 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join("  ")}`.trimEnd();
+    `  ${r.map((v, i) => (i < textColumns || i === r.length - 1 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join("  ")}`.trimEnd();
   lines.push(fmt(header), fmt(widths.map((w) => "-".repeat(w))), ...rows.map(fmt));
 
   lines.push("", summaryLine(run));

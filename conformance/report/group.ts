@@ -5,7 +5,7 @@
 import type { RuleResult, RunResult } from "../lib/runner.js";
 import type { Failure } from "../lib/rule.js";
 import type { Level } from "../lib/schemas.js";
-import { operations } from "../lib/spec.js";
+import { operationsOfRun, type RulesKind } from "../generic/catalog.js";
 
 /** `/data/3/createdAt` -> `/data/*\/createdAt`: the same check on another item is the same cause. */
 export function pointerPattern(pointer: string): string {
@@ -177,18 +177,28 @@ export interface OperationRow {
   operationId: string;
   method?: string;
   path?: string;
+  /** Whether the operation's rules are hand-written or generic (undefined: an operation the document lacks). */
+  rulesKind?: RulesKind;
   counts: Counts;
   rules: RuleResult[];
 }
 
-/** Every operation of the spec (in spec order), then any other operation a rule named; with its rules' outcomes. */
-export function operationRows(run: Pick<RunResult, "results">): OperationRow[] {
+/** Every operation of the run's document (in its order), then any other operation a rule named; with its rules' outcomes. */
+export function operationRows(run: Pick<RunResult, "results" | "operations">): OperationRow[] {
+  const catalog = new Map(operationsOfRun(run).map((op) => [op.operationId, op]));
   const byOp = new Map<string, RuleResult[]>();
-  for (const op of operations.values()) byOp.set(op.operationId, []);
+  for (const id of catalog.keys()) byOp.set(id, []);
   for (const r of run.results) byOp.set(r.operationId, [...(byOp.get(r.operationId) ?? []), r]);
   return [...byOp].map(([operationId, rules]) => {
-    const op = operations.get(operationId);
-    return { operationId, method: op?.method.toUpperCase(), path: op?.path, counts: countOutcomes(rules), rules };
+    const op = catalog.get(operationId);
+    return {
+      operationId,
+      method: op?.method.toUpperCase(),
+      path: op?.path,
+      rulesKind: op?.rules,
+      counts: countOutcomes(rules),
+      rules,
+    };
   });
 }
 

@@ -127,7 +127,7 @@ export function htmlReport(run: RunResult, options: VerdictOptions = {}): string
   const ops = operationRows(run);
   // The inconclusive column only when a rule was: a run that met no trouble reads as before.
   const withInc = c.inconclusive > 0;
-  const opTable = `<table class="ops"><thead><tr><th>operation</th><th>request</th><th class="n">passed</th><th class="n">failed</th><th class="n">errored</th>${withInc ? `<th class="n">inconclusive</th>` : ""}<th class="n">skipped</th><th>rules (one mark each, hover for the rule)</th></tr></thead><tbody>
+  const opTable = `<table class="ops"><thead><tr><th>operation</th><th>request</th><th title="hand-written: the suite's own rules of this API (operations/); generic: rules derived from the document">rules</th><th class="n">passed</th><th class="n">failed</th><th class="n">errored</th>${withInc ? `<th class="n">inconclusive</th>` : ""}<th class="n">skipped</th><th>rules (one mark each, hover for the rule)</th></tr></thead><tbody>
 ${ops
   .map((r) => {
     const marks = r.rules
@@ -150,10 +150,10 @@ ${ops
       })
       .join("");
     const bad = r.counts.failed - r.counts.known + r.counts.errored > 0;
-    return `<tr class="${bad ? "bad" : r.rules.length === 0 ? "none" : ""}"><td><code>${e(r.operationId)}</code></td><td class="req">${r.method ? `${e(r.method)} ${e(r.path)}` : ""}</td><td class="n">${r.counts.passed || ""}</td><td class="n ${r.counts.failed ? "f" : ""}">${r.counts.failed ? `${r.counts.failed}${r.counts.known ? ` <span class="muted">(${r.counts.known} known)</span>` : ""}` : ""}</td><td class="n ${r.counts.errored ? "x" : ""}">${r.counts.errored || ""}</td>${withInc ? `<td class="n ${r.counts.inconclusive ? "i" : ""}">${r.counts.inconclusive || ""}</td>` : ""}<td class="n">${r.counts.skipped || ""}</td><td class="marks">${marks || `<span class="muted">no rule ran</span>`}</td></tr>`;
+    return `<tr class="${bad ? "bad" : r.rules.length === 0 ? "none" : ""}"><td><code>${e(r.operationId)}</code></td><td class="req">${r.method ? `${e(r.method)} ${e(r.path)}` : ""}</td><td class="kind ${r.rulesKind ?? ""}">${r.rulesKind ?? ""}</td><td class="n">${r.counts.passed || ""}</td><td class="n ${r.counts.failed ? "f" : ""}">${r.counts.failed ? `${r.counts.failed}${r.counts.known ? ` <span class="muted">(${r.counts.known} known)</span>` : ""}` : ""}</td><td class="n ${r.counts.errored ? "x" : ""}">${r.counts.errored || ""}</td>${withInc ? `<td class="n ${r.counts.inconclusive ? "i" : ""}">${r.counts.inconclusive || ""}</td>` : ""}<td class="n">${r.counts.skipped || ""}</td><td class="marks">${marks || `<span class="muted">no rule ran</span>`}</td></tr>`;
   })
   .join("\n")}
-</tbody><tfoot><tr><td colspan="2">all operations</td><td class="n">${c.passed}</td><td class="n">${c.failed}</td><td class="n">${c.errored}</td>${withInc ? `<td class="n">${c.inconclusive}</td>` : ""}<td class="n">${c.skipped}</td><td>${c.total} rules</td></tr></tfoot></table>
+</tbody><tfoot><tr><td colspan="3">all operations</td><td class="n">${c.passed}</td><td class="n">${c.failed}</td><td class="n">${c.errored}</td>${withInc ? `<td class="n">${c.inconclusive}</td>` : ""}<td class="n">${c.skipped}</td><td>${c.total} rules</td></tr></tfoot></table>
 <p class="legend"><span class="m passed">${MARK.passed}</span> passed <span class="m failed">${MARK.failed}</span> failed <span class="m known">${MARK.known}</span> known failure (baseline) <span class="m errored">${MARK.errored}</span> crashed <span class="m inconclusive">${MARK.inconclusive}</span> inconclusive (no real answer through the environment) <span class="m skipped">${MARK.skipped}</span> skipped</p>`;
 
   const coverage = coverageRows(run);
@@ -384,6 +384,8 @@ thead th{background:var(--soft);font-weight:600;font-size:12.5px;white-space:now
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 tfoot td{font-weight:600;border-top:2px solid var(--line)}
 table.ops td.req{color:var(--muted);font-family:ui-monospace,monospace;font-size:12px;white-space:nowrap}
+table.ops td.kind{font-size:12px;white-space:nowrap;color:var(--muted)}
+table.ops td.kind.generic{font-weight:600;color:inherit}
 table.ops tr.bad td:first-child{box-shadow:inset 4px 0 var(--fail)}
 table.ops tr.none td{color:var(--muted)}
 td.f{color:var(--fail);font-weight:700}td.x{color:var(--err);font-weight:700}td.i{color:var(--inc);font-weight:700}

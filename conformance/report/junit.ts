@@ -7,6 +7,7 @@
  */
 import type { RuleResult, RunResult } from "../lib/runner.js";
 import type { Failure } from "../lib/rule.js";
+import { operationsOfRun } from "../generic/catalog.js";
 import { environmentProperties } from "./environment.js";
 import { countOutcomes } from "./group.js";
 
@@ -114,15 +115,27 @@ export function junitReport(run: RunResult): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xmlAttr(`conformance ${run.baseUrl} (${run.level})`)}" ${attrs(countOutcomes(run.results))} time="${seconds(run.durationMs)}" timestamp="${xmlAttr(run.startedAt)}">`,
   ];
+  // Per operation of the suite, whether its rules are hand-written or generic: `operation.<id>.rules`,
+  // when any operation's rules are generic (their testcases' classname starts `generic.` too); a run of
+  // hand-written rules alone keeps its properties as they were.
+  const catalog = operationsOfRun(run);
+  const kinds = new Map(
+    catalog.some((op) => op.rules === "generic") ? catalog.map((op) => [op.operationId, op.rules]) : [],
+  );
   let id = 0;
   for (const [group, results] of groups) {
     const time = results.reduce((s, r) => s + r.durationMs, 0);
     out.push(
       `  <testsuite name="${xmlAttr(group)}" id="${id++}" ${attrs(countOutcomes(results))} time="${seconds(time)}" timestamp="${xmlAttr(run.startedAt)}">`,
     );
+    const operationKinds = [...new Set(results.map((r) => r.operationId))]
+      .filter((op) => kinds.has(op))
+      .map((op): [string, string] => [`operation.${op}.rules`, kinds.get(op)!]);
     out.push(
       "    <properties>",
-      ...properties.map(([name, value]) => `      <property name="${xmlAttr(name)}" value="${xmlAttr(value)}"/>`),
+      ...[...properties, ...operationKinds].map(
+        ([name, value]) => `      <property name="${xmlAttr(name)}" value="${xmlAttr(value)}"/>`,
+      ),
       "    </properties>",
     );
     for (const r of results) out.push(...testcase(r, "    "));
