@@ -13,14 +13,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Contract } from "../mock-server/core/contract.js";
-import { toApiError } from "../mock-server/core/errors.js";
-import type { Operation } from "../mock-server/core/operations.js";
 import { generatedSpec } from "../mock-server/core/spec.js";
-import { genericHandler } from "../mock-server/generic/handler.js";
-import { createMock } from "../mock-server/mock/mock.js";
 import { handlers } from "../mock-server/routes/index.js";
 import { registerHandlers } from "./scaffold/register.js";
-import { type SampleRequest, sampleRequest } from "./scaffold/sample-request.js";
+import { rehearse } from "./scaffold/rehearse.js";
+import { sampleRequest } from "./scaffold/sample-request.js";
 import { handlerSource, type Scaffold, testSource } from "./scaffold/sources.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -77,7 +74,7 @@ export async function scaffold(operationId: string, root = ROOT): Promise<Scaffo
     file,
     exportName,
     request,
-    expected: await expectedAnswer(contract, op, request),
+    ...(await rehearse(contract, op, request)),
   };
   const index = `${ROUTES}/index.ts`;
   writeFileSync(path.join(root, handlerFile), handlerSource(s));
@@ -90,53 +87,6 @@ export async function scaffold(operationId: string, root = ROOT): Promise<Scaffo
     stdio: ["ignore", "ignore", "pipe"],
   });
   return { files: touched, expected: s.expected.status, documented: op.responses.has(s.expected.status) };
-}
-
-/**
- * What the generic layer answers the sample request on a fresh workspace: the status the test expects,
- * since the handler starts as that answer.
- */
-async function expectedAnswer(
-  contract: Contract,
-  op: Operation,
-  request: SampleRequest,
-): Promise<{ status: number; why: string }> {
-  const mock = createMock({ clock: { mode: "virtual", start: new Date("2026-01-01T00:00:00.000Z") }, log: () => {} });
-  try {
-    await mock.joined;
-    const { services } = mock;
-    const workspace = services.workspaces.add({
-      workspaceId: "scaffolded",
-      apiKey: "scaffolded-api-key",
-      seed: 1,
-      empty: true,
-      readOnly: false,
-    });
-    const target = structuredClone({ path: request.path, query: request.query });
-    op.validateParams(target);
-    const ctx = { workspace, params: target.path, query: target.query, body: structuredClone(request.body), services };
-    const handler = genericHandler(contract, op);
-    const status = await services.workspaces
-      .transact(workspace, () => handler(ctx))
-      .then(
-        (reply) => reply.status,
-        (error) => toApiError(error).status,
-      );
-    const success = op.successStatus;
-    if (status === success)
-      return {
-        status,
-        why: "The generic layer's answer, and the handler's until it is filled in: the documented success.",
-      };
-    if (status === 404)
-      return {
-        status,
-        why: `A fresh workspace holds no record of this id: the documented 404. Put the record there first (its collection's create, or workspace.generic) and expect ${success}.`,
-      };
-    return { status, why: "The generic layer's answer to this request on a fresh workspace." };
-  } finally {
-    await mock.close();
-  }
 }
 
 async function main(argv: string[]): Promise<number> {

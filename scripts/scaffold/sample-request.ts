@@ -2,10 +2,12 @@
  * A request an operation accepts, for the unit test the scaffold writes: path and query values as the
  * URL carries them (strings, which the operation's validator coerces as the pipeline does), and a JSON
  * body. The spec's own examples first, else values drawn from the schema (the generic layer's sampler,
- * seeded, so scaffolding twice writes the same test); each checked by the operation's validators.
+ * seeded by the operation's id: scaffolding twice writes the same test, and a change's body is not the
+ * create's); each checked by the operation's validators.
  */
 import type { Contract } from "../../mock-server/core/contract.js";
 import type { Operation } from "../../mock-server/core/operations.js";
+import { hash32 } from "../../mock-server/core/random.js";
 import { sampleValid } from "../../mock-server/generic/sample.js";
 
 export interface SampleRequest {
@@ -18,16 +20,16 @@ export interface SampleRequest {
 
 type Node = Record<string, any>;
 
-const SEED = 1;
 const REF_DATE = new Date("2026-01-01T00:00:00.000Z");
 
 export function sampleRequest(contract: Contract, op: Operation): SampleRequest {
   const deref = (node: unknown) => contract.deref(node);
+  const seed = hash32(op.operationId);
   const item = (contract.document as Node).paths[op.path] as Node;
   const declared = [...(item.parameters ?? []), ...(item[op.method].parameters ?? [])].map((p) => deref(p) as Node);
   const parameters = declared.filter((p) => p.in === "path" || (p.in === "query" && p.required));
   const documented = (p: Node) => firstExample(p, deref) ?? firstExample(deref(p.schema) as Node);
-  const drawn = (p: Node) => sampleValid(p.schema, { deref, seed: SEED, refDate: REF_DATE }).value;
+  const drawn = (p: Node) => sampleValid(p.schema, { deref, seed, refDate: REF_DATE }).value;
   const targetOf = (valueOf: (p: Node) => unknown) => {
     const target = { path: {} as Record<string, string>, query: {} as Record<string, string | string[]> };
     for (const p of parameters) {
@@ -41,17 +43,17 @@ export function sampleRequest(contract: Contract, op: Operation): SampleRequest 
   const accepts = (target: ReturnType<typeof targetOf>) => op.validateParams(structuredClone(target));
   let target = targetOf((p) => documented(p) ?? drawn(p));
   if (!accepts(target)) target = targetOf(drawn);
-  return { ...target, body: sampleBody(contract, op, deref) };
+  return { ...target, body: sampleBody(contract, op, deref, seed) };
 }
 
-function sampleBody(contract: Contract, op: Operation, deref: (node: unknown) => unknown): unknown {
+function sampleBody(contract: Contract, op: Operation, deref: (node: unknown) => unknown, seed: number): unknown {
   if (op.bodyType !== "application/json") return undefined;
   const media = (contract.document as Node).paths[op.path][op.method].requestBody;
   const content = (deref(media) as Node).content["application/json"] as Node;
   const check = (value: unknown) => op.validateBody!(structuredClone(value));
   const example = firstExample(content, deref) ?? firstExample(deref(op.bodySchema) as Node);
   if (example !== undefined && check(example)) return example;
-  return sampleValid(op.bodySchema, { deref, seed: SEED, refDate: REF_DATE, check }).value;
+  return sampleValid(op.bodySchema, { deref, seed, refDate: REF_DATE, check }).value;
 }
 
 /** `example`, else the first of `examples` (a map of Example objects, or a schema's array). */

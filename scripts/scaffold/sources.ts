@@ -4,6 +4,7 @@
  * spec. Biome formats both afterwards, so the text here only has to be valid TypeScript.
  */
 import type { Operation } from "../../mock-server/core/operations.js";
+import { CLOCK_START, FRESH_WORKSPACE, type Given } from "./rehearse.js";
 import type { SampleRequest } from "./sample-request.js";
 
 export interface Scaffold {
@@ -16,6 +17,8 @@ export interface Scaffold {
   request: SampleRequest;
   /** The status the generic layer answers the request with, and what that means for the author. */
   expected: { status: number; why: string };
+  /** A record the test puts in the workspace first (the one a read, change or delete is about). */
+  given?: Given;
 }
 
 /** An object key or a quoted string, as the id needs. */
@@ -66,7 +69,7 @@ import type { Workspace } from "../store/workspace.js";
 import type { Reply, RequestContext } from "./context.js";
 import { ${s.exportName} } from "./${s.file}.js";
 
-const mock = createMock({ clock: { mode: "virtual", start: new Date("2026-01-01T00:00:00.000Z") }, log: () => undefined });
+const mock = createMock({ clock: { mode: "virtual", start: new Date(${JSON.stringify(CLOCK_START)}) }, log: () => undefined });
 afterAll(() => mock.close());
 
 /** The handler's reply, or the error reply the pipeline makes of what it throws. */
@@ -84,13 +87,7 @@ describe(${JSON.stringify(`${op.operationId} (${op.method.toUpperCase()} ${op.pa
     await mock.joined;
     const { services } = mock;
     const op = services.contract().operation(${id});
-    const workspace = services.workspaces.add({
-      workspaceId: "scaffolded",
-      apiKey: "scaffolded-api-key",
-      seed: 1,
-      empty: true,
-      readOnly: false,
-    });
+    const workspace = services.workspaces.add(${json(FRESH_WORKSPACE)});${givenSource(s.given)}
     // Path and query values as the URL carries them: the validator coerces them and fills defaults.
     const target: { path: Record<string, unknown>; query: Record<string, unknown> } = {
       path: ${json(request.path)},
@@ -111,6 +108,17 @@ describe(${JSON.stringify(`${op.operationId} (${op.method.toUpperCase()} ${op.pa
   });
 });
 `;
+}
+
+/** The test's first step when the request is about one record: the record, where the generic layer keeps it. */
+function givenSource(given: Given | undefined): string {
+  if (!given) return "";
+  return `
+    // The record the request is about, as ${given.madeBy} made it, where the generic layer keeps the
+    // collection (a handler that keeps its records elsewhere puts it there instead).
+    await services.workspaces.transact(workspace, () =>
+      workspace.generic.collection(${JSON.stringify(given.collection)}, ${JSON.stringify(given.idField)}).create(${json(given.record)}),
+    );`;
 }
 
 /** `.listThings` or `["list.things"]`. */

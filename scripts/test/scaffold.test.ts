@@ -2,9 +2,10 @@
  * npm run scaffold -- OPERATION_ID, end to end on one throwaway copy of the repository: the spec there
  * gains the operations of the spec author's walk-through (spec/README.md, "Adding an operation"), applied
  * as the guide writes them, and `npm run generate` runs. Then the scaffold of a non-collection operation
- * (a required query parameter), a collection's create (a JSON body) and its read (a path parameter, 404 on
- * a fresh workspace): the handlers and their tests compile with the whole copy (`npx tsc --noEmit`), biome
- * finds nothing to fix, and the scaffolded tests pass as written. And its refusals, exit 2 with one line.
+ * (a required query parameter), a collection's create (a JSON body), its read and its delete (a path
+ * parameter: their tests put a record first): the handlers and their tests compile with the whole copy
+ * (`npx tsc --noEmit`), biome finds nothing to fix, and the scaffolded tests pass as written. And its
+ * refusals, exit 2 with one line.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -17,6 +18,7 @@ const SCAFFOLDED = [
   { id: "getUsage", file: "get-usage", table: "getUsageHandlers" },
   { id: "createContact", file: "create-contact", table: "createContactHandlers" },
   { id: "getContact", file: "get-contact", table: "getContactHandlers" },
+  { id: "deleteContact", file: "delete-contact", table: "deleteContactHandlers" },
 ];
 
 const said = (ran: Ran) => `exit ${ran.code}\n${ran.stdout}\n${ran.stderr}`;
@@ -69,7 +71,12 @@ describe("npm run scaffold, on a copy of the repository with the walk-through's 
       expect(handler).toContain(`return genericAnswer("${id}", { workspace, params, query, body, services });`);
     }
     expect(await routes("create-contact.test.ts")).toMatch(/expect\(reply\.status\)\.toBe\(201\)/);
-    expect(await routes("get-contact.test.ts")).toMatch(/expect\(reply\.status\)\.toBe\(404\)/);
+    // A read and a delete are about a record: the test puts one first, as the collection's create made it.
+    for (const file of ["get-contact", "delete-contact"]) {
+      const test = await routes(`${file}.test.ts`);
+      expect(test).toContain('workspace.generic.collection("contacts", "contactId").create(');
+      expect(test).toMatch(file === "get-contact" ? /toBe\(200\);/ : /toBe\(204\);/);
+    }
     expect(await routes("get-usage.test.ts")).toMatch(/expect\(reply\.status\)\.toBe\(200\)/);
 
     const files = SCAFFOLDED.flatMap(({ file }) => [
@@ -90,7 +97,7 @@ describe("npm run scaffold, on a copy of the repository with the walk-through's 
     expect(tsc.code, said(tsc)).toBe(0);
     expect(biome.code, said(biome)).toBe(0);
     expect(tests.code, said(tests)).toBe(0);
-    expect(stripVTControlCharacters(tests.stdout)).toMatch(/Tests\s+3 passed/);
+    expect(stripVTControlCharacters(tests.stdout)).toMatch(/Tests\s+4 passed/);
 
     const again = await scaffold("getUsage");
     expect(again.code).toBe(2);
