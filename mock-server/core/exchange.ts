@@ -178,6 +178,9 @@ export interface Reply {
   body?: unknown;
   /** The control plane's event stream (GET /__mock/events) instead of a body. */
   events?: EventReader;
-  /** A control-plane body that is not JSON (Prometheus text), sent as it is. */
-  text?: { contentType: string; body: string };
+  /**
+   * A body that is not JSON, sent as it is: the control plane's Prometheus text, or an answer of
+   * another document in a media type of its own (an image/png QR code).
+   */
+  text?: { contentType: string; body: string | Uint8Array };
 }

@@ -24,6 +24,8 @@ export interface ResponseInfo {
   /** The errors of the last failed check. */
   errors(): { instancePath: string; message?: string }[];
   schema: unknown;
+  /** The documented media type the schema is of (application/json, or a +json type); absent without one. */
+  mediaType?: string;
   examples: Record<string, unknown>;
 }
 
@@ -136,7 +138,13 @@ function buildOperation(
     if (media?.example !== undefined && Object.keys(examples).length === 0) examples.default = media.example;
     const validate = validators.responses[code];
     const check = validate ? responseCheck(source, deref, validate, media?.schema) : { check: null, errors: () => [] };
-    responses.set(Number(code), { status: Number(code), schema: media?.schema, examples, ...check });
+    responses.set(Number(code), {
+      status: Number(code),
+      schema: media?.schema,
+      ...(mediaType && { mediaType }),
+      examples,
+      ...check,
+    });
   }
   return {
     operationId: op.operationId,

@@ -310,10 +310,15 @@ export function createCore(services: Services, journal: RequestJournal, options:
     exchange.answer = reply.body;
     if (options.validateResponses) checkReply(op, reply);
     let out: CoreReply;
-    if (reply.body !== undefined && op.method === "get") {
+    if (reply.text)
+      out = { status: reply.status, headers: { "Content-Type": reply.text.contentType }, body: reply.text.body };
+    else if (reply.body !== undefined && op.method === "get") {
       const { json, bytes } = replyJson.read(reply.body);
       out = { ...jsonText(reply.status, json), bytes };
     } else out = jsonReply(reply);
+    // Another document's answer in a JSON type of its own (application/hal+json) says so.
+    const mediaType = contract.handwritten ? undefined : op.responses.get(reply.status)?.mediaType;
+    if (mediaType && out.body !== undefined && !reply.text) out.headers["Content-Type"] = mediaType;
     if (preferred) out.headers["Preference-Applied"] = prefer!;
     if (fault?.kind === "slow") out.trickleMs = fault.trickleMs;
     return out;
