@@ -8,7 +8,7 @@
 import type { Contract } from "../../mock-server/core/contract.js";
 import type { Operation } from "../../mock-server/core/operations.js";
 import { hash32 } from "../../mock-server/core/random.js";
-import { sampleValid } from "../../mock-server/generic/sample.js";
+import { sampleValid } from "../../mock-server/generic/index.js";
 
 export interface SampleRequest {
   path: Record<string, string>;
