@@ -5,9 +5,10 @@
  * (operations.ts), which must read the same media types the validators were compiled from.
  *
  * Media types: a request body counts as `application/json` first, then any `*\/*+json`
- * (`application/merge-patch+json`), then `multipart/form-data`. A body documented only in another
- * type (XML, `application/x-www-form-urlencoded`, `application/octet-stream`, text) is not read or
- * validated: the operation is served as if it had no body. A response counts as `application/json`
+ * (`application/merge-patch+json`), then `multipart/form-data` (read by the kit's upload rules for its
+ * own spec only: operations.ts). A body documented only in another type (XML,
+ * `application/x-www-form-urlencoded`, `application/octet-stream`, text) is not read or validated: the
+ * operation is served as if it had no body. A response counts as `application/json`
  * first, then any `*\/*+json` (`application/problem+json`); a status with neither is documented without
  * a body the mock can check.
  */

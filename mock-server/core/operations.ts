@@ -58,6 +58,11 @@ export interface OperationSource {
   validators: GeneratedValidators;
   /** `validate(value)`, remembering the objects that passed (validation.ts PassedObjects). */
   validateCached(validate: CompiledValidator, value: unknown): boolean;
+  /**
+   * The kit's own spec (Contract.handwritten): its multipart form is read by E9's upload rules
+   * (uploads.ts). Another document's multipart body is not read: those rules are this API's.
+   */
+  handwritten?: boolean;
 }
 
 type Deref = <T = Record<string, unknown>>(node: unknown) => T;
@@ -116,11 +121,13 @@ function buildOperation(
   const params: ParameterObject[] = parametersOf(source.document, item, op);
   const body = op.requestBody ? deref<Record<string, any>>(op.requestBody) : undefined;
   const bodyMediaType = requestMediaType(body?.content);
-  const bodyType: Operation["bodyType"] = !bodyMediaType
-    ? undefined
-    : bodyMediaType.toLowerCase().startsWith("multipart/form-data")
-      ? "multipart/form-data"
-      : "application/json";
+  const multipart = bodyMediaType?.toLowerCase().startsWith("multipart/form-data");
+  const bodyType: Operation["bodyType"] =
+    !bodyMediaType || (multipart && source.handwritten === false)
+      ? undefined
+      : multipart
+        ? "multipart/form-data"
+        : "application/json";
   const responses = new Map<number, ResponseInfo>();
   for (const [code, ref] of Object.entries<Record<string, any>>(op.responses ?? {})) {
     // `default` and ranges (`4XX`) name no status the mock answers with; the document still has them.
@@ -155,10 +162,11 @@ function buildOperation(
     queryParams: params.filter((p) => p.in === "query").map((p) => p.name),
     validateParams: validators.params,
     bodyType,
-    ...(bodyMediaType && { bodyMediaType }),
-    bodyRequired: Boolean(body?.required),
-    bodySchema: bodyMediaType ? body!.content[bodyMediaType].schema : undefined,
-    validateBody: validators.body,
+    // A body the mock does not read (another document's multipart form) is none to the handler either.
+    ...(bodyType && { bodyMediaType }),
+    bodyRequired: Boolean(bodyType && body?.required),
+    bodySchema: bodyType ? body!.content[bodyMediaType!].schema : undefined,
+    validateBody: bodyType ? validators.body : undefined,
     responses,
     successStatus: [...responses.keys()].find((s) => s >= 200 && s < 300) ?? 200,
   };

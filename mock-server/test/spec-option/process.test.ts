@@ -45,7 +45,7 @@ describe("--spec FILE", () => {
       /Mock of Gadget Shop \(.*gadgets\.yaml\) listening on http:\/\/127\.0\.0\.1:\d+\/shop\/v2\n/,
     );
     expect(stdout).toMatch(
-      /Authenticate: +the api_key query parameter, or Authorization: Bearer <token> \(any value: each distinct credential is a workspace of its own; 1 of 6 operations open/,
+      /Authenticate: +the api_key query parameter, or Authorization: Bearer <token> \(any value: each distinct credential is a workspace of its own; 1 of 7 operations open/,
     );
     expect(stdout).toMatch(
       /generic collection gadgets \(id: id\): listGadgets, createGadget, getGadget, replaceGadget, deleteGadgetsByGadgetId/,

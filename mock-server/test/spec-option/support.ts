@@ -99,6 +99,14 @@ export function gadgetCases(door: string, origin: () => string): void {
       expect((await bob("GET", `/gadgets/${created.id}`)).status).toBe(404);
     });
 
+    it("serves an operation whose multipart form it does not read", async () => {
+      const form = new FormData();
+      form.append("photo", new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: "image/png" }), "g.png");
+      const answer = await fetch(`${root()}/gadgets/1/photo?api_key=alice-key`, { method: "POST", body: form });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ stored: true });
+    });
+
     it("refuses an invalid body or parameter with 400 in the document's error shape", async () => {
       const invalid = await alice("POST", "/gadgets", { name: "", price: 0 });
       expect(invalid.status).toBe(400);
