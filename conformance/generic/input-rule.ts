@@ -14,7 +14,7 @@ import { documentsClientError, expectClientError } from "./expect.js";
 import { type Prepared, prepare } from "./prepare.js";
 import { documentOf, idOfAnswer, trackCreated } from "./records.js";
 import { encodeBody, isJsonMedia, parametersOf, wireText } from "./requests.js";
-import { propertiesOf } from "./schema-walk.js";
+import { propertiesOf, schemaAt } from "./schema-walk.js";
 import { breakages, passes } from "./values.js";
 import { recordWrite } from "./writes.js";
 
@@ -114,14 +114,20 @@ function withoutContentType(headers: Record<string, string> | undefined): Record
   return Object.fromEntries(Object.entries(headers ?? {}).filter(([k]) => k.toLowerCase() !== "content-type"));
 }
 
-/** Whether the document gives `op` anything to leave out or break. */
+/**
+ * Whether the document, at level documented (restrictions resting on an x-assumption dropped), gives
+ * `op` anything to leave out or break: else the operation has no such rule rather than one always skipped.
+ */
 function breakable(document: SuiteDocument, op: OperationInfo): boolean {
+  const relaxed = leveledValidators(document.doc).leveledDocument("documented");
   const params = parametersOf(document, op);
   if (params.some((p) => p.required && p.in !== "path")) return true;
-  if (params.some((p) => (p.in === "query" || p.in === "path") && breakages(p.schema, true).length > 0)) return true;
+  const breaks = (pointer: string, wire: boolean) =>
+    breakages(schemaAt(relaxed, pointer)?.schema ?? {}, wire).length > 0;
+  if (params.some((p) => (p.in === "query" || p.in === "path") && breaks(p.schemaPointer, true))) return true;
   if (op.requestSchemaPointer && op.requestBodyRequired) return true;
   return (
-    op.requestSchemaPointer !== undefined && Object.keys(propertiesOf(document.doc, op.requestSchemaPointer)).length > 0
+    op.requestSchemaPointer !== undefined && Object.keys(propertiesOf(relaxed, op.requestSchemaPointer)).length > 0
   );
 }
 

@@ -137,10 +137,11 @@ export function generateValue(doc: JsonObject, pointer: string, options: ValueOp
   const choices = schema.oneOf ? "oneOf" : schema.anyOf ? "anyOf" : undefined;
   if (choices) {
     const branches = schema[choices] as Schema[];
-    const index = branches.findIndex(
-      (b, i) =>
-        !typesOf(schemaAt(doc, `${here}/${choices}/${i}`)?.schema ?? b).includes("null") || typesOf(b).length > 1,
-    );
+    // The first branch that is more than `null` (a nullable field gets a value).
+    const index = branches.findIndex((_, i) => {
+      const types = typesOf(schemaAt(doc, `${here}/${choices}/${i}`)?.schema ?? {});
+      return !(types.length === 1 && types[0] === "null");
+    });
     return generateValue(doc, `${here}/${choices}/${Math.max(index, 0)}`, options, depth + 1);
   }
   const types = typesOf(schema).filter((t) => t !== "null");
@@ -203,7 +204,7 @@ export function passes(doc: JsonObject, pointer: string, level: Level, value: un
  * undefined when neither passes (the rule then says it could not make one).
  */
 export function validValue(doc: JsonObject, pointer: string, level: Level, options: ValueOptions): unknown {
-  for (const examples of [true, false]) {
+  for (const examples of options.examples === false ? [false] : [true, false]) {
     const value = generateValue(doc, pointer, { ...options, examples });
     if (passes(doc, pointer, level, value)) return value;
   }
@@ -226,7 +227,6 @@ export function breakages(schema: Schema, wire: boolean): Breakage[] {
   const out: Breakage[] = [];
   const numeric = types.includes("integer") || types.includes("number");
   if (numeric) out.push({ value: "not-a-number", why: "not a number" });
-  if (types.includes("integer")) out.push({ value: 1.5, why: "not an integer" });
   if (types.includes("boolean")) out.push({ value: "maybe", why: "not a boolean" });
   if (!wire) {
     if (types.includes("string")) out.push({ value: 12345, why: "a number where a string is documented" });
@@ -254,5 +254,7 @@ export function breakages(schema: Schema, wire: boolean): Breakage[] {
     ["uuid", "date-time", "date", "email", "uri", "ipv4"].includes(schema.format)
   )
     out.push({ value: `not-a-${schema.format}`, why: `not a ${schema.format}` });
+  // Last: a fraction breaks an integer less tellingly than its bounds do.
+  if (types.includes("integer")) out.push({ value: 1.5, why: "not an integer" });
   return out;
 }
