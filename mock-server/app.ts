@@ -26,6 +26,8 @@ import { nodeDashboardSite } from "./dashboard/site.js";
 import { nodeSha256 } from "./node/platform.js";
 import { serveNode } from "./node/serve.js";
 import { compileSpec } from "./core/compile-spec.js";
+import { parseDocumentText } from "./core/document-text.js";
+import { readFileSync } from "node:fs";
 
 export { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID };
 
@@ -43,6 +45,19 @@ export interface MockApp extends Mock {
   app: MountableApp;
 }
 
+/** A document's file, read at once (createApp is synchronous). */
+function readDocumentFile(file: string): object {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new Error(
+      `spec ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  return parseDocumentText(text, `spec ${file}`) as object;
+}
+
 function loadExpress(): () => MountableApp {
   try {
     return createRequire(import.meta.url)("express") as () => MountableApp;
@@ -53,13 +68,22 @@ function loadExpress(): () => MountableApp {
   }
 }
 
-/**
- * `spec`: the kit's spec by default; another OpenAPI 3.0/3.1 document as a parsed object (read a file
- * with YAML's or JSON's parser first; startMock reads files itself), served by the generic layer alone
- * under its first server URL's path: `parent.use("/mock", createApp({ spec }).app)` serves
- * `/mock/api/v3/...` for a document whose server URL ends in /api/v3.
- */
-export function createApp(overrides: Partial<MockOptions> = {}): MockApp {
+export interface AppOptions extends Partial<Omit<MockOptions, "spec">> {
+  /**
+   * The kit's spec by default; another OpenAPI 3.0/3.1 document as a parsed object or the path of its
+   * YAML or JSON file (one file: startMock also bundles `$ref`s to other files), served by the generic
+   * layer alone under its first server URL's path: `parent.use("/mock", createApp({ spec }).app)`
+   * serves `/mock/api/v3/...` for a document whose server URL ends in /api/v3.
+   */
+  spec?: MockOptions["spec"] | string;
+}
+
+export function createApp(options: AppOptions = {}): MockApp {
+  const { spec, ...rest } = options;
+  const overrides: Partial<MockOptions> = {
+    ...rest,
+    ...(spec !== undefined && { spec: typeof spec === "string" ? readDocumentFile(spec) : spec }),
+  };
   const express = loadExpress();
   const log = overrides.log ?? DEFAULT_MOCK_OPTIONS.log;
   const tracing = startTracing(process.env, { log });

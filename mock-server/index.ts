@@ -9,6 +9,6 @@ export {
   type RunningMock,
   type StartOptions,
 } from "./server.js";
-export { createApp, type MockApp, type MountableApp } from "./app.js";
+export { type AppOptions, createApp, type MockApp, type MountableApp } from "./app.js";
 export { DEFAULT_API_KEY, DEFAULT_WORKSPACE_ID, type Mock, type MockOptions } from "./mock/mock.js";
 export type { ClockMode, ClockOptions } from "./core/clock.js";

@@ -1,13 +1,13 @@
 /**
- * `createApp({ spec })` with another document (parsed), mounted in a parent Express app at /mount:
+ * `createApp({ spec })` with another document (parsed, or its file), mounted in a parent Express app:
  * the document's operations answer at /mount + its base path, its errors in its own shape.
  */
 import express from "express";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApp, type MockApp } from "../../app.js";
-import { gadgetCases, gadgetsDocument, noteCases, notesDocument } from "./support.js";
+import { GADGETS, gadgetCases, gadgetsDocument, NOTES, noteCases } from "./support.js";
 
 let gadgets: MockApp;
 let notes: MockApp;
@@ -16,7 +16,8 @@ let url = "";
 
 beforeAll(async () => {
   gadgets = createApp({ spec: gadgetsDocument(), clock: { mode: "virtual" }, log: () => undefined });
-  notes = createApp({ spec: notesDocument(), clock: { mode: "virtual" }, log: () => undefined });
+  // One given as a parsed document, one as its file's path.
+  notes = createApp({ spec: NOTES, clock: { mode: "virtual" }, log: () => undefined });
   const parent = express();
   parent.use("/gadget-mount", gadgets.app);
   parent.use("/note-mount", notes.app);
@@ -24,6 +25,12 @@ beforeAll(async () => {
   await new Promise((resolve) => server.once("listening", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
+it("refuses a file it cannot read, naming it", () => {
+  expect(() => createApp({ spec: `${GADGETS}.missing` })).toThrow(
+    /spec .*gadgets\.yaml\.missing cannot be read: ENOENT/,
+  );
+});
+
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
   await Promise.all([gadgets?.close(), notes?.close()]);
