@@ -9,7 +9,7 @@
  */
 import { basePathOf } from "./openapi-document.js";
 import { buildOperations, type Operation, type OperationSource } from "./operations.js";
-import { sampleSchema } from "./schema-sampler.js";
+import { sampleAny } from "./sampling/sample.js";
 import { derefIn, generatedSpec, type GeneratedSpec, type OpenApiDocument } from "./spec.js";
 import { PassedObjects, type CompiledValidator, type GeneratedValidators } from "./validation.js";
 
@@ -85,9 +85,18 @@ export class Contract implements OperationSource {
     return this.passed.validate(validate, value);
   }
 
-  /** A random value valid against a schema of this document (Prefer: dynamic=true). */
-  sample(schema: unknown): unknown {
-    return sampleSchema(schema, (node) => this.deref(node));
+  /**
+   * A random value of a schema of this document (Prefer: dynamic=true), another each time: drawn by the
+   * sampler the generic layer uses (sampling/sample.ts), valid against the schema's formats, bounds and
+   * patterns; `check` (a response's validator) has it drawn again, a few times, until it passes.
+   * Dates fall around `now` (the workspace's clock; the wall clock when not given).
+   */
+  sample(schema: unknown, options: { check?: (value: unknown) => boolean; now?: Date } = {}): unknown {
+    return sampleAny(schema, {
+      deref: (node) => this.deref(node),
+      refDate: options.now ?? new Date(),
+      ...(options.check && { check: options.check }),
+    }).value;
   }
 
   /** The document as JSON text (/openapi.json), written once. */

@@ -62,7 +62,9 @@ export async function preferredReply(
     }
     return { status, body: response.examples[prefer.example] };
   }
-  if (prefer.dynamic === "true") return { status, body: contract.sample(response.schema) };
+  const check = response.check;
+  const sample = () => contract.sample(response.schema, { check, now: clock.now() });
+  if (prefer.dynamic === "true") return { status, body: sample() };
   if (status >= 400) {
     return {
       status,
@@ -76,5 +78,5 @@ export async function preferredReply(
     };
   }
   const first = Object.values(response.examples)[0];
-  return { status, body: first ?? contract.sample(response.schema) };
+  return { status, body: first ?? sample() };
 }

@@ -11,8 +11,8 @@ import type { Reply } from "../core/exchange.js";
 import type { Operation } from "../core/operations.js";
 import { documentedResponse, jsonMedia } from "./document.js";
 import { recordIn } from "./plan.js";
-import { sampleValid, seededSampler } from "./sample.js";
-import { type Deref, flatten, isObjectSchema } from "./schema.js";
+import { sampleValid, seededSampler } from "../core/sampling/sample.js";
+import { type Deref, flatten, isObjectSchema } from "../core/sampling/schema.js";
 import { dayOf, requestSeed } from "./seed.js";
 
 /** What an answer reads of the request (a part of GenericContext). */

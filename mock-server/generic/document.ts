@@ -6,7 +6,7 @@
 import type { Contract } from "../core/contract.js";
 import { responseMediaType } from "../core/operation-schemas.js";
 import type { Operation } from "../core/operations.js";
-import type { Schema } from "./schema.js";
+import type { Schema } from "../core/sampling/schema.js";
 
 /** The operation object of `op` in the contract's document. */
 export function rawOperation(contract: Contract, op: Operation): Schema {

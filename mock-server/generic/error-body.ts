@@ -8,10 +8,10 @@ import type { Contract } from "../core/contract.js";
 import type { Operation } from "../core/operations.js";
 import { hash32 } from "../core/random.js";
 import type { CompiledValidator } from "../core/validation.js";
-import { nameKey } from "./by-name.js";
+import { nameKey } from "../core/sampling/by-name.js";
 import { documentedResponse, jsonMedia } from "./document.js";
-import { seededSampler } from "./sample.js";
-import { type Deref, flatten, type Schema, typesOf } from "./schema.js";
+import { seededSampler } from "../core/sampling/sample.js";
+import { type Deref, flatten, type Schema, typesOf } from "../core/sampling/schema.js";
 
 /** Fields a message goes in, most telling first. */
 const MESSAGE_FIELDS = [

@@ -10,10 +10,10 @@ import type { Clock } from "../core/clock.js";
 import type { Random } from "../core/random.js";
 import type { Collection } from "../store/collection.js";
 import type { GenericRecord } from "../store/generic-records.js";
-import { nameKey } from "./by-name.js";
+import { nameKey } from "../core/sampling/by-name.js";
 import type { CollectionPlan, RecordRule } from "./plan.js";
-import { seededSampler } from "./sample.js";
-import { admitsNull, type Deref, flatten, propertiesOf, type Schema, typesOf } from "./schema.js";
+import { seededSampler } from "../core/sampling/sample.js";
+import { admitsNull, type Deref, flatten, propertiesOf, type Schema, typesOf } from "../core/sampling/schema.js";
 import { dayOf, recordSeed } from "./seed.js";
 
 export interface FillContext {

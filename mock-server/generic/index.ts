@@ -16,4 +16,4 @@ export {
   type RecordRule,
   type Role,
 } from "./plan.js";
-export { sampleValid, Sampler, seededSampler } from "./sample.js";
+export { sampleValid, Sampler, seededSampler } from "../core/sampling/sample.js";

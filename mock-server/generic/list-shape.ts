@@ -5,8 +5,8 @@
  * `skip`/`take`). Read from names and types only, so any document's lists keep their own shape.
  */
 import { wrapPage, type TotalField } from "../core/pagination.js";
-import { nameKey } from "./by-name.js";
-import { admitsNull, type Deref, flatten, itemsOf, type Schema, typesOf } from "./schema.js";
+import { nameKey } from "../core/sampling/by-name.js";
+import { admitsNull, type Deref, flatten, itemsOf, type Schema, typesOf } from "../core/sampling/schema.js";
 
 /** What a wrapper field says about the page it wraps. */
 export type PageField =

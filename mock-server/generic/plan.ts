@@ -14,10 +14,10 @@
 import type { Contract } from "../core/contract.js";
 import type { Operation } from "../core/operations.js";
 import type { CompiledValidator } from "../core/validation.js";
-import { capitalise, nameKey, singular } from "./by-name.js";
+import { capitalise, nameKey, singular } from "../core/sampling/by-name.js";
 import { parameterSchemas } from "./document.js";
 import { type ListShape, listShapeOf, type Paging, pagingOf } from "./list-shape.js";
-import { type Deref, flatten, isObjectSchema, refName, type Schema } from "./schema.js";
+import { type Deref, flatten, isObjectSchema, refName, type Schema } from "../core/sampling/schema.js";
 
 export type Role = "create" | "list" | "read" | "merge" | "replace" | "delete";
 

@@ -14,8 +14,8 @@ import { type FillContext, mergedRecord, newRecord } from "./fill.js";
 import type { GenericContext } from "./context.js";
 import { listBody, type Paging, pagingParams, type Window, windowOf } from "./list-shape.js";
 import { type Decision, planOf } from "./plan.js";
-import { seededSampler } from "./sample.js";
-import { type Deref, flatten, propertiesOf } from "./schema.js";
+import { seededSampler } from "../core/sampling/sample.js";
+import { type Deref, flatten, propertiesOf } from "../core/sampling/schema.js";
 import { dayOf, requestSeed } from "./seed.js";
 
 type CollectionDecision = Extract<Decision, { kind: "collection" }>;

@@ -4,9 +4,6 @@
  * after the clock). Also the small time and pick helpers the builders share.
  */
 import type { Faker } from "@faker-js/faker";
-// The English entry point, not the package's main one: that one loads all ~70 locales (some 80
-// modules, a tenth of the mock's start time) for the one locale used here.
-import { faker as english } from "@faker-js/faker/locale/en";
 import type { Workspace } from "../store/workspace.js";
 import type { Agent, AgentReference, CollectionName, RecordTypes } from "../store/records.js";
 
@@ -27,15 +24,8 @@ export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-/** A Faker of its own, seeded, with its reference date pinned so faker.date.* never reads the wall clock. */
-export function newFaker(seed: number | number[], now: Date): Faker {
-  // english.rawDefinitions is en over base; en alone defines everything the builders use, so the
-  // values drawn are the same as with [en].
-  const faker = new (english.constructor as typeof Faker)({ locale: english.rawDefinitions });
-  faker.seed(seed);
-  faker.setDefaultRefDate(now);
-  return faker;
-}
+/** A Faker of its own, seeded (core/sampling/faker.ts: the generic layer's sampler draws from the same kind). */
+export { newFaker } from "../core/sampling/faker.js";
 
 /** ISO 8601 UTC with milliseconds: the one timestamp format the mock writes. */
 export function iso(at: number | Date): string {

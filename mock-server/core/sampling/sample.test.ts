@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createOpenApiAjv } from "../core/openapi-ajv.js";
-import { sampleValid, seededSampler } from "./sample.js";
+import { createOpenApiAjv } from "../openapi-ajv.js";
+import { defaultContract } from "../contract.js";
+import { sampleAny, sampleValid, seededSampler } from "./sample.js";
 
 const REF_DATE = new Date("2026-11-01T00:00:00.000Z");
 const noRefs = (node: unknown) => node;
@@ -203,5 +204,44 @@ describe("the sampler on schemas that refer to themselves", () => {
     const tree = draw({ $ref: "#/components/schemas/Tree" }, 1, deref);
     expect(tree).toMatchObject({ name: expect.any(String) });
     expect(JSON.stringify(tree).length).toBeLessThan(100_000);
+  });
+});
+
+describe("unseeded draws (Prefer: dynamic=true)", () => {
+  const schema = {
+    type: "object",
+    required: ["email", "day", "at"],
+    properties: {
+      email: { type: "string", format: "email" },
+      day: { type: "string", format: "date" },
+      at: { type: "string", format: "date-time" },
+    },
+  };
+
+  it("draws another valid value each time, dated around the time given", () => {
+    const validate = ajv.compile(schema);
+    const drawn = Array.from({ length: 10 }, () =>
+      sampleAny(schema, { deref: noRefs, refDate: REF_DATE, check: validate }),
+    );
+    expect(drawn.every((d) => d.ok)).toBe(true);
+    expect(new Set(drawn.map((d) => JSON.stringify(d.value))).size).toBeGreaterThan(1);
+    for (const { value } of drawn) {
+      const at = Date.parse((value as { at: string }).at);
+      expect(Math.abs(at - REF_DATE.getTime())).toBeLessThan(200 * 86_400_000);
+    }
+  });
+
+  it("is what Contract.sample draws for a schema of the document, checked by the validator given", () => {
+    const contract = defaultContract();
+    const op = contract.operation("getCall");
+    const info = op.responses.get(200)!;
+    for (let i = 0; i < 5; i++) {
+      const value = contract.sample(info.schema, { check: info.check!, now: REF_DATE });
+      expect(info.check!(value), JSON.stringify(info.errors())).toBe(true);
+    }
+    let asked = 0;
+    // A check that refuses everything is asked again a few times, then the last value drawn goes.
+    expect(contract.sample(schema, { check: () => (asked++, false) })).toMatchObject({ email: expect.any(String) });
+    expect(asked).toBeGreaterThan(1);
   });
 });

@@ -8,7 +8,7 @@
  */
 import type { Faker } from "@faker-js/faker";
 import RandExpModule from "randexp";
-import { newFaker } from "../seed/context.js";
+import { newFaker } from "./faker.js";
 import { e164, numberRangeByName, singular, stringByName } from "./by-name.js";
 import { type Deref, flatten, resolve, type Schema, typesOf } from "./schema.js";
 
@@ -331,4 +331,15 @@ export function sampleValid(
     if (!options.check || options.check(value)) return { value, ok: true };
   }
   return { value, ok: false };
+}
+
+/**
+ * A value of `schema` that `check` accepts, drawn afresh each time (Prefer: dynamic=true answers are
+ * meant to vary): sampleValid from a seed of its own, not the workspace's nor the request's.
+ */
+export function sampleAny(
+  schema: unknown,
+  options: { deref: Deref; refDate: Date; check?: (value: unknown) => boolean },
+): { value: unknown; ok: boolean } {
+  return sampleValid(schema, { ...options, seed: Math.floor(Math.random() * 2 ** 32) });
 }

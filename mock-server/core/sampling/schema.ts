@@ -1,7 +1,8 @@
 /**
- * Reading JSON Schemas (OpenAPI 3.1 style) the way the generic layer needs them: `$ref`s resolved in
- * the document, `allOf` folded into one schema, and the few questions asked of a schema everywhere
- * (its types, whether it admits null, its properties). Nothing here draws a value.
+ * Reading JSON Schemas (OpenAPI 3.1 style) the way the sampler (sample.ts) and the generic layer
+ * (generic/) need them: `$ref`s resolved in the document, `allOf` folded into one schema, and the few
+ * questions asked of a schema everywhere (its types, whether it admits null, its properties). Nothing
+ * here draws a value.
  */
 
 export type Schema = Record<string, any>;
