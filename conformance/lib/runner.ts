@@ -158,7 +158,8 @@ async function runWith(
     const isMock = detection.kind === "mock";
     if (document.handWritten) await checkKey(probe, "--api-key");
     else await checkDocumentKey(document, probe, RunCannotStart);
-    if (options.secondApiKey) await checkKey({ ...probe, apiKey: options.secondApiKey }, "--second-api-key");
+    if (options.secondApiKey && document.handWritten)
+      await checkKey({ ...probe, apiKey: options.secondApiKey }, "--second-api-key");
     if (!document.handWritten) {
       // Another document: none of this API's fixtures; the generic rules find or make the records they need.
       fixtures = documentFixtures(runId, { isMock, readOnly });

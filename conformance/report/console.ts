@@ -55,6 +55,7 @@ export function consoleReport(run: RunResult): string {
     `  Target: ${kind === "mock" ? "the kit's mock" : "a foreign deployment"} (${run.target?.reason ?? "no reason recorded"})`,
   );
   lines.push(`  Level:  ${run.level}${run.readOnly ? ", read-only (only GET requests)" : ""}`);
+  if (run.document && !run.document.handWritten) lines.push(`  Spec:   ${run.document.source} (generic rules only)`);
   lines.push(`  Run:    ${run.runId}, started ${run.startedAt}, ${plural(c.total, "rule")}`);
   if (run.interrupted) {
     lines.push(

@@ -336,7 +336,12 @@ ${timings.map((t) => `<tr><td><code>${e(t.operationId)}</code></td><td class="n"
 ${run.interrupted ? `<p class="alarm interrupted">INTERRUPTED (${e(run.interrupted)}): the run stopped before its last rule; ${c.total} rule${c.total === 1 ? "" : "s"} reported, the rest did not run.</p>` : ""}
 <dl class="meta">
 <dt>Target</dt><dd><code>${e(run.baseUrl)}</code>: ${kind === "mock" ? "the kit's mock" : "a foreign deployment"} <span class="muted">(${e(run.target?.reason ?? "")})</span></dd>
-<dt>Level</dt><dd><b>${e(run.level)}</b>${run.readOnly ? ", read-only (GET requests only)" : ""}</dd>
+<dt>Level</dt><dd><b>${e(run.level)}</b>${run.readOnly ? ", read-only (GET requests only)" : ""}</dd>${
+    run.document && !run.document.handWritten
+      ? `
+<dt>Spec</dt><dd><code>${e(run.document.source)}</code> (generic rules only)</dd>`
+      : ""
+  }
 <dt>Run</dt><dd><code>${e(run.runId)}</code>, started <time datetime="${e(run.startedAt)}">${e(
     run.startedAt
       .replace("T", " ")
