@@ -7,8 +7,25 @@ import type { OperationInfo } from "../../mock-server/core/exchange-rules/operat
 import type { RequestSpec } from "../lib/http.js";
 import type { RuleContext } from "../lib/rule.js";
 import { type Collection, collectionOfParameter, type Role, roleOf } from "./collections.js";
-import { type Created, createRecord, documentOf, prefixOf, resolvePath, sharedId, valueOptions } from "./records.js";
-import { credentialFor, encodeBody, parametersOf, pathWith, requiredParts, validBodyValue } from "./requests.js";
+import {
+  type Created,
+  createBody,
+  createRecord,
+  documentOf,
+  prefixOf,
+  resolvePath,
+  sharedId,
+  valueOptions,
+} from "./records.js";
+import {
+  credentialFor,
+  encodeBody,
+  parametersOf,
+  pathWith,
+  requiredParts,
+  validBodyValue,
+  writePreference,
+} from "./requests.js";
 import { propertiesOf } from "./schema-walk.js";
 import { passes } from "./values.js";
 
@@ -83,7 +100,11 @@ export async function prepare(
   const options = valueOptions(t, how.salt ?? 0);
   const parts = requiredParts(document, op, options);
   if (parts.problem) return { problem: parts.problem };
-  const made = validBodyValue(document, op, options);
+  // A create's body as the records module makes it: the id field (when the client sets it) unique to the run.
+  const made =
+    role === "create" && collection
+      ? createBody(t, collection, options)
+      : validBodyValue(document, op, options, writePreference(t.fixtures.isMock, op.method));
   if (made.problem) return { problem: made.problem };
   let body = made.value;
   // A body that carries the record's id (PUT /x, PATCH /x, a PUT of the whole record) names the record acted on.

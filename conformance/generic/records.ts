@@ -22,6 +22,7 @@ import {
   requiredParts,
   validBodyValue,
   wireText,
+  writePreference,
 } from "./requests.js";
 import { propertiesOf } from "./schema-walk.js";
 import { passes, seededUuid, type ValueOptions } from "./values.js";
@@ -149,7 +150,7 @@ export function createBody(
 ): { value?: unknown; problem?: string } {
   const document = documentOf(t);
   const op = collection.create!;
-  const body = validBodyValue(document, op, options);
+  const body = validBodyValue(document, op, options, writePreference(t.fixtures.isMock, op.method));
   if (body.problem || !body.value || typeof body.value !== "object" || Array.isArray(body.value)) return body;
   const properties = op.requestSchemaPointer ? propertiesOf(document.doc, op.requestSchemaPointer) : {};
   const idProperty = properties[collection.idField];
@@ -363,9 +364,14 @@ export function unknownIdValue(
   pointer: string,
   schema: Record<string, any>,
 ): string | undefined {
-  const big =
-    Math.min(typeof schema.maximum === "number" ? schema.maximum : 2_147_483_000, 2_147_483_000) -
-    Math.floor(Math.random() * 1000);
+  // Near the top of the range the schema allows (int64 ids are often large and random: the top is far from them).
+  const top =
+    typeof schema.maximum === "number"
+      ? schema.maximum
+      : schema.format === "int32"
+        ? 2 ** 31 - 1
+        : Number.MAX_SAFE_INTEGER;
+  const big = Math.max(top - Math.floor(Math.random() * 1_000_000), schema.minimum ?? 0);
   const candidates: unknown[] = [
     randomUUID(),
     big,

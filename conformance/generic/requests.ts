@@ -119,18 +119,39 @@ export function validBodyValue(
   document: SuiteDocument,
   op: OperationInfo,
   options: ValueOptions,
+  prefer: "examples" | "generated" = "examples",
 ): { value?: unknown; problem?: string } {
   const pointer = op.requestSchemaPointer;
   if (!pointer) return {};
   const valid = (v: unknown) =>
     passes(document.doc, pointer, "assumed", v) || passes(document.doc, pointer, "documented", v);
-  if (options.examples !== false)
-    for (const example of mediaExamples(document, op)) if (valid(example)) return { value: structuredClone(example) };
+  const fromExamples = () => {
+    for (const example of mediaExamples(document, op)) if (valid(example)) return structuredClone(example);
+    return (
+      validValue(document.doc, pointer, "assumed", options) ?? validValue(document.doc, pointer, "documented", options)
+    );
+  };
+  const generated = () => {
+    const only = { ...options, examples: false };
+    return validValue(document.doc, pointer, "assumed", only) ?? validValue(document.doc, pointer, "documented", only);
+  };
   const value =
-    validValue(document.doc, pointer, "assumed", options) ?? validValue(document.doc, pointer, "documented", options);
+    options.examples === false
+      ? generated()
+      : prefer === "generated"
+        ? (generated() ?? fromExamples())
+        : fromExamples();
   return value === undefined
     ? { problem: `no body the document accepts could be made for ${op.operationId}` }
     : { value };
+}
+
+/**
+ * Which values a write sends: on a foreign target generated ones first (they carry the run id, and an
+ * example's fixed name or id may be a real record's there), else the examples first.
+ */
+export function writePreference(isMock: boolean, method: string): "examples" | "generated" {
+  return isMock || method === "GET" ? "examples" : "generated";
 }
 
 /** The body as sent: JSON, urlencoded or multipart form fields, or raw bytes for any other media type. */

@@ -1,7 +1,7 @@
 /**
  * A write outside the document's collections (an action: `POST /pets/{id}/vaccinate`, `POST
  * /user/createWithList`) that a foreign target accepted: the document shows no way to undo it, so the
- * ledger says so (`maybe-left`), for a person to check. Writes on records of the rule's own, and
+ * ledger lists it as `left`, for a person to check. Writes on records of the rule's own, and
  * creates (tracked with their ids), need no such line.
  */
 import type { OperationInfo } from "../../mock-server/core/exchange-rules/operation-table.js";
@@ -20,7 +20,7 @@ export function recordWrite(t: RuleContext, op: OperationInfo, exchange: Exchang
   record(t.fixtures, {
     kind: "write",
     id,
-    state: "maybe-left",
+    state: "left",
     note: `${op.operationId} answered ${exchange.status} (sent by ${t.rule.id}); it belongs to no collection of the document, so the run cannot undo what it did`,
   });
 }
