@@ -14,6 +14,27 @@ export function knowledgeBaseForm(name: string): FormData {
   return form;
 }
 
+/** The operations with a sample request: the reference's 17 (an operation a spec author adds has generic rules). */
+export const SAMPLED_OPERATIONS: ReadonlySet<string> = new Set([
+  "listAgents",
+  "createIntegration",
+  "getIntegration",
+  "updateIntegration",
+  "createIntegrationAuth",
+  "createBatchRun",
+  "getBatchRun",
+  "listTestRuns",
+  "createKnowledgeBase",
+  "listCalls",
+  "getCall",
+  "getQaRule",
+  "deleteQaRule",
+  "listPhoneNumbers",
+  "updatePhoneNumber",
+  "createChat",
+  "listWebhooks",
+]);
+
 export function sampleRequest(operationId: string, f: Fixtures): RequestSpec {
   const agentId = f.agentId ?? PLACEHOLDER_ID;
   const phone = encodeURIComponent(f.phoneNumber ?? "+14155550100");
