@@ -28,7 +28,7 @@ import { MockEvents } from "../core/events.js";
 import { withVerification } from "../webhooks/verification.js";
 import { liveJournal } from "./live-journal.js";
 import { Journal, type RequestJournal } from "../store/journal.js";
-import { CredentialWorkspaces } from "./credentials.js";
+import { CredentialWorkspaces, securityOf } from "./credentials.js";
 import { createCore, type Core } from "./pipeline.js";
 import type { InFront } from "./upstream-step.js";
 import { DriftLog } from "../upstream/drift-log.js";
@@ -185,6 +185,8 @@ export function createMock(overrides: Partial<MockOptions> = {}, components: Moc
   };
   // The spec this mock serves; only installSpec replaces it.
   let contract = new Contract(spec);
+  // A security requirement naming a scheme the document does not define stops the start, not each request.
+  if (otherDocument) for (const op of contract.operations) securityOf(contract, op);
   const faults = new FaultRules(
     () => contract.operationsById,
     (id) => workspaces.get(id) !== undefined,

@@ -55,3 +55,17 @@ describe("the journal and the HAR export of another document", () => {
     expect(workspaces).not.toContain(auth.Authorization.slice("Basic ".length));
   });
 });
+
+describe("a document the mock cannot serve", () => {
+  it("stops startMock with one message: a security scheme it does not define", async () => {
+    const spec = {
+      openapi: "3.1.0",
+      info: { title: "Broken", version: "1" },
+      security: [{ missing: [] }],
+      paths: { "/x": { get: { operationId: "getX", responses: { "204": { description: "none" } } } } },
+    };
+    await expect(startMock({ spec, log: () => undefined })).rejects.toThrow(
+      "getX requires the security scheme missing, which the document does not define",
+    );
+  });
+});
