@@ -1717,12 +1717,182 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate38.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var exact14 = validate39;
-var schema61 = { "type": "object", "required": ["now", "mode", "speed", "workspaceId"], "properties": { "workspaceId": { "type": ["string", "null"], "description": "The workspace whose clock this is; null for the root clock." }, "now": { "type": "string", "format": "date-time" }, "mode": { "type": "string", "enum": ["real", "virtual"] }, "speed": { "type": "number" }, "pending": { "type": "array", "description": "With `workspaceId` only: the workspace's scheduled work, soonest first (at most 100): what an advance of the\nclock would run.\n", "items": { "$ref": "openapi.json#/components/schemas/PendingTask" } } } };
-var schema62 = { "type": "object", "required": ["kind", "ref", "dueAt", "subjectStatus"], "properties": { "kind": { "type": "string", "enum": ["call", "testRun", "chatEnd", "delivery"], "description": "`call`: the call's next status; `testRun`: a simulation test run finishing; `chatEnd`: a silent chat\nending; `delivery`: a webhook delivery's next attempt.\n" }, "ref": { "type": "string", "description": "The subject's id (a callId, a test run's id, a chatId, a deliveryId)." }, "dueAt": { "type": "string", "format": "date-time", "description": "When it falls due, on the workspace's clock." }, "subjectStatus": { "type": ["string", "null"], "description": "The subject's status now (a call's `registered`, a delivery's `pending`); null when it has none." } } };
+var func1 = require_ucs2length().default;
+var pattern5 = new RegExp("^[A-Za-z0-9_.-]+$", "u");
 function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate40.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.name === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.idField === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "idField" }, message: "must have required property 'idField'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.count === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "count" }, message: "must have required property 'count'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "name" || key0 === "idField" || key0 === "count")) {
+        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (func1(data0) > 200) {
+          const err4 = { instancePath: instancePath + "/name", schemaPath: "openapi.json#/components/schemas/GenericCollectionName/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (func1(data0) < 1) {
+          const err5 = { instancePath: instancePath + "/name", schemaPath: "openapi.json#/components/schemas/GenericCollectionName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (!pattern5.test(data0)) {
+          const err6 = { instancePath: instancePath + "/name", schemaPath: "openapi.json#/components/schemas/GenericCollectionName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_.-]+$" }, message: 'must match pattern "^[A-Za-z0-9_.-]+$"' };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/name", schemaPath: "openapi.json#/components/schemas/GenericCollectionName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.idField !== void 0) {
+      if (typeof data.idField !== "string") {
+        const err8 = { instancePath: instancePath + "/idField", schemaPath: "#/properties/idField/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.count !== void 0) {
+      let data2 = data.count;
+      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
+        const err9 = { instancePath: instancePath + "/count", schemaPath: "#/properties/count/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if (typeof data2 == "number" && isFinite(data2)) {
+        if (data2 < 0 || isNaN(data2)) {
+          const err10 = { instancePath: instancePath + "/count", schemaPath: "#/properties/count/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err11];
+    } else {
+      vErrors.push(err11);
+    }
+    errors++;
+  }
+  validate40.errors = vErrors;
+  return errors === 0;
+}
+validate40.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate39.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (Array.isArray(data)) {
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      if (!validate40(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  validate39.errors = vErrors;
+  return errors === 0;
+}
+validate39.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact15 = validate42;
+var schema64 = { "type": "object", "required": ["now", "mode", "speed", "workspaceId"], "properties": { "workspaceId": { "type": ["string", "null"], "description": "The workspace whose clock this is; null for the root clock." }, "now": { "type": "string", "format": "date-time" }, "mode": { "type": "string", "enum": ["real", "virtual"] }, "speed": { "type": "number" }, "pending": { "type": "array", "description": "With `workspaceId` only: the workspace's scheduled work, soonest first (at most 100): what an advance of the\nclock would run.\n", "items": { "$ref": "openapi.json#/components/schemas/PendingTask" } } } };
+var schema65 = { "type": "object", "required": ["kind", "ref", "dueAt", "subjectStatus"], "properties": { "kind": { "type": "string", "enum": ["call", "testRun", "chatEnd", "delivery"], "description": "`call`: the call's next status; `testRun`: a simulation test run finishing; `chatEnd`: a silent chat\nending; `delivery`: a webhook delivery's next attempt.\n" }, "ref": { "type": "string", "description": "The subject's id (a callId, a test run's id, a chatId, a deliveryId)." }, "dueAt": { "type": "string", "format": "date-time", "description": "When it falls due, on the workspace's clock." }, "subjectStatus": { "type": ["string", "null"], "description": "The subject's status now (a call's `registered`, a delivery's `pending`); null when it has none." } } };
+function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate43.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1769,7 +1939,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data0 = data.workspaceId;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err4 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema61.properties.workspaceId.type }, message: "must be string,null" };
+        const err4 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema64.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1812,7 +1982,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === "real" || data2 === "virtual")) {
-        const err8 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema61.properties.mode.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema64.properties.mode.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1888,7 +2058,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
               if (!(data6 === "call" || data6 === "testRun" || data6 === "chatEnd" || data6 === "delivery")) {
-                const err15 = { instancePath: instancePath + "/pending/" + i0 + "/kind", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/kind/enum", keyword: "enum", params: { allowedValues: schema62.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+                const err15 = { instancePath: instancePath + "/pending/" + i0 + "/kind", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/kind/enum", keyword: "enum", params: { allowedValues: schema65.properties.kind.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err15];
                 } else {
@@ -1933,7 +2103,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             if (data5.subjectStatus !== void 0) {
               let data9 = data5.subjectStatus;
               if (typeof data9 !== "string" && data9 !== null) {
-                const err19 = { instancePath: instancePath + "/pending/" + i0 + "/subjectStatus", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/subjectStatus/type", keyword: "type", params: { type: schema62.properties.subjectStatus.type }, message: "must be string,null" };
+                const err19 = { instancePath: instancePath + "/pending/" + i0 + "/subjectStatus", schemaPath: "openapi.json#/components/schemas/PendingTask/properties/subjectStatus/type", keyword: "type", params: { type: schema65.properties.subjectStatus.type }, message: "must be string,null" };
                 if (vErrors === null) {
                   vErrors = [err19];
                 } else {
@@ -1971,34 +2141,33 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate40.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
-validate40.evaluated = { "props": { "workspaceId": true, "now": true, "mode": true, "speed": true, "pending": true }, "dynamicProps": false, "dynamicItems": false };
-function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate43.evaluated = { "props": { "workspaceId": true, "now": true, "mode": true, "speed": true, "pending": true }, "dynamicProps": false, "dynamicItems": false };
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate39.evaluated;
+  const evaluated0 = validate42.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate40(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+  if (!validate43(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
     errors = vErrors.length;
   }
-  validate39.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
-validate39.evaluated = { "props": { "workspaceId": true, "now": true, "mode": true, "speed": true, "pending": true }, "dynamicProps": false, "dynamicItems": false };
-var exact15 = validate42;
-var func1 = require_ucs2length().default;
-function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate42.evaluated = { "props": { "workspaceId": true, "now": true, "mode": true, "speed": true, "pending": true }, "dynamicProps": false, "dynamicItems": false };
+var exact16 = validate45;
+function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate42.evaluated;
+  const evaluated0 = validate45.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2088,16 +2257,16 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate42.errors = vErrors;
+  validate45.errors = vErrors;
   return errors === 0;
 }
-validate42.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact16 = validate43;
-var schema65 = { "type": "object", "required": ["id", "at", "method", "path", "operationId", "workspaceId", "status", "durationMs", "faultId"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the request was answered, on its workspace's clock (the root clock without one)." }, "method": { "type": "string" }, "path": { "type": "string" }, "query": { "type": "string" }, "operationId": { "type": ["string", "null"], "description": "The operation the request was routed to, of the API or of this control plane; null when none." }, "workspaceId": { "type": ["string", "null"], "description": "The workspace of the request's API key; null when the key was missing or refused." }, "status": { "type": ["integer", "null"], "description": "null when a fault rule reset the connection instead of answering." }, "durationMs": { "type": "number" }, "faultId": { "type": ["string", "null"], "description": "The fault rule applied to the request." }, "source": { "type": "string", "enum": ["upstream", "mock", "fallback"], "description": "In front of a real deployment (`--upstream`) only: the upstream answered, the mock did (an operation\nrouted to the mock), or the mock did because the upstream failed (`fallback`).\n" } } };
-function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate45.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact17 = validate46;
+var schema68 = { "type": "object", "required": ["id", "at", "method", "path", "operationId", "workspaceId", "status", "durationMs", "faultId"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the request was answered, on its workspace's clock (the root clock without one)." }, "method": { "type": "string" }, "path": { "type": "string" }, "query": { "type": "string" }, "operationId": { "type": ["string", "null"], "description": "The operation the request was routed to, of the API or of this control plane; null when none." }, "workspaceId": { "type": ["string", "null"], "description": "The workspace of the request's API key; null when the key was missing or refused." }, "status": { "type": ["integer", "null"], "description": "null when a fault rule reset the connection instead of answering." }, "durationMs": { "type": "number" }, "faultId": { "type": ["string", "null"], "description": "The fault rule applied to the request." }, "source": { "type": "string", "enum": ["upstream", "mock", "fallback"], "description": "In front of a real deployment (`--upstream`) only: the upstream answered, the mock did (an operation\nrouted to the mock), or the mock did because the upstream failed (`fallback`).\n" } } };
+function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate43.evaluated;
+  const evaluated0 = validate46.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2259,7 +2428,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.operationId !== void 0) {
           let data6 = data0.operationId;
           if (typeof data6 !== "string" && data6 !== null) {
-            const err15 = { instancePath: instancePath + "/" + i0 + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema65.properties.operationId.type }, message: "must be string,null" };
+            const err15 = { instancePath: instancePath + "/" + i0 + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema68.properties.operationId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -2271,7 +2440,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.workspaceId !== void 0) {
           let data7 = data0.workspaceId;
           if (typeof data7 !== "string" && data7 !== null) {
-            const err16 = { instancePath: instancePath + "/" + i0 + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema65.properties.workspaceId.type }, message: "must be string,null" };
+            const err16 = { instancePath: instancePath + "/" + i0 + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema68.properties.workspaceId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -2283,7 +2452,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.status !== void 0) {
           let data8 = data0.status;
           if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8)) && data8 !== null) {
-            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema65.properties.status.type }, message: "must be integer,null" };
+            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema68.properties.status.type }, message: "must be integer,null" };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -2307,7 +2476,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.faultId !== void 0) {
           let data10 = data0.faultId;
           if (typeof data10 !== "string" && data10 !== null) {
-            const err19 = { instancePath: instancePath + "/" + i0 + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema65.properties.faultId.type }, message: "must be string,null" };
+            const err19 = { instancePath: instancePath + "/" + i0 + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema68.properties.faultId.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err19];
             } else {
@@ -2328,7 +2497,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data11 === "upstream" || data11 === "mock" || data11 === "fallback")) {
-            const err21 = { instancePath: instancePath + "/" + i0 + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema65.properties.source.enum }, message: "must be equal to one of the allowed values" };
+            const err21 = { instancePath: instancePath + "/" + i0 + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema68.properties.source.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -2356,15 +2525,15 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate43.errors = vErrors;
+  validate46.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact17 = validate44;
-function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate46.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact18 = validate47;
+function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate44.evaluated;
+  const evaluated0 = validate47.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2413,15 +2582,15 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate44.errors = vErrors;
+  validate47.errors = vErrors;
   return errors === 0;
 }
-validate44.evaluated = { "props": { "count": true }, "dynamicProps": false, "dynamicItems": false };
-var exact18 = validate45;
-function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate47.evaluated = { "props": { "count": true }, "dynamicProps": false, "dynamicItems": false };
+var exact19 = validate48;
+function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate45.evaluated;
+  const evaluated0 = validate48.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2546,16 +2715,16 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate45.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "props": { "log": true }, "dynamicProps": false, "dynamicItems": false };
-var exact19 = validate46;
-var schema71 = { "type": "object", "required": ["operationId", "kind", "value", "seen", "howTo"], "properties": { "operationId": { "type": "string", "description": "The API operation, or the webhook event's operation for `kind` webhook." }, "kind": { "type": "string", "enum": ["status", "page", "enum", "nullable", "webhook"] }, "value": { "type": "string", "description": '`status`: the status ("404"); `page`: empty, first, middle or last; `enum`: `<field>=<value>`\n("status=error", the field\'s path in the resource, `[]` for an array\'s items); `nullable`:\n`<field>=null` or `<field>=set`; `webhook`: the event kind.\n' }, "seen": { "type": "boolean" }, "howTo": { "type": "string", "description": "One sentence for a person." }, "recipe": { "type": "array", "description": "The requests that provoke the variant in this workspace, in order.", "items": { "$ref": "openapi.json#/components/schemas/RecipeRequest" } } } };
-function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate48.evaluated = { "props": { "log": true }, "dynamicProps": false, "dynamicItems": false };
+var exact20 = validate49;
+var schema74 = { "type": "object", "required": ["operationId", "kind", "value", "seen", "howTo"], "properties": { "operationId": { "type": "string", "description": "The API operation, or the webhook event's operation for `kind` webhook." }, "kind": { "type": "string", "enum": ["status", "page", "enum", "nullable", "webhook"] }, "value": { "type": "string", "description": '`status`: the status ("404"); `page`: empty, first, middle or last; `enum`: `<field>=<value>`\n("status=error", the field\'s path in the resource, `[]` for an array\'s items); `nullable`:\n`<field>=null` or `<field>=set`; `webhook`: the event kind.\n' }, "seen": { "type": "boolean" }, "howTo": { "type": "string", "description": "One sentence for a person." }, "recipe": { "type": "array", "description": "The requests that provoke the variant in this workspace, in order.", "items": { "$ref": "openapi.json#/components/schemas/RecipeRequest" } } } };
+function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate48.evaluated;
+  const evaluated0 = validate51.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2631,7 +2800,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data1 === "status" || data1 === "page" || data1 === "enum" || data1 === "nullable" || data1 === "webhook")) {
-        const err7 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema71.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        const err7 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema74.properties.kind.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2797,14 +2966,14 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate48.errors = vErrors;
+  validate51.errors = vErrors;
   return errors === 0;
 }
-validate48.evaluated = { "props": { "operationId": true, "kind": true, "value": true, "seen": true, "howTo": true, "recipe": true }, "dynamicProps": false, "dynamicItems": false };
-function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate51.evaluated = { "props": { "operationId": true, "kind": true, "value": true, "seen": true, "howTo": true, "recipe": true }, "dynamicProps": false, "dynamicItems": false };
+function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate47.evaluated;
+  const evaluated0 = validate50.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2887,8 +3056,8 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data2)) {
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate48(data2[i0], { instancePath: instancePath + "/variants/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+          if (!validate51(data2[i0], { instancePath: instancePath + "/variants/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
             errors = vErrors.length;
           }
         }
@@ -2911,35 +3080,35 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate47.errors = vErrors;
+  validate50.errors = vErrors;
   return errors === 0;
 }
-validate47.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate50.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
+function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
+  const evaluated0 = validate49.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+  if (!validate50(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
     errors = vErrors.length;
   }
-  validate46.errors = vErrors;
+  validate49.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
-var exact20 = validate51;
-var schema74 = { "type": "object", "required": ["id", "at", "operationId", "workspaceId", "rule", "level", "where", "path", "message", "exchange"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the exchange was checked, on the door workspace's clock." }, "operationId": { "type": "string" }, "workspaceId": { "type": ["string", "null"], "description": "The door's workspace (the one the mock serves from in upstream mode)." }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"], "description": "`documented`: the reference states it; `assumed`: it rests on a decision of the kit (x-assumption)." }, "where": { "type": "string", "enum": ["request", "response"], "description": "`request`: the client sent what the contract forbids; `response`: the upstream answered it." }, "path": { "type": "string", "description": "Where in the message, a JSON pointer into the body (`/data/0/status`), `#status`, `#header/<name>`, or `/query/<name>` and `/path/<name>` for parameters." }, "message": { "type": "string" }, "exchange": { "type": "object", "required": ["request"], "properties": { "request": { "type": "object", "required": ["method", "url", "headers"], "properties": { "method": { "type": "string" }, "url": { "type": "string" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } }, "response": { "type": "object", "required": ["status", "headers"], "properties": { "status": { "type": "integer" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } } } } } };
-var schema75 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
-function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate49.evaluated = { "props": { "workspaceId": true, "percent": true, "variants": true }, "dynamicProps": false, "dynamicItems": false };
+var exact21 = validate54;
+var schema77 = { "type": "object", "required": ["id", "at", "operationId", "workspaceId", "rule", "level", "where", "path", "message", "exchange"], "properties": { "id": { "type": "string" }, "at": { "type": "string", "format": "date-time", "description": "When the exchange was checked, on the door workspace's clock." }, "operationId": { "type": "string" }, "workspaceId": { "type": ["string", "null"], "description": "The door's workspace (the one the mock serves from in upstream mode)." }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"], "description": "`documented`: the reference states it; `assumed`: it rests on a decision of the kit (x-assumption)." }, "where": { "type": "string", "enum": ["request", "response"], "description": "`request`: the client sent what the contract forbids; `response`: the upstream answered it." }, "path": { "type": "string", "description": "Where in the message, a JSON pointer into the body (`/data/0/status`), `#status`, `#header/<name>`, or `/query/<name>` and `/path/<name>` for parameters." }, "message": { "type": "string" }, "exchange": { "type": "object", "required": ["request"], "properties": { "request": { "type": "object", "required": ["method", "url", "headers"], "properties": { "method": { "type": "string" }, "url": { "type": "string" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } }, "response": { "type": "object", "required": ["status", "headers"], "properties": { "status": { "type": "integer" }, "headers": { "type": "object", "additionalProperties": { "type": "string" } }, "body": {} } } } } } };
+var schema78 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
+function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate52.evaluated;
+  const evaluated0 = validate55.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3084,7 +3253,7 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data3 = data.workspaceId;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema74.properties.workspaceId.type }, message: "must be string,null" };
+        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema77.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -3105,7 +3274,7 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data4 === "status" || data4 === "content-type" || data4 === "body" || data4 === "required" || data4 === "enum" || data4 === "format" || data4 === "e164" || data4 === "schema" || data4 === "error-body" || data4 === "pagination" || data4 === "order" || data4 === "timeline")) {
-        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema75.enum }, message: "must be equal to one of the allowed values" };
+        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -3126,7 +3295,7 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data5 === "documented" || data5 === "assumed")) {
-        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema74.properties.level.enum }, message: "must be equal to one of the allowed values" };
+        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema77.properties.level.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -3147,7 +3316,7 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data6 === "request" || data6 === "response")) {
-        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema74.properties.where.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema77.properties.where.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -3362,14 +3531,14 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate52.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
-validate52.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
-function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate55.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
+function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate51.evaluated;
+  const evaluated0 = validate54.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3379,8 +3548,8 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate52(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+      if (!validate55(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
         errors = vErrors.length;
       }
     }
@@ -3393,16 +3562,16 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate51.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
-validate51.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact21 = validate54;
-var schema78 = { "type": "object", "properties": { "operationId": { "type": "string", "description": "Only requests to this operation of the API; every operation when absent." }, "workspaceId": { "type": "string", "description": "Only requests of this (existing) workspace." }, "kind": { "type": "string", "enum": ["status", "reset", "empty", "slow"], "description": "What the fault does; `status` when only `status` is given. Required unless the rule only delays." }, "status": { "type": "integer", "description": "kind status: an error status (4xx, 5xx) the operation documents; without operationId, one every operation\ndocuments (400, 401, 403, 404, 500). Anything else is refused with 400.\n" }, "delayMs": { "type": "integer", "minimum": 0, "maximum": 6e4, "description": "Wait before the fault (or the real answer)." }, "latency": { "$ref": "openapi.json#/components/schemas/Latency" }, "trickleMs": { "type": "integer", "minimum": 1, "maximum": 6e4, "default": 2e3, "description": "kind slow only; the body arrives in up to ten pieces spread over this long." }, "times": { "type": "integer", "minimum": 1, "description": "The rule is used up after this many faults; unlimited when absent." }, "after": { "type": "integer", "minimum": 0, "default": 0, "description": "Matches to let through before the first fault." }, "probability": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 1 }, "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295, "description": "Seeds the rule's draws (probability, latency); drawn at random and shown when absent." } } };
-function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate54.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact22 = validate57;
+var schema81 = { "type": "object", "properties": { "operationId": { "type": "string", "description": "Only requests to this operation of the API; every operation when absent." }, "workspaceId": { "type": "string", "description": "Only requests of this (existing) workspace." }, "kind": { "type": "string", "enum": ["status", "reset", "empty", "slow"], "description": "What the fault does; `status` when only `status` is given. Required unless the rule only delays." }, "status": { "type": "integer", "description": "kind status: an error status (4xx, 5xx) the operation documents; without operationId, one every operation\ndocuments (400, 401, 403, 404, 500). Anything else is refused with 400.\n" }, "delayMs": { "type": "integer", "minimum": 0, "maximum": 6e4, "description": "Wait before the fault (or the real answer)." }, "latency": { "$ref": "openapi.json#/components/schemas/Latency" }, "trickleMs": { "type": "integer", "minimum": 1, "maximum": 6e4, "default": 2e3, "description": "kind slow only; the body arrives in up to ten pieces spread over this long." }, "times": { "type": "integer", "minimum": 1, "description": "The rule is used up after this many faults; unlimited when absent." }, "after": { "type": "integer", "minimum": 0, "default": 0, "description": "Matches to let through before the first fault." }, "probability": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 1 }, "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295, "description": "Seeds the rule's draws (probability, latency); drawn at random and shown when absent." } } };
+function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate56.evaluated;
+  const evaluated0 = validate59.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3444,7 +3613,7 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data2 === "status" || data2 === "reset" || data2 === "empty" || data2 === "slow")) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema78.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/enum", keyword: "enum", params: { allowedValues: schema81.properties.kind.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4033,22 +4202,22 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate56.errors = vErrors;
+  validate59.errors = vErrors;
   return errors === 0;
 }
-validate56.evaluated = { "props": { "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate59.evaluated = { "props": { "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate55.evaluated;
+  const evaluated0 = validate58.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate56(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+  if (!validate59(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4150,14 +4319,14 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate55.errors = vErrors;
+  validate58.errors = vErrors;
   return errors === 0;
 }
-validate55.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate58.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate54.evaluated;
+  const evaluated0 = validate57.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -4167,8 +4336,8 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate55(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+      if (!validate58(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
         errors = vErrors.length;
       }
     }
@@ -4181,23 +4350,23 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate54.errors = vErrors;
+  validate57.errors = vErrors;
   return errors === 0;
 }
-validate54.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact22 = validate59;
-function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate57.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact23 = validate62;
+function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate60.evaluated;
+  const evaluated0 = validate63.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate56(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+  if (!validate59(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4213,41 +4382,41 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate60.errors = vErrors;
+  validate63.errors = vErrors;
   return errors === 0;
 }
-validate60.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate63.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate59.evaluated;
+  const evaluated0 = validate62.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate60(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+  if (!validate63(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
     errors = vErrors.length;
   }
-  validate59.errors = vErrors;
+  validate62.errors = vErrors;
   return errors === 0;
 }
-validate59.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var exact23 = validate63;
-function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate62.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var exact24 = validate66;
+function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate64.evaluated;
+  const evaluated0 = validate67.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate56(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+  if (!validate59(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4349,34 +4518,34 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate64.errors = vErrors;
+  validate67.errors = vErrors;
   return errors === 0;
 }
-validate64.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate67.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate63.evaluated;
+  const evaluated0 = validate66.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate64(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+  if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
     errors = vErrors.length;
   }
-  validate63.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 }
-validate63.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-var exact24 = validate67;
-var schema85 = { "type": "object", "required": ["deliveryId", "webhookId", "workspaceId", "event", "url", "payload", "signature", "status", "attempts"], "properties": { "deliveryId": { "type": "string" }, "webhookId": { "type": "string" }, "workspaceId": { "type": "string" }, "event": { "type": "string" }, "url": { "type": "string" }, "payload": { "type": "string", "description": "The raw body, exactly as signed." }, "signature": { "type": "string", "description": "Value of the X-Webhook-Signature header." }, "status": { "type": "string", "enum": ["pending", "delivered", "failed", "skipped"], "description": "skipped when the url is on a reserved example domain (example.com, .test, .invalid), where nothing is sent." }, "nextAttemptAt": { "type": ["string", "null"], "format": "date-time" }, "verified": { "type": ["boolean", "null"], "description": "Whether `signature` verifies over `payload` with the webhook's current secret (the check a receiver makes,\nwithout its time tolerance); null before the first attempt signed it.\n" }, "verifyError": { "type": "string", "description": "Why it does not verify (the webhook was deleted, its secret changed, the signature does not match)." }, "attempts": { "type": "array", "items": { "type": "object", "required": ["at"], "properties": { "at": { "type": "string", "format": "date-time" }, "statusCode": { "type": ["integer", "null"] }, "error": { "type": ["string", "null"] }, "durationMs": { "type": "number" }, "response": { "type": ["string", "null"], "description": "The first 1024 characters of the receiver's answer body; null when it sent none." } } } } } };
-function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate66.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+var exact25 = validate70;
+var schema88 = { "type": "object", "required": ["deliveryId", "webhookId", "workspaceId", "event", "url", "payload", "signature", "status", "attempts"], "properties": { "deliveryId": { "type": "string" }, "webhookId": { "type": "string" }, "workspaceId": { "type": "string" }, "event": { "type": "string" }, "url": { "type": "string" }, "payload": { "type": "string", "description": "The raw body, exactly as signed." }, "signature": { "type": "string", "description": "Value of the X-Webhook-Signature header." }, "status": { "type": "string", "enum": ["pending", "delivered", "failed", "skipped"], "description": "skipped when the url is on a reserved example domain (example.com, .test, .invalid), where nothing is sent." }, "nextAttemptAt": { "type": ["string", "null"], "format": "date-time" }, "verified": { "type": ["boolean", "null"], "description": "Whether `signature` verifies over `payload` with the webhook's current secret (the check a receiver makes,\nwithout its time tolerance); null before the first attempt signed it.\n" }, "verifyError": { "type": "string", "description": "Why it does not verify (the webhook was deleted, its secret changed, the signature does not match)." }, "attempts": { "type": "array", "items": { "type": "object", "required": ["at"], "properties": { "at": { "type": "string", "format": "date-time" }, "statusCode": { "type": ["integer", "null"] }, "error": { "type": ["string", "null"] }, "durationMs": { "type": "number" }, "response": { "type": ["string", "null"], "description": "The first 1024 characters of the receiver's answer body; null when it sent none." } } } } } };
+function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate67.evaluated;
+  const evaluated0 = validate70.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -4558,7 +4727,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data8 === "pending" || data8 === "delivered" || data8 === "failed" || data8 === "skipped")) {
-            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema85.properties.status.enum }, message: "must be equal to one of the allowed values" };
+            const err17 = { instancePath: instancePath + "/" + i0 + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema88.properties.status.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -4570,7 +4739,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.nextAttemptAt !== void 0) {
           let data9 = data0.nextAttemptAt;
           if (typeof data9 !== "string" && data9 !== null) {
-            const err18 = { instancePath: instancePath + "/" + i0 + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema85.properties.nextAttemptAt.type }, message: "must be string,null" };
+            const err18 = { instancePath: instancePath + "/" + i0 + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema88.properties.nextAttemptAt.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err18];
             } else {
@@ -4593,7 +4762,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.verified !== void 0) {
           let data10 = data0.verified;
           if (typeof data10 !== "boolean" && data10 !== null) {
-            const err20 = { instancePath: instancePath + "/" + i0 + "/verified", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verified/type", keyword: "type", params: { type: schema85.properties.verified.type }, message: "must be boolean,null" };
+            const err20 = { instancePath: instancePath + "/" + i0 + "/verified", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verified/type", keyword: "type", params: { type: schema88.properties.verified.type }, message: "must be boolean,null" };
             if (vErrors === null) {
               vErrors = [err20];
             } else {
@@ -4654,7 +4823,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data13.statusCode !== void 0) {
                   let data15 = data13.statusCode;
                   if (!(typeof data15 == "number" && (!(data15 % 1) && !isNaN(data15)) && isFinite(data15)) && data15 !== null) {
-                    const err25 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
+                    const err25 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema88.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
                     if (vErrors === null) {
                       vErrors = [err25];
                     } else {
@@ -4666,7 +4835,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data13.error !== void 0) {
                   let data16 = data13.error;
                   if (typeof data16 !== "string" && data16 !== null) {
-                    const err26 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.error.type }, message: "must be string,null" };
+                    const err26 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema88.properties.attempts.items.properties.error.type }, message: "must be string,null" };
                     if (vErrors === null) {
                       vErrors = [err26];
                     } else {
@@ -4690,7 +4859,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data13.response !== void 0) {
                   let data18 = data13.response;
                   if (typeof data18 !== "string" && data18 !== null) {
-                    const err28 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/response", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/response/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.response.type }, message: "must be string,null" };
+                    const err28 = { instancePath: instancePath + "/" + i0 + "/attempts/" + i1 + "/response", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/response/type", keyword: "type", params: { type: schema88.properties.attempts.items.properties.response.type }, message: "must be string,null" };
                     if (vErrors === null) {
                       vErrors = [err28];
                     } else {
@@ -4738,23 +4907,23 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate67.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
-validate67.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact25 = validate68;
-function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate70.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact26 = validate71;
+function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate70.evaluated;
+  const evaluated0 = validate73.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate56(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+  if (!validate59(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4856,14 +5025,14 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate70.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
-validate70.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
-function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate73.evaluated = { "props": { "faultId": true, "matched": true, "applied": true, "operationId": true, "workspaceId": true, "kind": true, "status": true, "delayMs": true, "latency": true, "trickleMs": true, "times": true, "after": true, "probability": true, "seed": true }, "dynamicProps": false, "dynamicItems": false };
+function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate73.evaluated;
+  const evaluated0 = validate76.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5008,7 +5177,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data3 = data.workspaceId;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema74.properties.workspaceId.type }, message: "must be string,null" };
+        const err14 = { instancePath: instancePath + "/workspaceId", schemaPath: "#/properties/workspaceId/type", keyword: "type", params: { type: schema77.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -5029,7 +5198,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data4 === "status" || data4 === "content-type" || data4 === "body" || data4 === "required" || data4 === "enum" || data4 === "format" || data4 === "e164" || data4 === "schema" || data4 === "error-body" || data4 === "pagination" || data4 === "order" || data4 === "timeline")) {
-        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema75.enum }, message: "must be equal to one of the allowed values" };
+        const err16 = { instancePath: instancePath + "/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema78.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -5050,7 +5219,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data5 === "documented" || data5 === "assumed")) {
-        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema74.properties.level.enum }, message: "must be equal to one of the allowed values" };
+        const err18 = { instancePath: instancePath + "/level", schemaPath: "#/properties/level/enum", keyword: "enum", params: { allowedValues: schema77.properties.level.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -5071,7 +5240,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data6 === "request" || data6 === "response")) {
-        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema74.properties.where.enum }, message: "must be equal to one of the allowed values" };
+        const err20 = { instancePath: instancePath + "/where", schemaPath: "#/properties/where/enum", keyword: "enum", params: { allowedValues: schema77.properties.where.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -5286,14 +5455,14 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
-validate73.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
-function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate76.evaluated = { "props": { "id": true, "at": true, "operationId": true, "workspaceId": true, "rule": true, "level": true, "where": true, "path": true, "message": true, "exchange": true }, "dynamicProps": false, "dynamicItems": false };
+function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate69.evaluated;
+  const evaluated0 = validate72.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5451,7 +5620,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.operationId !== void 0) {
       let data5 = data.operationId;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err15 = { instancePath: instancePath + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema65.properties.operationId.type }, message: "must be string,null" };
+        const err15 = { instancePath: instancePath + "/operationId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/operationId/type", keyword: "type", params: { type: schema68.properties.operationId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -5463,7 +5632,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.workspaceId !== void 0) {
       let data6 = data.workspaceId;
       if (typeof data6 !== "string" && data6 !== null) {
-        const err16 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema65.properties.workspaceId.type }, message: "must be string,null" };
+        const err16 = { instancePath: instancePath + "/workspaceId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/workspaceId/type", keyword: "type", params: { type: schema68.properties.workspaceId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -5475,7 +5644,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data7 = data.status;
       if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-        const err17 = { instancePath: instancePath + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema65.properties.status.type }, message: "must be integer,null" };
+        const err17 = { instancePath: instancePath + "/status", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/status/type", keyword: "type", params: { type: schema68.properties.status.type }, message: "must be integer,null" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -5499,7 +5668,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.faultId !== void 0) {
       let data9 = data.faultId;
       if (typeof data9 !== "string" && data9 !== null) {
-        const err19 = { instancePath: instancePath + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema65.properties.faultId.type }, message: "must be string,null" };
+        const err19 = { instancePath: instancePath + "/faultId", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/faultId/type", keyword: "type", params: { type: schema68.properties.faultId.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -5520,7 +5689,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data10 === "upstream" || data10 === "mock" || data10 === "fallback")) {
-        const err21 = { instancePath: instancePath + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema65.properties.source.enum }, message: "must be equal to one of the allowed values" };
+        const err21 = { instancePath: instancePath + "/source", schemaPath: "openapi.json#/components/schemas/JournalEntry/properties/source/enum", keyword: "enum", params: { allowedValues: schema68.properties.source.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -5575,8 +5744,8 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
       let valid4 = false;
       let passing0 = null;
       const _errs31 = errors;
-      if (!validate70(data12, { instancePath: instancePath + "/fault", parentData: data, parentDataProperty: "fault", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+      if (!validate73(data12, { instancePath: instancePath + "/fault", parentData: data, parentDataProperty: "fault", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs31 === errors;
@@ -5643,8 +5812,8 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data13)) {
         const len0 = data13.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate73(data13[i0], { instancePath: instancePath + "/drift/" + i0, parentData: data13, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+          if (!validate76(data13[i0], { instancePath: instancePath + "/drift/" + i0, parentData: data13, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
             errors = vErrors.length;
           }
         }
@@ -5667,34 +5836,34 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate69.errors = vErrors;
+  validate72.errors = vErrors;
   return errors === 0;
 }
-validate69.evaluated = { "props": { "har": true, "fault": true, "drift": true, "id": true, "at": true, "method": true, "path": true, "query": true, "operationId": true, "workspaceId": true, "status": true, "durationMs": true, "faultId": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
-function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate72.evaluated = { "props": { "har": true, "fault": true, "drift": true, "id": true, "at": true, "method": true, "path": true, "query": true, "operationId": true, "workspaceId": true, "status": true, "durationMs": true, "faultId": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
+function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate68.evaluated;
+  const evaluated0 = validate71.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate69(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+  if (!validate72(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
     errors = vErrors.length;
   }
-  validate68.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
-validate68.evaluated = { "props": { "har": true, "fault": true, "drift": true, "id": true, "at": true, "method": true, "path": true, "query": true, "operationId": true, "workspaceId": true, "status": true, "durationMs": true, "faultId": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
-var exact26 = validate76;
-var schema93 = { "type": "object", "required": ["operationId", "method", "path", "tag", "summary", "statuses"], "properties": { "operationId": { "type": "string" }, "method": { "type": "string", "description": "Upper case." }, "path": { "type": "string" }, "tag": { "type": ["string", "null"] }, "summary": { "type": ["string", "null"] }, "statuses": { "type": "array", "description": "The statuses the operation documents, ascending.", "items": { "type": "integer" } } } };
-function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate71.evaluated = { "props": { "har": true, "fault": true, "drift": true, "id": true, "at": true, "method": true, "path": true, "query": true, "operationId": true, "workspaceId": true, "status": true, "durationMs": true, "faultId": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
+var exact27 = validate79;
+var schema96 = { "type": "object", "required": ["operationId", "method", "path", "tag", "summary", "statuses"], "properties": { "operationId": { "type": "string" }, "method": { "type": "string", "description": "Upper case." }, "path": { "type": "string" }, "tag": { "type": ["string", "null"] }, "summary": { "type": ["string", "null"] }, "statuses": { "type": "array", "description": "The statuses the operation documents, ascending.", "items": { "type": "integer" } } } };
+function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate76.evaluated;
+  const evaluated0 = validate79.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -5796,7 +5965,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.tag !== void 0) {
           let data4 = data0.tag;
           if (typeof data4 !== "string" && data4 !== null) {
-            const err9 = { instancePath: instancePath + "/" + i0 + "/tag", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/tag/type", keyword: "type", params: { type: schema93.properties.tag.type }, message: "must be string,null" };
+            const err9 = { instancePath: instancePath + "/" + i0 + "/tag", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/tag/type", keyword: "type", params: { type: schema96.properties.tag.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -5808,7 +5977,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.summary !== void 0) {
           let data5 = data0.summary;
           if (typeof data5 !== "string" && data5 !== null) {
-            const err10 = { instancePath: instancePath + "/" + i0 + "/summary", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/summary/type", keyword: "type", params: { type: schema93.properties.summary.type }, message: "must be string,null" };
+            const err10 = { instancePath: instancePath + "/" + i0 + "/summary", schemaPath: "openapi.json#/components/schemas/OperationInfo/properties/summary/type", keyword: "type", params: { type: schema96.properties.summary.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -5862,15 +6031,15 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
-validate76.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var exact27 = validate77;
-function validate77(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate79.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
+var exact28 = validate80;
+function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate77.evaluated;
+  const evaluated0 = validate80.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6048,7 +6217,7 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (!(data7 === "pending" || data7 === "delivered" || data7 === "failed" || data7 === "skipped")) {
-        const err17 = { instancePath: instancePath + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema85.properties.status.enum }, message: "must be equal to one of the allowed values" };
+        const err17 = { instancePath: instancePath + "/status", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/status/enum", keyword: "enum", params: { allowedValues: schema88.properties.status.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -6060,7 +6229,7 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.nextAttemptAt !== void 0) {
       let data8 = data.nextAttemptAt;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err18 = { instancePath: instancePath + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema85.properties.nextAttemptAt.type }, message: "must be string,null" };
+        const err18 = { instancePath: instancePath + "/nextAttemptAt", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/nextAttemptAt/type", keyword: "type", params: { type: schema88.properties.nextAttemptAt.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -6083,7 +6252,7 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.verified !== void 0) {
       let data9 = data.verified;
       if (typeof data9 !== "boolean" && data9 !== null) {
-        const err20 = { instancePath: instancePath + "/verified", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verified/type", keyword: "type", params: { type: schema85.properties.verified.type }, message: "must be boolean,null" };
+        const err20 = { instancePath: instancePath + "/verified", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/verified/type", keyword: "type", params: { type: schema88.properties.verified.type }, message: "must be boolean,null" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -6144,7 +6313,7 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
             if (data12.statusCode !== void 0) {
               let data14 = data12.statusCode;
               if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14)) && data14 !== null) {
-                const err25 = { instancePath: instancePath + "/attempts/" + i0 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
+                const err25 = { instancePath: instancePath + "/attempts/" + i0 + "/statusCode", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/statusCode/type", keyword: "type", params: { type: schema88.properties.attempts.items.properties.statusCode.type }, message: "must be integer,null" };
                 if (vErrors === null) {
                   vErrors = [err25];
                 } else {
@@ -6156,7 +6325,7 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
             if (data12.error !== void 0) {
               let data15 = data12.error;
               if (typeof data15 !== "string" && data15 !== null) {
-                const err26 = { instancePath: instancePath + "/attempts/" + i0 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.error.type }, message: "must be string,null" };
+                const err26 = { instancePath: instancePath + "/attempts/" + i0 + "/error", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/error/type", keyword: "type", params: { type: schema88.properties.attempts.items.properties.error.type }, message: "must be string,null" };
                 if (vErrors === null) {
                   vErrors = [err26];
                 } else {
@@ -6180,7 +6349,7 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
             if (data12.response !== void 0) {
               let data17 = data12.response;
               if (typeof data17 !== "string" && data17 !== null) {
-                const err28 = { instancePath: instancePath + "/attempts/" + i0 + "/response", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/response/type", keyword: "type", params: { type: schema85.properties.attempts.items.properties.response.type }, message: "must be string,null" };
+                const err28 = { instancePath: instancePath + "/attempts/" + i0 + "/response", schemaPath: "openapi.json#/components/schemas/WebhookDelivery/properties/attempts/items/properties/response/type", keyword: "type", params: { type: schema88.properties.attempts.items.properties.response.type }, message: "must be string,null" };
                 if (vErrors === null) {
                   vErrors = [err28];
                 } else {
@@ -6218,10 +6387,10 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
-validate77.evaluated = { "props": { "deliveryId": true, "webhookId": true, "workspaceId": true, "event": true, "url": true, "payload": true, "signature": true, "status": true, "nextAttemptAt": true, "verified": true, "verifyError": true, "attempts": true }, "dynamicProps": false, "dynamicItems": false };
+validate80.evaluated = { "props": { "deliveryId": true, "webhookId": true, "workspaceId": true, "event": true, "url": true, "payload": true, "signature": true, "status": true, "nextAttemptAt": true, "verified": true, "verifyError": true, "attempts": true }, "dynamicProps": false, "dynamicItems": false };
 
 // virtual:params
 var params0 = validate202;
@@ -6527,10 +6696,176 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate222.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 var params3 = validate242;
+var func12 = require_ucs2length().default;
+var pattern42 = new RegExp("^[A-Za-z0-9_.-]+$", "u");
 function validate242(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate242.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path !== void 0) {
+      let data0 = data.path;
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.workspaceId === void 0) {
+          const err0 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "workspaceId" }, message: "must have required property 'workspaceId'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (data0.collection === void 0) {
+          const err1 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/required", keyword: "required", params: { missingProperty: "collection" }, message: "must have required property 'collection'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(key0 === "workspaceId" || key0 === "collection")) {
+            const err2 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data0.workspaceId !== void 0) {
+          let data1 = data0.workspaceId;
+          if (typeof data1 !== "string") {
+            let dataType0 = typeof data1;
+            let coerced0 = void 0;
+            if (!(coerced0 !== void 0)) {
+              if (dataType0 == "number" || dataType0 == "boolean") {
+                coerced0 = "" + data1;
+              } else if (data1 === null) {
+                coerced0 = "";
+              } else {
+                const err3 = { instancePath: instancePath + "/path/workspaceId", schemaPath: "#/properties/path/properties/workspaceId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err3];
+                } else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+            }
+            if (coerced0 !== void 0) {
+              data1 = coerced0;
+              if (data0 !== void 0) {
+                data0["workspaceId"] = coerced0;
+              }
+            }
+          }
+        }
+        if (data0.collection !== void 0) {
+          let data2 = data0.collection;
+          if (typeof data2 !== "string") {
+            let dataType1 = typeof data2;
+            let coerced1 = void 0;
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data2;
+              } else if (data2 === null) {
+                coerced1 = "";
+              } else {
+                const err4 = { instancePath: instancePath + "/path/collection", schemaPath: "openapi.json#/components/schemas/GenericCollectionName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                } else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data2 = coerced1;
+              if (data0 !== void 0) {
+                data0["collection"] = coerced1;
+              }
+            }
+          }
+          if (typeof data2 === "string") {
+            if (func12(data2) > 200) {
+              const err5 = { instancePath: instancePath + "/path/collection", schemaPath: "openapi.json#/components/schemas/GenericCollectionName/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+            if (func12(data2) < 1) {
+              const err6 = { instancePath: instancePath + "/path/collection", schemaPath: "openapi.json#/components/schemas/GenericCollectionName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err6];
+              } else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+            if (!pattern42.test(data2)) {
+              const err7 = { instancePath: instancePath + "/path/collection", schemaPath: "openapi.json#/components/schemas/GenericCollectionName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_.-]+$" }, message: 'must match pattern "^[A-Za-z0-9_.-]+$"' };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.query !== void 0) {
+      let data3 = data.query;
+      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
+        const err9 = { instancePath: instancePath + "/query", schemaPath: "#/properties/query/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
+    }
+    errors++;
+  }
+  validate242.errors = vErrors;
+  return errors === 0;
+}
+validate242.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params4 = validate25;
+function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate25.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6621,15 +6956,15 @@ function validate242(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate242.errors = vErrors;
+  validate25.errors = vErrors;
   return errors === 0;
 }
-validate242.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-var params4 = validate25;
-function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate25.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params5 = validate262;
+function validate262(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
+  const evaluated0 = validate262.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6859,15 +7194,15 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate25.errors = vErrors;
+  validate262.errors = vErrors;
   return errors === 0;
 }
-validate25.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-var params5 = validate262;
-function validate262(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate262.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params6 = validate272;
+function validate272(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate262.evaluated;
+  const evaluated0 = validate272.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7060,17 +7395,17 @@ function validate262(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate262.errors = vErrors;
+  validate272.errors = vErrors;
   return errors === 0;
 }
-validate262.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-var params6 = validate272;
-var schema39 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "operationId": { "type": "string" }, "workspaceId": { "type": "string" }, "method": { "type": "string" }, "status": { "type": "integer", "minimum": 100, "maximum": 599 }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"] }, "where": { "type": "string", "enum": ["request", "response"] }, "limit": { "type": "integer", "minimum": 1, "maximum": 1e3 } }, "required": [], "additionalProperties": false } } };
-var schema40 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
-function validate272(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate272.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params7 = validate282;
+var schema41 = { "type": "object", "properties": { "path": { "type": "object", "properties": {}, "required": [], "additionalProperties": false }, "query": { "type": "object", "properties": { "operationId": { "type": "string" }, "workspaceId": { "type": "string" }, "method": { "type": "string" }, "status": { "type": "integer", "minimum": 100, "maximum": 599 }, "rule": { "$ref": "openapi.json#/components/schemas/DriftRule" }, "level": { "type": "string", "enum": ["documented", "assumed"] }, "where": { "type": "string", "enum": ["request", "response"] }, "limit": { "type": "integer", "minimum": 1, "maximum": 1e3 } }, "required": [], "additionalProperties": false } } };
+var schema422 = { "type": "string", "description": "What a drift finding breaks: `status` (not documented for the operation), `content-type`, `body` (missing,\nnot JSON, or present where none is documented), `required`, `enum`, `format`, `e164` (a phone number not in\nE.164), `schema` (any other schema keyword), `error-body` (the 2.2 body disagreeing with the exchange),\n`pagination` (page arithmetic within one page), `order` (order within one page), `timeline` (updated\nbefore created).\n", "enum": ["status", "content-type", "body", "required", "enum", "format", "e164", "schema", "error-body", "pagination", "order", "timeline"] };
+function validate282(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate272.evaluated;
+  const evaluated0 = validate282.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7272,7 +7607,7 @@ function validate272(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
           if (!(data6 === "status" || data6 === "content-type" || data6 === "body" || data6 === "required" || data6 === "enum" || data6 === "format" || data6 === "e164" || data6 === "schema" || data6 === "error-body" || data6 === "pagination" || data6 === "order" || data6 === "timeline")) {
-            const err10 = { instancePath: instancePath + "/query/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema40.enum }, message: "must be equal to one of the allowed values" };
+            const err10 = { instancePath: instancePath + "/query/rule", schemaPath: "openapi.json#/components/schemas/DriftRule/enum", keyword: "enum", params: { allowedValues: schema422.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -7309,7 +7644,7 @@ function validate272(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
           if (!(data7 === "documented" || data7 === "assumed")) {
-            const err12 = { instancePath: instancePath + "/query/level", schemaPath: "#/properties/query/properties/level/enum", keyword: "enum", params: { allowedValues: schema39.properties.query.properties.level.enum }, message: "must be equal to one of the allowed values" };
+            const err12 = { instancePath: instancePath + "/query/level", schemaPath: "#/properties/query/properties/level/enum", keyword: "enum", params: { allowedValues: schema41.properties.query.properties.level.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -7346,7 +7681,7 @@ function validate272(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
           if (!(data8 === "request" || data8 === "response")) {
-            const err14 = { instancePath: instancePath + "/query/where", schemaPath: "#/properties/query/properties/where/enum", keyword: "enum", params: { allowedValues: schema39.properties.query.properties.where.enum }, message: "must be equal to one of the allowed values" };
+            const err14 = { instancePath: instancePath + "/query/where", schemaPath: "#/properties/query/properties/where/enum", keyword: "enum", params: { allowedValues: schema41.properties.query.properties.where.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err14];
             } else {
@@ -7420,15 +7755,15 @@ function validate272(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate272.errors = vErrors;
+  validate282.errors = vErrors;
   return errors === 0;
 }
-validate272.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-var params7 = validate282;
-function validate282(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate282.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params8 = validate292;
+function validate292(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate282.evaluated;
+  const evaluated0 = validate292.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7518,15 +7853,15 @@ function validate282(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate282.errors = vErrors;
+  validate292.errors = vErrors;
   return errors === 0;
 }
-validate282.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-var params8 = validate292;
-function validate292(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate292.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params9 = validate302;
+function validate302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate292.evaluated;
+  const evaluated0 = validate302.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7616,15 +7951,15 @@ function validate292(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate292.errors = vErrors;
+  validate302.errors = vErrors;
   return errors === 0;
 }
-validate292.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
-var params9 = validate302;
-function validate302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate302.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+var params10 = validate312;
+function validate312(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate302.evaluated;
+  const evaluated0 = validate312.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -7714,10 +8049,10 @@ function validate302(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate302.errors = vErrors;
+  validate312.errors = vErrors;
   return errors === 0;
 }
-validate302.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
+validate312.evaluated = { "props": { "path": true, "query": true }, "dynamicProps": false, "dynamicItems": false };
 
 // mock-control-validators-entry.js
 var controlOperations = [
@@ -7733,23 +8068,26 @@ var controlOperations = [
   { operationId: "importSnapshot", method: "PUT", path: "/__mock/workspaces/{workspaceId}/snapshot", pathParams: ["workspaceId"], queryParams: [], params: params1, body: { required: true, validate: exact9 }, responses: { "200": exact10, "400": exact2, "401": exact2, "404": exact2 } },
   { operationId: "listRecords", method: "GET", path: "/__mock/workspaces/{workspaceId}/{collection}", pathParams: ["workspaceId", "collection"], queryParams: [], params: params2, responses: { "200": exact11, "401": exact2, "404": exact2 } },
   { operationId: "createRecord", method: "POST", path: "/__mock/workspaces/{workspaceId}/{collection}", pathParams: ["workspaceId", "collection"], queryParams: [], params: params2, body: { required: false, validate: exact12 }, responses: { "201": exact13, "400": exact2, "401": exact2, "404": exact2, "409": exact2 } },
-  { operationId: "getClock", method: "GET", path: "/__mock/clock", pathParams: [], queryParams: ["workspaceId"], params: params3, responses: { "200": exact14, "400": exact2, "401": exact2, "404": exact2 } },
-  { operationId: "advanceClock", method: "POST", path: "/__mock/clock/advance", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact15 }, responses: { "200": exact14, "400": exact2, "401": exact2, "404": exact2 } },
-  { operationId: "listRequests", method: "GET", path: "/__mock/requests", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "limit"], params: params4, responses: { "200": exact16, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "listGenericCollections", method: "GET", path: "/__mock/workspaces/{workspaceId}/generic", pathParams: ["workspaceId"], queryParams: [], params: params1, responses: { "200": exact14, "401": exact2, "404": exact2 } },
+  { operationId: "listGenericRecords", method: "GET", path: "/__mock/workspaces/{workspaceId}/generic/{collection}", pathParams: ["workspaceId", "collection"], queryParams: [], params: params3, responses: { "200": exact11, "401": exact2, "404": exact2 } },
+  { operationId: "createGenericRecord", method: "POST", path: "/__mock/workspaces/{workspaceId}/generic/{collection}", pathParams: ["workspaceId", "collection"], queryParams: [], params: params3, body: { required: false, validate: exact13 }, responses: { "201": exact13, "400": exact2, "401": exact2, "404": exact2, "409": exact2 } },
+  { operationId: "getClock", method: "GET", path: "/__mock/clock", pathParams: [], queryParams: ["workspaceId"], params: params4, responses: { "200": exact15, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "advanceClock", method: "POST", path: "/__mock/clock/advance", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact16 }, responses: { "200": exact15, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "listRequests", method: "GET", path: "/__mock/requests", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "limit"], params: params5, responses: { "200": exact17, "400": exact2, "401": exact2, "404": exact2 } },
   { operationId: "clearRequests", method: "DELETE", path: "/__mock/requests", pathParams: [], queryParams: [], params: params0, responses: { "204": null, "401": exact2, "404": exact2 } },
-  { operationId: "countRequests", method: "GET", path: "/__mock/requests/count", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status"], params: params5, responses: { "200": exact17, "400": exact2, "401": exact2, "404": exact2 } },
-  { operationId: "exportHar", method: "GET", path: "/__mock/requests.har", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "limit"], params: params4, responses: { "200": exact18, "400": exact2, "401": exact2, "404": exact2 } },
-  { operationId: "getCoverage", method: "GET", path: "/__mock/coverage", pathParams: [], queryParams: ["workspaceId"], params: params3, responses: { "200": exact19, "401": exact2, "404": exact2 } },
-  { operationId: "listDriftFindings", method: "GET", path: "/__mock/drift", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "rule", "level", "where", "limit"], params: params6, responses: { "200": exact20, "400": exact2, "401": exact2, "404": exact2 } },
-  { operationId: "listFaults", method: "GET", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "200": exact21, "401": exact2 } },
-  { operationId: "createFault", method: "POST", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact22 }, responses: { "201": exact23, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "countRequests", method: "GET", path: "/__mock/requests/count", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status"], params: params6, responses: { "200": exact18, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "exportHar", method: "GET", path: "/__mock/requests.har", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "limit"], params: params5, responses: { "200": exact19, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "getCoverage", method: "GET", path: "/__mock/coverage", pathParams: [], queryParams: ["workspaceId"], params: params4, responses: { "200": exact20, "401": exact2, "404": exact2 } },
+  { operationId: "listDriftFindings", method: "GET", path: "/__mock/drift", pathParams: [], queryParams: ["operationId", "workspaceId", "method", "status", "rule", "level", "where", "limit"], params: params7, responses: { "200": exact21, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "listFaults", method: "GET", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "200": exact22, "401": exact2 } },
+  { operationId: "createFault", method: "POST", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, body: { required: true, validate: exact23 }, responses: { "201": exact24, "400": exact2, "401": exact2, "404": exact2 } },
   { operationId: "clearFaults", method: "DELETE", path: "/__mock/faults", pathParams: [], queryParams: [], params: params0, responses: { "204": null, "401": exact2 } },
-  { operationId: "deleteFault", method: "DELETE", path: "/__mock/faults/{faultId}", pathParams: ["faultId"], queryParams: [], params: params7, responses: { "204": null, "401": exact2, "404": exact2 } },
-  { operationId: "listWebhookDeliveries", method: "GET", path: "/__mock/webhook-deliveries", pathParams: [], queryParams: [], params: params0, responses: { "200": exact24, "401": exact2 } },
-  { operationId: "getRequest", method: "GET", path: "/__mock/requests/{requestId}", pathParams: ["requestId"], queryParams: [], params: params8, responses: { "200": exact25, "401": exact2, "404": exact2 } },
-  { operationId: "streamEvents", method: "GET", path: "/__mock/events", pathParams: [], queryParams: ["workspaceId"], params: params3, responses: { "200": null, "400": exact2, "401": exact2, "404": exact2 } },
-  { operationId: "listOperations", method: "GET", path: "/__mock/operations", pathParams: [], queryParams: [], params: params0, responses: { "200": exact26, "401": exact2 } },
-  { operationId: "redeliverWebhook", method: "POST", path: "/__mock/webhook-deliveries/{deliveryId}/redeliver", pathParams: ["deliveryId"], queryParams: [], params: params9, responses: { "200": exact27, "401": exact2, "404": exact2, "409": exact2 } }
+  { operationId: "deleteFault", method: "DELETE", path: "/__mock/faults/{faultId}", pathParams: ["faultId"], queryParams: [], params: params8, responses: { "204": null, "401": exact2, "404": exact2 } },
+  { operationId: "listWebhookDeliveries", method: "GET", path: "/__mock/webhook-deliveries", pathParams: [], queryParams: [], params: params0, responses: { "200": exact25, "401": exact2 } },
+  { operationId: "getRequest", method: "GET", path: "/__mock/requests/{requestId}", pathParams: ["requestId"], queryParams: [], params: params9, responses: { "200": exact26, "401": exact2, "404": exact2 } },
+  { operationId: "streamEvents", method: "GET", path: "/__mock/events", pathParams: [], queryParams: ["workspaceId"], params: params4, responses: { "200": null, "400": exact2, "401": exact2, "404": exact2 } },
+  { operationId: "listOperations", method: "GET", path: "/__mock/operations", pathParams: [], queryParams: [], params: params0, responses: { "200": exact27, "401": exact2 } },
+  { operationId: "redeliverWebhook", method: "POST", path: "/__mock/webhook-deliveries/{deliveryId}/redeliver", pathParams: ["deliveryId"], queryParams: [], params: params10, responses: { "200": exact28, "401": exact2, "404": exact2, "409": exact2 } }
 ];
 export {
   controlOperations

@@ -255,6 +255,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/workspaces/{workspaceId}/generic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace identifier.
+                 * @example default
+                 */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the generic collections
+         * @description The collections the generic layer keeps for the document the mock serves (`mock-server/generic/`):
+         *     each collection inferred from the document's paths and methods whose operations are not all served by a
+         *     hand-written handler, with its id field and how many records the workspace holds, also when it holds
+         *     none yet. Empty when the generic layer keeps no collection (the kit's spec as it is).
+         */
+        get: operations["listGenericCollections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/workspaces/{workspaceId}/generic/{collection}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace identifier.
+                 * @example default
+                 */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description A generic collection's name, as GET /__mock/workspaces/{workspaceId}/generic lists it. */
+                collection: components["schemas"]["GenericCollectionName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List every record of a generic collection
+         * @description Every record of the generic collection, unpaginated, most recently created first: what its list
+         *     operation pages through. 404 for a name that is no generic collection of the document.
+         */
+        get: operations["listGenericRecords"];
+        put?: never;
+        /**
+         * Create a record of a generic collection
+         * @description A partial record, completed as the collection's create operation completes one: the id (generated
+         *     unless given, by its schema's type and format), creation and update timestamps on the workspace's clock,
+         *     defaults, the document's record rule (`null`, `[]`) and values drawn from the schema for the other
+         *     required fields. The full record is checked against the record's schema (400 with `validationErrors`
+         *     when it fails, storing nothing); an id the collection holds already answers 409. The record counts as
+         *     created now: it comes first in the collection's lists. Without a body (or with `{}`) everything is
+         *     filled.
+         */
+        post: operations["createGenericRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__mock/clock": {
         parameters: {
             query?: never;
@@ -609,6 +677,19 @@ export interface components {
         /** @description A stored record, in the shape of the collection (the platform's resource shape where it has one). */
         Record: {
             [key: string]: unknown;
+        };
+        /**
+         * @description A collection's name as the generic layer derives it from its path: the static segments joined by dots,
+         *     without a version segment (`/v1/voice-profiles` -> `voice-profiles`, `/store/order` -> `store.order`).
+         * @example voice-profiles
+         */
+        GenericCollectionName: string;
+        GenericCollection: {
+            name: components["schemas"]["GenericCollectionName"];
+            /** @description The field whose value is each record's id (the item path's parameter when the record has it, else `id`). */
+            idField: string;
+            /** @description How many records the workspace holds. */
+            count: number;
         };
         /** @description Records per collection. */
         Snapshot: {
@@ -1318,6 +1399,100 @@ export interface operations {
                 "application/json": components["schemas"]["Record"] & {
                     outcome?: components["schemas"]["CallOutcome"];
                 };
+            };
+        };
+        responses: {
+            /** @description The full stored record. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Record"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    listGenericCollections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace identifier.
+                 * @example default
+                 */
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The generic collections, in the document's order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenericCollection"][];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    listGenericRecords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace identifier.
+                 * @example default
+                 */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description A generic collection's name, as GET /__mock/workspaces/{workspaceId}/generic lists it. */
+                collection: components["schemas"]["GenericCollectionName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Record"][];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    createGenericRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Workspace identifier.
+                 * @example default
+                 */
+                workspaceId: components["parameters"]["WorkspaceId"];
+                /** @description A generic collection's name, as GET /__mock/workspaces/{workspaceId}/generic lists it. */
+                collection: components["schemas"]["GenericCollectionName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Record"];
             };
         };
         responses: {

@@ -1,6 +1,7 @@
 /**
- * The /__mock control plane (spec/mock-control.yaml): health, reset, workspaces, fixtures, clocks,
- * fault rules, the request journal and the webhook outbox. No API key: it exists only on the mock.
+ * The /__mock control plane (spec/mock-control.yaml): health, reset, workspaces, fixtures (the generic
+ * layer's too), clocks, fault rules, the request journal and the webhook outbox. No API key: it exists
+ * only on the mock.
  * Routes of the core like the operations, so every door serves them alike; one file of handlers per
  * group. Methods, paths and validation come from the spec (core/control-operations.ts); an operation
  * without a handler, or a handler without an operation, stops the mock at start.
@@ -12,6 +13,7 @@ import { faultHandlers } from "./faults.js";
 import { journalHandlers } from "./journals.js";
 import { announcer, detailHandlers, liveHandlers } from "./live.js";
 import { operabilityHandlers } from "./operability.js";
+import { genericRecordHandlers } from "./generic-records.js";
 import { recordHandlers } from "./records.js";
 import { WorkspaceGone } from "../store/store.js";
 import type { ControlHandler, ControlHandlers, ControlRoute, ControlServices } from "./types.js";
@@ -35,6 +37,7 @@ export function controlRoutes(services: ControlServices): ControlRoute[] {
   const handlers: Partial<ControlHandlers<ControlOperationId>> = {
     ...oneTransaction(workspaceHandlers(services)),
     ...oneTransaction(recordHandlers(services)),
+    ...oneTransaction(genericRecordHandlers(services)),
     ...clockHandlers(services),
     ...oneTransaction(faultHandlers(services)),
     ...oneTransaction(journalHandlers(services)),

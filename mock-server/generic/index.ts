@@ -6,6 +6,7 @@
  */
 export { describeGeneric, formatGenericSummary, type GenericSummary } from "./describe.js";
 export { documentErrorBody, hasReferenceErrorBody } from "./error-body.js";
+export { type FillContext, mergedRecord, newRecord } from "./fill.js";
 export { type GenericContext, type GenericHandler, genericHandler } from "./handler.js";
 export {
   type CollectionPlan,

@@ -12,6 +12,7 @@ import { GUARDS } from "../../control/access.js";
 import { isLoopbackHost, refuseOpenControl } from "../../node/control-exposure.js";
 import { startMock, type RunningMock } from "../../server.js";
 import { runMockToExit } from "../process.js";
+import { kitWithVoiceProfilesSpec } from "../generic-kit.js";
 import controlSpec from "../../../generated/mock-control.json" with { type: "json" };
 
 const TOKEN = "ctl-token-for-tests-9f3a";
@@ -21,6 +22,8 @@ const logged: string[] = [];
 
 beforeAll(async () => {
   running = await startMock({
+    // The kit's spec with a collection the generic layer keeps, for the control plane's generic fixtures.
+    spec: kitWithVoiceProfilesSpec(),
     controlToken: TOKEN,
     clock: "virtual",
     onRequest: (entry) => logged.push(JSON.stringify(entry)),
@@ -111,6 +114,13 @@ const SAMPLES: Record<ControlOperationId, Sample> = {
     method: "POST",
     path: `/__mock/workspaces/${f.a.workspaceId}/webhooks`,
     body: { agentId: f.agentId, url: "https://hooks.example.com/two", events: "conversation_ended", active: true },
+  }),
+  listGenericCollections: (f) => ({ method: "GET", path: `/__mock/workspaces/${f.a.workspaceId}/generic` }),
+  listGenericRecords: (f) => ({ method: "GET", path: `/__mock/workspaces/${f.a.workspaceId}/generic/voice-profiles` }),
+  createGenericRecord: (f) => ({
+    method: "POST",
+    path: `/__mock/workspaces/${f.a.workspaceId}/generic/voice-profiles`,
+    body: { name: "Calm", language: "en" },
   }),
   getClock: (f) => ({ method: "GET", path: `/__mock/clock?workspaceId=${f.a.workspaceId}` }),
   advanceClock: (f) => ({
