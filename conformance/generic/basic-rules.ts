@@ -13,7 +13,9 @@ import { obj, type RuleContext, type RuleSpec } from "../lib/rule.js";
 import { collectionOfParameter, roleOf } from "./collections.js";
 import { expectNotFound, expectSuccess, documentsNotFound } from "./expect.js";
 import { prepare } from "./prepare.js";
-import { documentOf, idOfAnswer, trackCreated, unknownIdValue } from "./records.js";
+import { idOfAnswer, trackCreated } from "./records.js";
+import { documentOf } from "./run-context.js";
+import { unknownIdValue } from "./values.js";
 import { parametersOf } from "./requests.js";
 import { recordWrite } from "./writes.js";
 
@@ -78,7 +80,7 @@ export function unknownIdRule(document: SuiteDocument, op: OperationInfo): RuleS
     readOnly: op.method === "GET",
     description: `${op.method} ${op.path} with a {${param.name}} that names no record answers the documented 404 (generic rule).`,
     run: async (t) => {
-      const unknown = unknownIdValue(documentOf(t), param.schemaPointer, param.schema);
+      const unknown = unknownIdValue(documentOf(t).doc, param.schemaPointer, param.schema);
       if (unknown === undefined)
         return t.skip(`no value of {${param.name}}'s schema could be made that names no record`);
       const prepared = await prepare(t, op, { givenPath: { [param.name]: unknown } });

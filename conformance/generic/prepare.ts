@@ -7,16 +7,8 @@ import type { OperationInfo } from "../../mock-server/core/exchange-rules/operat
 import type { RequestSpec } from "../lib/http.js";
 import type { RuleContext } from "../lib/rule.js";
 import { type Collection, collectionOfParameter, type Role, roleOf } from "./collections.js";
-import {
-  type Created,
-  createBody,
-  createRecord,
-  documentOf,
-  prefixOf,
-  resolvePath,
-  sharedId,
-  valueOptions,
-} from "./records.js";
+import { type Created, createBody, createRecord, resolvePath, sharedId } from "./records.js";
+import { documentOf, prefixOf, valueOptions } from "./run-context.js";
 import {
   credentialFor,
   encodeBody,

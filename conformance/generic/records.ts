@@ -1,18 +1,18 @@
 /**
  * The records the generic rules need: ids to fill path parameters with (a record the target lists, or
- * one the run creates), records a rule creates for itself (deleted when the rule ends), and the walk of
- * a list to find one. Every record the run creates on a foreign target goes into the ledger at once,
- * with the DELETE that removes it (a killed run's `cleanup` replays it), and out of it once deleted.
+ * one the run creates), and records a rule creates for itself (deleted when the rule ends). Every record
+ * the run creates on a foreign target goes into the ledger at once, with the DELETE that removes it (a
+ * killed run's `cleanup` replays it), and out of it once deleted.
  */
-import { createHash, randomUUID } from "node:crypto";
-import { pageInvariantIssues } from "../../mock-server/core/exchange-rules/page-invariants.js";
+import { createHash } from "node:crypto";
 import type { OperationInfo } from "../../mock-server/core/exchange-rules/operation-table.js";
 import { recordCreated, recordNotRemoved, recordRemoved } from "../fixtures/ledger.js";
 import type { Fixtures } from "../fixtures/types.js";
-import { bundledDocument, pathPrefix, type SuiteDocument } from "../lib/document.js";
+import type { SuiteDocument } from "../lib/document.js";
 import { send, type Exchange } from "../lib/http.js";
 import { obj, type RuleContext } from "../lib/rule.js";
-import { type Collection, collectionOfParameter, listedItems } from "./collections.js";
+import { type Collection, collectionOfParameter } from "./collections.js";
+import { walkList } from "./list-walk.js";
 import {
   credentialFor,
   encodeBody,
@@ -24,25 +24,9 @@ import {
   wireText,
   writePreference,
 } from "./requests.js";
+import { documentOf, prefixOf, valueOptions } from "./run-context.js";
 import { propertiesOf } from "./schema-walk.js";
 import { passes, seededUuid, type ValueOptions } from "./values.js";
-
-export function documentOf(t: RuleContext): SuiteDocument {
-  return t.fixtures.document ?? bundledDocument;
-}
-
-export function prefixOf(t: RuleContext): string {
-  return pathPrefix(documentOf(t), t.target.baseUrl);
-}
-
-/** A seed the rule's id fixes, so a rule sends the same values on every run. */
-export function seedOf(name: string): number {
-  return Number.parseInt(createHash("sha256").update(name).digest("hex").slice(0, 7), 16);
-}
-
-export function valueOptions(t: RuleContext, salt = 0): ValueOptions {
-  return { seed: seedOf(t.rule.id) + salt, marker: t.fixtures.runId };
-}
 
 /** Path values resolved for a request, or why they could not be. */
 export interface PathValues {
@@ -278,106 +262,4 @@ export function trackCreated(
     if (why.length === 0) recordRemoved(fixtures, collection.kind, id, "deleted when the run ended");
     else recordNotRemoved(fixtures, collection.kind, id, why.join(", "));
   });
-}
-
-/** What a walk through a list found. */
-export interface Walk {
-  items: unknown[];
-  found?: Record<string, unknown>;
-  problem?: string;
-}
-
-const PAGE = /^(page|pageNumber|page_number|pageIndex|page_index)$/i;
-const SIZE = /^(size|limit|pageSize|page_size|perPage|per_page|maxResults|max_results)$/i;
-const OFFSET = /^(offset|skip|start)$/i;
-
-/** How the list pages: its page and size (or offset and limit) parameters, where it has them. */
-function paging(document: SuiteDocument, list: OperationInfo) {
-  const params = parametersOf(document, list).filter((p) => p.in === "query");
-  const page = params.find((p) => PAGE.test(p.name));
-  const offset = params.find((p) => OFFSET.test(p.name));
-  const size = params.find((p) => SIZE.test(p.name));
-  const sizeValue = size ? Math.max(size.schema.minimum ?? 1, Math.min(size.schema.maximum ?? 50, 50)) : undefined;
-  const first = page ? Number(page.schema.default ?? page.schema.minimum ?? 0) : 0;
-  return { page, offset, size, sizeValue, first: Number.isFinite(first) ? first : 0 };
-}
-
-/**
- * Reads `collection`'s list page by page (its page/size or offset/limit parameters, at most `maxPages`)
- * until `match` accepts an item. Every page is judged like every answer; on this API's page wrapper the
- * 2.1 arithmetic too.
- */
-export async function walkList(
-  t: RuleContext,
-  collection: Collection,
-  parents: Record<string, string>,
-  match: (item: Record<string, unknown>) => boolean,
-  maxPages = 20,
-): Promise<Walk> {
-  const document = documentOf(t);
-  const list = collection.list!;
-  const parts = requiredParts(document, list, valueOptions(t));
-  if (parts.problem) return { items: [], problem: parts.problem };
-  const where = listedItems(document, list);
-  const { page, offset, size, sizeValue, first } = paging(document, list);
-  const items: unknown[] = [];
-  for (let n = 0; n < maxPages; n++) {
-    const query: Record<string, string | number> = { ...parts.query };
-    if (page) query[page.name] = first + n;
-    if (offset) query[offset.name] = n * (sizeValue ?? 0);
-    if (size && sizeValue !== undefined) query[size.name] = sizeValue;
-    const exchange = await t.call(list.operationId, {
-      method: "GET",
-      path: pathWith(prefixOf(t), list.path, parents),
-      query,
-      headers: parts.headers,
-      ...credentialFor(document, list),
-    });
-    if (exchange.status < 200 || exchange.status >= 300)
-      return { items, problem: `${list.operationId} answered ${exchange.status}` };
-    const body = exchange.json as Record<string, unknown> | unknown[] | undefined;
-    const pageItems = where.property ? (body as Record<string, unknown> | undefined)?.[where.property] : body;
-    if (!Array.isArray(pageItems)) return { items, problem: `${list.operationId} answered no list of records` };
-    if (document.referenceErrors && where.property === "data" && page && size)
-      for (const issue of pageInvariantIssues(
-        body,
-        { page: query[page.name], size: query[size.name] },
-        "totalCounts" in (body as object) ? "totalCounts" : "totalCount",
-      ))
-        t.expect(false, { ...issue, exchange });
-    items.push(...pageItems);
-    const found = pageItems.find((item) => item && typeof item === "object" && match(item as Record<string, unknown>));
-    if (found) return { items, found: found as Record<string, unknown> };
-    const more =
-      (page || offset) &&
-      pageItems.length > 0 &&
-      (sizeValue === undefined || pageItems.length >= sizeValue) &&
-      (body as { hasNext?: unknown }).hasNext !== false;
-    if (!more) break;
-  }
-  return { items };
-}
-
-/** A value of `param`'s schema that names no record: a fresh UUID, a large number, or marked text. */
-export function unknownIdValue(
-  document: SuiteDocument,
-  pointer: string,
-  schema: Record<string, any>,
-): string | undefined {
-  // Near the top of the range the schema allows (int64 ids are often large and random: the top is far from them).
-  const top =
-    typeof schema.maximum === "number"
-      ? schema.maximum
-      : schema.format === "int32"
-        ? 2 ** 31 - 1
-        : Number.MAX_SAFE_INTEGER;
-  const big = Math.max(top - Math.floor(Math.random() * 1_000_000), schema.minimum ?? 0);
-  const candidates: unknown[] = [
-    randomUUID(),
-    big,
-    `unknown-${randomUUID().slice(0, 8)}`,
-    `zz${Math.floor(Math.random() * 1e9)}`,
-  ];
-  const found = candidates.find((c) => passes(document.doc, pointer, "documented", c));
-  return found === undefined ? undefined : String(found);
 }

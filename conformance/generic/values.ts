@@ -5,7 +5,7 @@
  * checked by ajv against the schema at the run's level before it is used: a value the document would
  * accept is never sent as invalid, nor the other way round.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fc from "fast-check";
 import type { JsonObject } from "../../mock-server/core/exchange-rules/json-document.js";
 import { type Level, leveledValidators } from "../../mock-server/core/exchange-rules/leveled-validators.js";
@@ -257,4 +257,24 @@ export function breakages(schema: Schema, wire: boolean): Breakage[] {
   // Last: a fraction breaks an integer less tellingly than its bounds do.
   if (types.includes("integer")) out.push({ value: 1.5, why: "not an integer" });
   return out;
+}
+
+/** A value of `param`'s schema that names no record: a fresh UUID, a large number, or marked text. */
+export function unknownIdValue(doc: JsonObject, pointer: string, schema: Record<string, any>): string | undefined {
+  // Near the top of the range the schema allows (int64 ids are often large and random: the top is far from them).
+  const top =
+    typeof schema.maximum === "number"
+      ? schema.maximum
+      : schema.format === "int32"
+        ? 2 ** 31 - 1
+        : Number.MAX_SAFE_INTEGER;
+  const big = Math.max(top - Math.floor(Math.random() * 1_000_000), schema.minimum ?? 0);
+  const candidates: unknown[] = [
+    randomUUID(),
+    big,
+    `unknown-${randomUUID().slice(0, 8)}`,
+    `zz${Math.floor(Math.random() * 1e9)}`,
+  ];
+  const found = candidates.find((c) => passes(doc, pointer, "documented", c));
+  return found === undefined ? undefined : String(found);
 }

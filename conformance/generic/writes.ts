@@ -9,7 +9,7 @@ import { record } from "../fixtures/ledger.js";
 import type { Exchange } from "../lib/http.js";
 import type { RuleContext } from "../lib/rule.js";
 import { roleOf } from "./collections.js";
-import { documentOf } from "./records.js";
+import { documentOf } from "./run-context.js";
 
 export function recordWrite(t: RuleContext, op: OperationInfo, exchange: Exchange, onOwnRecord = false): void {
   if (t.fixtures.isMock || op.method === "GET" || onOwnRecord) return;
