@@ -10,6 +10,7 @@
  * door loads this module only when it is given another document, as a chunk of its own.
  */
 import type { Ajv2020, Options } from "ajv/dist/2020.js";
+import { derefIn } from "./json-ref.js";
 import { anchored, createOpenApiAjv, SPEC_ID } from "./openapi-ajv.js";
 import { basePathOf, normalizeDocument } from "./openapi-document.js";
 import { openApiFormats } from "./openapi-formats.js";
@@ -75,21 +76,48 @@ function unknownFormats(node: unknown, found = new Set<string>()): string[] {
 }
 
 /**
+ * A copy of the document whose `required` lists leave out the properties marked `flag`: OpenAPI's
+ * readOnly properties are required in responses only, writeOnly ones in requests only. A record
+ * schema that requires its readOnly `id` must still accept a create request without one.
+ */
+function requiredWithout(document: object, flag: "readOnly" | "writeOnly"): object {
+  const marked = (schema: unknown) => derefIn<Record<string, unknown>>(document, schema)?.[flag] === true;
+  const copy = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(copy);
+    if (!node || typeof node !== "object") return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) out[key] = copy(value);
+    const { properties, required } = node as { properties?: unknown; required?: unknown };
+    if (properties && typeof properties === "object" && Array.isArray(required))
+      out.required = required.filter((name) => !marked((properties as Record<string, unknown>)[name]));
+    return out;
+  };
+  return copy(document) as object;
+}
+
+/**
  * The validator table of a document already normalised (normalizeDocument: OpenAPI 3.1, every
  * operation named). Throws when a schema cannot be compiled, naming the operation and the part.
+ * Requests are judged by the document without readOnly requirements, responses and stored records
+ * (schemaValidators) without writeOnly ones.
  */
 export function compileValidators(document: object): GeneratedValidators {
   const formats = unknownFormats(document);
-  const exact = new Compiler(document, { discriminator: true }, formats);
-  const params = new Compiler(document, { discriminator: true, coerceTypes: true, useDefaults: true }, formats);
+  const requests = requiredWithout(document, "readOnly");
+  const responses = requiredWithout(document, "writeOnly");
+  const exact = new Compiler(responses, { discriminator: true }, formats);
+  const bodies = new Compiler(requests, { discriminator: true }, formats);
+  const params = new Compiler(requests, { discriminator: true, coerceTypes: true, useDefaults: true }, formats);
   const operationValidators: Record<string, OperationValidators> = {};
-  for (const op of operationSchemas(document)) {
+  // The two views have one shape: the same operations in the same order.
+  const answered = operationSchemas(responses);
+  for (const [i, op] of operationSchemas(requests).entries()) {
     const name = `${op.method.toUpperCase()} ${op.path} (${op.operationId})`;
     operationValidators[op.operationId] = {
       params: params.compile(op.params, () => `The parameters of ${name}`),
-      ...(op.body && { body: exact.compile(op.body.schema, () => `The ${op.body!.mediaType} body of ${name}`) }),
+      ...(op.body && { body: bodies.compile(op.body.schema, () => `The ${op.body!.mediaType} body of ${name}`) }),
       responses: Object.fromEntries(
-        op.responses.map(({ code, schema }) => [
+        answered[i].responses.map(({ code, schema }) => [
           code,
           schema ? exact.compile(schema, () => `The ${code} response of ${name}`) : null,
         ]),

@@ -144,6 +144,36 @@ describe("compileSpec", () => {
     expect(schemaValidators.Thing({})).toBe(false);
   });
 
+  it("requires a readOnly property in answers only, and a writeOnly one in requests only", () => {
+    const account = {
+      type: "object",
+      required: ["id", "name", "password"],
+      properties: {
+        id: { type: "integer", readOnly: true },
+        name: { type: "string" },
+        password: { $ref: "#/components/schemas/Secret" },
+      },
+    };
+    const { operationValidators, schemaValidators } = compileSpec({
+      openapi: "3.1.0",
+      paths: {
+        "/accounts": {
+          post: {
+            requestBody: { content: { "application/json": { schema: account } } },
+            responses: { "201": { description: "made", content: { "application/json": { schema: account } } } },
+          },
+        },
+      },
+      components: { schemas: { Secret: { type: "string", writeOnly: true }, Account: account } },
+    }).validators;
+    const create = operationValidators.postAccounts;
+    expect(create.body!({ name: "ann", password: "pw" })).toBe(true);
+    expect(create.body!({ name: "ann" })).toBe(false);
+    expect(create.responses["201"]!({ id: 1, name: "ann" })).toBe(true);
+    expect(create.responses["201"]!({ name: "ann" })).toBe(false);
+    expect(schemaValidators.Account({ id: 1, name: "ann" })).toBe(true);
+  });
+
   it("judges the kit's own spec as the generated validators do", () => {
     const bundled = generatedSpec();
     const compiled = compileSpec(bundled.document).validators;
