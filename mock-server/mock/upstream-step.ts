@@ -2,7 +2,8 @@
  * The pipeline's step in front of a real deployment (`--upstream`): a /v1 request routed `upstream`
  * or `fallback` goes to the upstream and its answer comes back unchanged (status, headers, body,
  * compression), with `X-Mock-Source`. Off the response path, the exchange is checked with the suite's
- * single-exchange rules (drift findings) and, with `--record`, the records it holds are kept.
+ * single-exchange rules (drift findings) and, with `--record`, the records it holds are kept (the
+ * 17's by upstream/record.ts, those of the generic layer's collections by generic/recording.ts).
  * `fallback` serves the mock when the upstream gives no answer or a gateway error.
  */
 import { variantCatalogue } from "../core/coverage/catalogue.js";
@@ -28,6 +29,8 @@ import type { Workspace } from "../store/workspace.js";
 import type { DriftLog, RecordedExchange } from "../upstream/drift-log.js";
 import { requestIdOf } from "./exchange-record.js";
 import { applyRecorded, recordedChanges } from "../upstream/record.js";
+import { applyGenericRecorded, genericRecordedChanges } from "../generic/recording.js";
+import { handlers } from "../routes/index.js";
 import type { Redactor } from "../upstream/redact.js";
 import type { RouteModes } from "../upstream/route-modes.js";
 import { endToEnd } from "../upstream/hop-by-hop.js";
@@ -230,16 +233,25 @@ async function afterAnswer(
       });
   }
   if (!inFront.record) return;
-  const changes = recordedChanges({
+  const answered = {
     operationId: op.operationId,
     status: answer.status,
     pathParams: input.pathParams,
     requestBody: requestJson,
     json,
-  });
-  if (changes.length === 0) return;
+  };
+  // The 17's records go to their collections; those of an operation the generic layer serves, to its.
+  const changes = recordedChanges(answered);
+  const handled = (id: string) => contract.handwritten && Object.hasOwn(handlers, id);
+  const genericChanges = genericRecordedChanges(contract, answered, handled);
+  if (changes.length === 0 && genericChanges.length === 0) return;
   const check = recordCheck(contract);
-  const outcome = await store.transactBackground(workspace, () => applyRecorded(workspace, changes, check, redactor));
+  const outcome = await store.transactBackground(workspace, () => ({
+    refused: [
+      ...applyRecorded(workspace, changes, check, redactor).refused,
+      ...applyGenericRecorded(workspace, genericChanges, redactor).refused,
+    ],
+  }));
   for (const refused of outcome.refused)
     inFront.drift.note(
       `not recorded: ${refused.collection} ${redactor.text(refused.id)} fails the spec (${Object.entries(refused.errors)

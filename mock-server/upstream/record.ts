@@ -3,7 +3,9 @@
  * its id, the last one seen winning, so the mock later serves staging-shaped data offline. Records are
  * kept whole (an agent with its settings and webhooks, a call with its agent), secrets replaced first.
  * A record the mock could not serve back (it fails the spec's schema for its collection) is not kept:
- * it is told once, as drift findings tell the rest.
+ * it is told once, as drift findings tell the rest. This maps the 17; the operations the generic layer
+ * serves as a collection's are recorded the same way by generic/recording.ts (mock/upstream-step.ts
+ * applies both).
  */
 import type { RecordCheck } from "../store/record-checks.js";
 import type { CollectionName } from "../store/records.js";
