@@ -16,9 +16,12 @@
  * - over HTTP the collection keeps records (create, read back, list newest first with the page wrapper,
  *   filter, change, delete, then 404 with the 2.2 error body), and the other operation answers its
  *   documented status with a body valid against the documented schema, the same body for the same
- *   request; the reference's operations answer as before.
+ *   request; the reference's operations answer as before;
+ * - `npm run conformance` against it passes the generic rules the suite derives for the six new
+ *   operations (the round trip of contacts among them).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +30,8 @@ import { cleanEnv, type Ran, type ThrowawayRepo, throwawayRepo } from "./lib/thr
 
 type Validators = Record<string, { responses: Record<string, ((body: unknown) => boolean) | null> }>;
 type Json = Record<string, any>;
+
+const NEW_OPERATIONS = ["listContacts", "createContact", "getContact", "updateContact", "deleteContact", "getUsage"];
 
 const said = (ran: Ran) => `exit ${ran.code}\n${ran.stdout}\n${ran.stderr}`;
 
@@ -188,6 +193,40 @@ describe("the spec leads: a new collection and a new operation in spec/, served 
     expect(valid("getUsage", 200, other.body)).toBe(true);
     expect((await call("GET", "/v1/usage")).status).toBe(400);
     expect((await call("GET", "/v1/usage?month=November")).status).toBe(400);
+  });
+
+  it("passes the conformance suite's generic rules, derived for every new operation", async () => {
+    const report = path.join(repo.dir, "conformance.json");
+    const only = ["--only", "/^generic\\//", "--json", report];
+    const ran = await repo.run("npm", [
+      "run",
+      "-s",
+      "conformance",
+      "--",
+      "--base-url",
+      url,
+      "--api-key",
+      apiKey,
+      ...only,
+    ]);
+    expect(ran.code, said(ran)).toBe(0);
+    expect(ran.stdout).toContain("23 operations, 17 with hand-written rules, 6 with generic rules");
+    const run = JSON.parse(await readFile(report, "utf8")) as {
+      summary: { verdict: string };
+      operations: { operationId: string; rules: string }[];
+      results: { id: string; operationId: string; outcome: string }[];
+    };
+    expect(run.summary.verdict).toBe("pass");
+    const generic = run.operations.filter((o) => o.rules === "generic").map((o) => o.operationId);
+    expect(generic.sort()).toEqual(NEW_OPERATIONS.toSorted());
+    for (const operationId of NEW_OPERATIONS)
+      expect(
+        run.results.filter((r) => r.operationId === operationId && r.outcome === "passed").length,
+        operationId,
+      ).toBeGreaterThan(0);
+    expect(run.results.map((r) => r.id)).toEqual(
+      expect.arrayContaining(["createContact.round-trip", "getContact.unknown-id", "getUsage.success"]),
+    );
   });
 
   it("still serves the reference's operations with their handlers", async () => {
