@@ -346,10 +346,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       options.log(`${exchange.head.method} ${exchange.path} failed: ${(err as Error)?.stack ?? String(err)}`);
     const served = exchange.served;
     if (served && !served.contract.handwritten) {
-      const reply = documentErrorReply(
-        error.status,
-        options.documentError(served.contract, served.op, error.status, error.message),
-      );
+      const reply = documentErrorReply(error.status, documentError(served.contract, served.op, error));
       Object.assign(reply.headers, error.headers);
       return reply;
     }
@@ -429,6 +426,16 @@ export function createCore(services: Services, journal: RequestJournal, options:
           () => reply,
         )
       : reply;
+  }
+
+  /** Another document's error body for this error; a plain `{ message }` should the generic layer fail (handle never rejects). */
+  function documentError(contract: Contract, op: Operation, error: ApiError): DocumentErrorBody {
+    try {
+      return options.documentError(contract, op, error.status, error.message);
+    } catch (failure) {
+      options.log(`error body of ${op.operationId} not made: ${(failure as Error)?.stack ?? String(failure)}`);
+      return { body: { message: error.message } };
+    }
   }
 
   /** Another document's error body as a reply: JSON (or its +json type), text as it is, or no body. */

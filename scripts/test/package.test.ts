@@ -31,7 +31,7 @@ const NEVER_INSTALLED = [
   "vitest",
   "@redocly/cli",
   "dredd",
-  "yaml",
+  // yaml is not listed: the mock reads a `--spec FILE` in YAML with it (mock-server/node/spec-file.ts).
   "swagger-ui-dist",
   "@scarf/scarf",
   // Optional peers of the kit: only an install that exports traces adds them (@opentelemetry/api comes with prom-client).
@@ -227,8 +227,9 @@ describe("the packed tarball", () => {
     const installed = await installedPackages(alone);
     expect(installed).toContain("agent-platform-mock-kit");
     expect(installed.filter((name) => NEVER_INSTALLED.includes(name) || name.startsWith("@types/"))).toEqual([]);
-    // The kit's own dependencies and theirs: faker, ajv, busboy, openapi-fetch, undici, fast-check, prom-client.
-    expect(installed.length, installed.join(", ")).toBeLessThan(25);
+    // The kit's own dependencies and theirs: faker, ajv, busboy, openapi-fetch, undici, fast-check, prom-client,
+    // randexp (the generic layer's patterns), and for --spec documents yaml and @scalar/openapi-upgrader (3).
+    expect(installed.length, installed.join(", ")).toBeLessThan(30);
   });
 
   it("runs no install script of any package it brings (no telemetry, nothing built at install)", async () => {
