@@ -77,6 +77,23 @@ describe("control plane contract", () => {
         201,
       ],
       ["GET", "/__mock/workspaces/{workspaceId}/snapshot", `/__mock/workspaces/${id}/snapshot`, undefined, 200],
+      // The bundled spec has no generic collection (every operation is hand-written): an empty list, and 404 for a
+      // name; their records' shapes are checked on a spec with one in mock-server/test/control/generic-records.test.ts.
+      ["GET", "/__mock/workspaces/{workspaceId}/generic", `/__mock/workspaces/${id}/generic`, undefined, 200],
+      [
+        "GET",
+        "/__mock/workspaces/{workspaceId}/generic/{collection}",
+        `/__mock/workspaces/${id}/generic/contacts`,
+        undefined,
+        404,
+      ],
+      [
+        "POST",
+        "/__mock/workspaces/{workspaceId}/generic/{collection}",
+        `/__mock/workspaces/${id}/generic/contacts`,
+        {},
+        404,
+      ],
       ["GET", "/__mock/clock", "/__mock/clock", undefined, 200],
       ["GET", "/__mock/clock", `/__mock/clock?workspaceId=${id}`, undefined, 200],
       ["POST", "/__mock/clock/advance", "/__mock/clock/advance", { seconds: 1 }, 200],
