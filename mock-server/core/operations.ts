@@ -27,6 +27,21 @@ export interface ResponseInfo {
   /** The documented media type the schema is of (application/json, or a +json type); absent without one. */
   mediaType?: string;
   examples: Record<string, unknown>;
+  /**
+   * The answer's media type when the status documents no JSON one (an image, text, bytes), with its
+   * example if it has one: such a body is sent as it is, not checked (`check` is null).
+   */
+  otherMedia?: { type: string; example?: unknown };
+}
+
+/**
+ * A query parameter of array type. One value arrives as a string (`?tags=a`), several as an array
+ * (`?tags=a&tags=b`, style form with explode, the default); `separator` splits a non-exploded one
+ * (`?tags=a,b`, or space- and pipe-delimited styles).
+ */
+export interface ArrayQueryParam {
+  name: string;
+  separator?: string;
 }
 
 export interface Operation {
@@ -36,6 +51,8 @@ export interface Operation {
   tags: string[];
   pathParams: string[];
   queryParams: string[];
+  /** The query parameters of array type, whose values are made arrays before validation. */
+  arrayQuery: ArrayQueryParam[];
   /** Validates `{ path, query }` in place: coerces strings and fills documented defaults. */
   validateParams: CompiledValidator;
   /** How the body is read: JSON (`application/json` or any `+json` type) or a multipart form; absent: not read. */
@@ -135,6 +152,7 @@ function buildOperation(
     const response = deref<Record<string, any>>(ref);
     const mediaType = responseMediaType(response?.content);
     const media = mediaType ? response.content[mediaType] : undefined;
+    const otherType = mediaType ? undefined : Object.keys(response?.content ?? {})[0];
     const examples = Object.fromEntries(
       Object.entries<Record<string, unknown>>(media?.examples ?? {}).map(([name, ex]) => [
         name,
@@ -149,6 +167,7 @@ function buildOperation(
       status: Number(code),
       schema: media?.schema,
       ...(mediaType && { mediaType }),
+      ...(otherType && { otherMedia: { type: otherType, example: response.content[otherType]?.example } }),
       examples,
       ...check,
     });
@@ -160,6 +179,7 @@ function buildOperation(
     tags: op.tags ?? [],
     pathParams: params.filter((p) => p.in === "path").map((p) => p.name),
     queryParams: params.filter((p) => p.in === "query").map((p) => p.name),
+    arrayQuery: arrayQueryParams(deref, params),
     validateParams: validators.params,
     bodyType,
     // A body the mock does not read (another document's multipart form) is none to the handler either.
@@ -170,6 +190,22 @@ function buildOperation(
     responses,
     successStatus: [...responses.keys()].find((s) => s >= 200 && s < 300) ?? 200,
   };
+}
+
+const SEPARATORS: Record<string, string> = { form: ",", spaceDelimited: " ", pipeDelimited: "|" };
+
+function arrayQueryParams(deref: Deref, params: ParameterObject[]): ArrayQueryParam[] {
+  const found: ArrayQueryParam[] = [];
+  for (const p of params as (ParameterObject & { schema?: unknown; style?: string; explode?: boolean })[]) {
+    if (p.in !== "query") continue;
+    const type = deref<{ type?: unknown }>(p.schema)?.type;
+    if (type !== "array" && !(Array.isArray(type) && type.includes("array"))) continue;
+    const style = p.style ?? "form";
+    // Form style explodes by default; the delimited styles do not.
+    const explode = p.explode ?? style === "form";
+    found.push(explode ? { name: p.name } : { name: p.name, separator: SEPARATORS[style] ?? "," });
+  }
+  return found;
 }
 
 /** Every operation under the spec's paths; throws when one has no generated validators. */

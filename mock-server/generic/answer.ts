@@ -13,6 +13,7 @@ import { documentedResponse, jsonMedia } from "./document.js";
 import { recordIn } from "./plan.js";
 import { sampleValid, seededSampler } from "../core/sampling/sample.js";
 import { type Deref, flatten, isObjectSchema } from "../core/sampling/schema.js";
+import { mediaAnswer } from "./media-answer.js";
 import { dayOf, requestSeed } from "./seed.js";
 
 /** What an answer reads of the request (a part of GenericContext). */
@@ -38,6 +39,7 @@ export function examplesOf(contract: Contract, op: Operation, status: number): u
 export function schemaAnswer(contract: Contract, op: Operation, ctx: AnswerContext): Reply {
   const status = op.successStatus;
   const info = op.responses.get(status);
+  if (info?.check === null && info.otherMedia) return mediaAnswer(status, info.otherMedia, requestSeed(ctx, op));
   if (!info || info.check === null) return { status };
   const check = info.check;
   const example = examplesOf(contract, op, status).find((value) => check(value));
@@ -75,6 +77,7 @@ export function replyFor(
   ctx: AnswerContext,
 ): Reply {
   const info = op.responses.get(status);
+  if (info?.check === null && info.otherMedia) return mediaAnswer(status, info.otherMedia, requestSeed(ctx, op));
   if (!info || info.check === null) return { status };
   const deref: Deref = (node) => contract.deref(node);
   const check = info.check;

@@ -153,12 +153,12 @@ describe("Redocly Museum API served with --spec", () => {
     expect(refused.status).toBe(400);
   });
 
-  // KNOWN GAP (reported): a success response documented only as image/png (binary) is answered 200
-  // with an empty body and no Content-Type. When this starts failing, the gap is fixed: drop `.fails`.
-  it.fails("answers the ticket QR code as a PNG", async () => {
+  it("answers the ticket QR code as a PNG", async () => {
     const qr = await curator(`/tickets/${crypto.randomUUID()}/qr`);
     expect(qr.status).toBe(200);
     expect(qr.headers.get("content-type")).toContain("image/png");
+    // The PNG signature: a body an image decoder takes.
+    expect([...new Uint8Array(await qr.arrayBuffer()).slice(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
   });
 
   it("never logs a credential", () => {
