@@ -253,4 +253,18 @@ describe("a document of its own", () => {
       "type",
     ]);
   });
+
+  it("claims no seeded or filled record for a resource the control plane does not keep", () => {
+    // A bot is no record of the kit's: the every-variant scenario seeds none, no /__mock/workspaces/{id}/bots fills one.
+    expect(variantCatalogue(tiny).byKey.get("getBot nullable note=null")!.howTo).toBe(
+      "Get a bot (GET /v1/bots/{botId}) whose note is null.",
+    );
+    const withCall = structuredClone(tiny) as any;
+    withCall.components.schemas.Call = withCall.components.schemas.Bot;
+    withCall.paths["/v1/bots/{botId}"].get.responses["200"].content["application/json"].schema.$ref =
+      "#/components/schemas/Call";
+    expect(variantCatalogue(withCall).byKey.get("getBot nullable note=null")!.howTo).toMatch(
+      /every-variant.*POST \/__mock\/workspaces\/\{workspaceId\}\/calls that has it\.$/,
+    );
+  });
 });

@@ -9,6 +9,7 @@
  * on the hot path: per operation, the status -> variant table, the list's page variants and the tree of
  * the resource's fields that can show a variant.
  */
+import type { components } from "../../../generated/mock-control.js";
 import { LIST_OPERATIONS } from "../exchange-rules/list-operations.js";
 import { resolvePointer, type Json, type JsonObject } from "../exchange-rules/json-document.js";
 import { operationTable, type OperationInfo } from "../exchange-rules/operation-table.js";
@@ -89,8 +90,36 @@ function refName(found: Found[]): string | undefined {
   return typeof ref === "string" ? ref.slice(ref.lastIndexOf("/") + 1) : undefined;
 }
 
-/** `Call` -> `calls`, `PhoneNumber` -> `phoneNumbers`: the control plane's collection of the resource. */
-const collectionOf = (name: string | undefined) => (name ? `${name[0].toLowerCase()}${name.slice(1)}s` : undefined);
+/**
+ * The control plane's collections (spec/mock-control.yaml's CollectionName): the kit's own records, which
+ * the every-variant scenario seeds and POST /__mock/workspaces/{workspaceId}/{collection} fills. Typed
+ * by the generated name, so the control plane cannot gain or lose one unseen.
+ */
+const CONTROL_COLLECTIONS: Record<components["schemas"]["CollectionName"], true> = {
+  agents: true,
+  calls: true,
+  phoneNumbers: true,
+  integrations: true,
+  knowledgeBases: true,
+  webhooks: true,
+  qaRules: true,
+  qaIssues: true,
+  testCases: true,
+  batchRuns: true,
+  testRuns: true,
+  mockToolData: true,
+  chats: true,
+  apiKeys: true,
+};
+
+/**
+ * `Call` -> `calls`, `PhoneNumber` -> `phoneNumbers`: the control plane's collection of the resource;
+ * none for a resource the control plane does not keep (one an operation a spec author adds answers).
+ */
+function collectionOf(name: string | undefined): string | undefined {
+  const collection = name ? `${name[0].toLowerCase()}${name.slice(1)}s` : undefined;
+  return collection && Object.hasOwn(CONTROL_COLLECTIONS, collection) ? collection : undefined;
+}
 
 function buildCatalogue(document: object): Catalogue {
   const doc = document as JsonObject;

@@ -98,7 +98,11 @@ export function resourceNoun(schemaName: string | undefined): string {
     .join(" ");
 }
 
-/** How to read a record whose `field` is `what` ("error", "null", "set (not null)"). */
+/**
+ * How to read a record whose `field` is `what` ("error", "null", "set (not null)"). The every-variant
+ * scenario and the control plane's fill hold the kit's own records only: a resource of no control-plane
+ * `collection` (an operation a spec author adds) is named without either.
+ */
 export function fieldHowTo(
   op: OperationInfo,
   resource: { noun: string; collection?: string; list: boolean },
@@ -108,9 +112,8 @@ export function fieldHowTo(
   const read = resource.list
     ? `List ${resource.noun}s (${op.method} ${op.path}) with one whose ${field} is ${what} on the page`
     : `Get ${article(resource.noun)} (${op.method} ${op.path}) whose ${field} is ${what}`;
-  const fill = resource.collection
-    ? `, or a record filled through POST /__mock/workspaces/{workspaceId}/${resource.collection} that has it`
-    : "";
+  if (!resource.collection) return `${read}.`;
+  const fill = `, or a record filled through POST /__mock/workspaces/{workspaceId}/${resource.collection} that has it`;
   return `${read}: e.g. one seeded in a workspace created with "scenario": "every-variant"${fill}.`;
 }
 
