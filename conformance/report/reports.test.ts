@@ -20,6 +20,10 @@ import { htmlReport } from "./html.js";
 import { jsonReport } from "./json.js";
 import { junitCannotStart, junitReport } from "./junit.js";
 import { EnvironmentStats, type EnvironmentReport } from "../transport/environment.js";
+import { operationCatalog } from "../generic/catalog.js";
+import { documentRules } from "../generic/document-rules.js";
+import { bundledDocument } from "../lib/document.js";
+import { isReferenceOperation } from "../../scripts/test/lib/reference-operations.js";
 
 const { JSDOM } = createRequire(import.meta.url)("jsdom") as {
   JSDOM: new (text: string, options: { contentType: string }) => { window: { document: Document } };
@@ -66,6 +70,14 @@ function result(id: string, outcome: RuleResult["outcome"], over: Partial<RuleRe
   };
 }
 
+/**
+ * The operations a run of the kit's spec lists, the reference's (E1 to E17, hand-written rules): the
+ * synthetic runs are of those, whatever operations a spec author has added to spec/.
+ */
+const REFERENCE_CATALOG = operationCatalog(bundledDocument, documentRules(bundledDocument)).filter((op) =>
+  isReferenceOperation(op.operationId),
+);
+
 function makeRun(results: RuleResult[], over: Partial<RunResult> = {}): RunResult {
   return {
     baseUrl: BASE,
@@ -98,6 +110,7 @@ function makeRun(results: RuleResult[], over: Partial<RunResult> = {}): RunResul
       "no QA rule id (pass --qa-rule-id): E12 not covered",
     ],
     environment: new EnvironmentStats().report(undefined, "auto", []),
+    operations: REFERENCE_CATALOG,
     ...over,
   };
 }

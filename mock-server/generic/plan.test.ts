@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import bundled from "../../generated/openapi-document.js";
+import { isReferenceOperation, referenceOnly } from "../../scripts/test/lib/reference-operations.js";
 import { defaultContract } from "../core/contract.js";
 import { handlers } from "../routes/index.js";
 import { describeGeneric, formatGenericSummary } from "./describe.js";
@@ -15,8 +17,9 @@ const summaryOf = (contract: ReturnType<typeof contractOf>) =>
   }));
 
 describe("the plan of a document", () => {
-  it("finds the collections of this repo's spec, and answers the rest from the schema", () => {
-    const contract = defaultContract();
+  it("finds the collections of the reference's operations, and answers the rest from the schema", () => {
+    // The reference's 17 alone: what a spec author adds to spec/ is planned as any document's operations are.
+    const contract = contractOf(referenceOnly(bundled));
     expect(summaryOf(contract)).toEqual([
       {
         name: "integrations",
@@ -56,8 +59,11 @@ describe("the plan of a document", () => {
       "listWebhooks",
     ]);
     expect(planOf(contract).recordRule).toEqual({ missing: "null", emptyCollection: "array" });
-    // Every operation of the spec has its handler: nothing is served generically.
+    // Every reference operation has its handler: none is served generically, alone or in the kit's spec as it is.
     expect(describeGeneric(contract, (id) => id in handlers)).toEqual({ collections: [], schemaOperations: [] });
+    const served = describeGeneric(defaultContract(), (id) => id in handlers);
+    const generic = [...served.collections.flatMap((c) => c.operations), ...served.schemaOperations];
+    expect(generic.filter(isReferenceOperation)).toEqual([]);
   });
 
   it("serves a spec author's new collection and operations generically, and says so", () => {

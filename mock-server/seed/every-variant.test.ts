@@ -1,8 +1,8 @@
 /**
- * The every-variant scenario against the coverage catalogue: the records each reading operation serves
- * (stored records are the answers' shapes) show every enum value and both sides of every nullable field
- * of that operation, and each list pages into a first, a middle, a last and an empty page, under the
- * filters that matter too. Then: the records are valid and coherent, the same seed gives the same
+ * The every-variant scenario against the coverage catalogue: the records each reading operation of the
+ * reference serves (stored records are the answers' shapes) show every enum value and both sides of
+ * every nullable field of that operation, and each list pages into a first, a middle, a last and an
+ * empty page, under the filters that matter too. Then: the records are valid and coherent, the same seed gives the same
  * world, and the simulation leaves the live calls and running test runs alone for a year of the clock,
  * also after a restore.
  */
@@ -19,6 +19,7 @@ import { restoreState, serializeState } from "../store/state.js";
 import { Workspace } from "../store/workspace.js";
 import { DAY } from "./context.js";
 import { HOLD_MS } from "./every-variant.js";
+import { isReferenceOperation } from "../../scripts/test/lib/reference-operations.js";
 import { seedWorkspace } from "./index.js";
 
 const NOW = new Date("2026-11-01T12:00:00.000Z");
@@ -79,8 +80,9 @@ describe("the every-variant scenario", () => {
     const withVariants = new Set(
       catalogue.variants.filter((v) => ["enum", "nullable", "page"].includes(v.kind)).map((v) => v.operationId),
     );
-    // A reading operation the spec gains must be served here too.
-    expect([...withVariants].filter((id) => !(id in SERVED))).toEqual([]);
+    // A reading operation of the reference that gains a variant must be served here too. One a spec
+    // author adds answers the generic layer's records, which the scenario does not seed.
+    expect([...withVariants].filter((id) => isReferenceOperation(id) && !(id in SERVED))).toEqual([]);
     for (const [operationId, served] of Object.entries(SERVED)) {
       const records = served(ws);
       expect(records.length, operationId).toBeGreaterThanOrEqual(catalogue.operations.get(operationId)?.pages ? 3 : 1);
