@@ -49,10 +49,9 @@ async function copyOfRepo(): Promise<string> {
   for (const file of ["generate.ts", "check-generated.ts", "lib"]) {
     await cp(path.join(repoRoot, "scripts", file), path.join(dir, "scripts", file), { recursive: true });
   }
-  // The ajv setup the generator compiles with lives in the mock's bottom layer.
-  for (const file of ["openapi-ajv.ts", "openapi-formats.ts"]) {
-    await cp(path.join(repoRoot, "mock-server/core", file), path.join(dir, "mock-server/core", file));
-  }
+  // The ajv setup and the operation schemas the generator compiles from live in the mock's bottom layer,
+  // which imports nothing above it: the whole layer, so a file it gains is there too.
+  await cp(path.join(repoRoot, "mock-server/core"), path.join(dir, "mock-server/core"), { recursive: true });
   await cp(path.join(repoRoot, "package.json"), path.join(dir, "package.json"));
   await symlink(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
   return dir;
