@@ -8,7 +8,6 @@ import type { Fixture } from "./bare-server.js";
 import type { Child } from "./children.js";
 import { exchange, measureLoad, type LoadOptions, type LoadResult } from "./load.js";
 import { buildScenarios } from "./scenarios.js";
-import type { Revision } from "./against.js";
 import { MOCK_API_KEY, startBareTarget, startMockTarget, startPrismTarget } from "./targets.js";
 
 export const TARGETS = [
@@ -24,26 +23,9 @@ export type TargetId = (typeof TARGETS)[number]["id"];
 export interface CompareRow {
   scenario: string;
   cells: Record<TargetId, LoadResult>;
-  /** With --against REV: the mock of that revision, as `npm start` (c) and with NODE_ENV=production (cprod). */
-  against?: { c: LoadResult; cprod: LoadResult };
 }
 
-/** One figure as now / REV, with the change in CPU per request (steadier than req/s on a shared machine). */
-export function formatAgainst(now: LoadResult, then: LoadResult, rev: string): string {
-  const change = now.cpuUs !== undefined && then.cpuUs ? ((now.cpuUs - then.cpuUs) / then.cpuUs) * 100 : NaN;
-  const sign = change >= 0 ? "+" : "";
-  return `now / ${rev}: ${now.rps.toFixed(0)} / ${then.rps.toFixed(0)} req/s, ${(now.cpuUs ?? NaN).toFixed(0)} / ${(then.cpuUs ?? NaN).toFixed(0)} µs CPU/req (${sign}${change.toFixed(1)} %), p99 ${now.p99.toFixed(2)} / ${then.p99.toFixed(2)} ms`;
-}
-
-/**
- * `against`: another revision, built (against.ts): its mock is measured too, right after this one's for
- * each request and setting, so both meet the same load on the machine.
- */
-export async function runComparison(
-  options: LoadOptions,
-  log: (line: string) => void,
-  against?: Revision,
-): Promise<CompareRow[]> {
+export async function runComparison(options: LoadOptions, log: (line: string) => void): Promise<CompareRow[]> {
   const children: Child[] = [];
   const start = async (child: Promise<Child>) => {
     const started = await child;
@@ -73,12 +55,6 @@ export async function runComparison(
       start(startPrismTarget()),
     ]);
     const targets: Record<TargetId, Child> = { a, b, c: mock, cprod, d };
-    const then = against && {
-      c: await start(startMockTarget({ root: against.root, name: `mock at ${against.name}` })),
-      cprod: await start(
-        startMockTarget({ root: against.root, config: "production", name: `mock at ${against.name} (production)` }),
-      ),
-    };
     const rows: CompareRow[] = [];
     for (const s of scenarios) {
       const cells = {} as Record<TargetId, LoadResult>;
@@ -94,40 +70,12 @@ export async function runComparison(
           cells[id] = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid);
         log(`  ${s.name.padEnd(40)} ${label.padEnd(62)} ${formatCell(cells[id])}`);
       }
-      const row: CompareRow = { scenario: s.name, cells };
-      if (then && against) {
-        // Interleaved: this revision's mock again right after the other's, per setting.
-        row.against = {} as NonNullable<CompareRow["against"]>;
-        for (const id of ["c", "cprod"] as const) {
-          const other = await measureLoad(then[id].url, s.request, options, then[id].process.pid);
-          const again = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid);
-          // The two runs of this revision around the other's: their mean against the other's one.
-          const now = meanOf(cells[id], again);
-          row.against[id] = other;
-          cells[id] = now;
-          log(`  ${s.name.padEnd(40)} ${id.padEnd(6)} ${formatAgainst(now, other, against.name)}`);
-        }
-      }
-      rows.push(row);
+      rows.push({ scenario: s.name, cells });
     }
     return rows;
   } finally {
     await Promise.all(children.map((c) => c.stop()));
   }
-}
-
-/** Two runs of one target as one: rates and CPU averaged, latencies the worse of the two. */
-function meanOf(a: LoadResult, b: LoadResult): LoadResult {
-  const mean = (x?: number, y?: number) => (x === undefined || y === undefined ? (x ?? y) : (x + y) / 2);
-  return {
-    ...a,
-    rps: (a.rps + b.rps) / 2,
-    cpuUs: mean(a.cpuUs, b.cpuUs),
-    p50: Math.max(a.p50, b.p50),
-    p99: Math.max(a.p99, b.p99),
-    errors: a.errors + b.errors,
-    requests: a.requests + b.requests,
-  };
 }
 
 export function formatCell(r: LoadResult): string {

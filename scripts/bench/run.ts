@@ -15,13 +15,15 @@
  * part 11 (sharing one mock: Redis against in memory, round trips, --workers; scripts/bench/sharing.ts, renderSharing). Every run but --quick
  * saves its figures to the --json file (default scripts/bench/results.json), so a later --only run keeps
  * them; --quick saves them only when --json says where. --against REV (with --only compare) builds REV in a
- * temporary worktree and measures its mock beside this tree's, interleaved, printing each figure as now / REV.
+ * temporary worktree and measures its mock beside this tree's in rounds of fresh processes (--rounds N,
+ * default 3), printing the medians as now / REV.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { prepareRevision } from "./against.js";
+import { compareAgainst, formatAgainstRow } from "./against-compare.js";
 import { runComparison } from "./compare.js";
 import { measureDashboard, renderDashboard, type DashboardFigures, type DashboardPlan } from "./dashboard.js";
 import { measureGateway, type GatewayPlan } from "./gateway.js";
@@ -162,25 +164,32 @@ export function renderMarkdown(results: BenchResults): string {
 }
 
 /**
- * --against REV: part 1 measured on this working tree and on REV (built in a temporary worktree), in one
- * run, interleaved; figures printed as now / REV. RESULTS.md is left as it is (the figures of two
- * revisions side by side are not this revision's results); --json keeps them.
+ * --against REV: the mock of this working tree and of REV (built in a temporary worktree) measured on
+ * part 1's requests in one run, in rounds of fresh process pairs (against-compare.ts); figures printed
+ * as now / REV. RESULTS.md is left as it is (two revisions side by side are not this revision's
+ * results); --json keeps every round. --rounds N (default 3; 1 with --quick).
  */
 async function runAgainst(
   rev: string,
-  values: { quick?: boolean; only?: string; json?: string },
+  values: { quick?: boolean; only?: string; json?: string; rounds?: string },
   log: (line: string) => void,
 ): Promise<BenchResults> {
   if (values.only !== "compare")
     throw new Error("--against measures part 1 so far: add --only compare (the other parts measure this tree alone)");
+  const rounds = Number(values.rounds ?? (values.quick ? 1 : 3));
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error(`--rounds takes a whole number of at least 1, not ${values.rounds}`);
   const revision = await prepareRevision(rev, log);
   try {
     const plan = values.quick ? QUICK : FULL;
-    log(`1. side by side, now against ${rev} (${revision.commit.slice(0, 10)}), interleaved...`);
-    const compare = await runComparison(plan.load, log, revision);
+    log(
+      `1. this tree's mock against ${rev} (${revision.commit.slice(0, 10)}), ${rounds} round(s) of fresh processes...`,
+    );
+    const rows = await compareAgainst(plan.load, revision, rounds, log);
+    for (const row of rows) log(formatAgainstRow(row, rev));
     if (values.json)
-      writeFileSync(values.json, JSON.stringify({ against: { rev, commit: revision.commit }, compare }, null, 2));
-    return { compare } as BenchResults;
+      writeFileSync(values.json, JSON.stringify({ against: { rev, commit: revision.commit }, rounds, rows }, null, 2));
+    return {} as BenchResults;
   } finally {
     await revision.remove();
   }
@@ -196,6 +205,7 @@ export async function runBench(argv: string[], log: (line: string) => void = con
       "render-from": { type: "string" },
       only: { type: "string" },
       against: { type: "string" },
+      rounds: { type: "string" },
     },
     strict: true,
   });
