@@ -166,8 +166,9 @@ function buildOperation(
     responses.set(Number(code), {
       status: Number(code),
       schema: media?.schema,
-      ...(mediaType && { mediaType }),
-      ...(otherType && { otherMedia: { type: otherType, example: response.content[otherType]?.example } }),
+      // Every key always there (undefined when absent): one object shape for every response the hot path reads.
+      mediaType,
+      otherMedia: otherType ? { type: otherType, example: response.content[otherType]?.example } : undefined,
       examples,
       ...check,
     });
@@ -183,7 +184,7 @@ function buildOperation(
     validateParams: validators.params,
     bodyType,
     // A body the mock does not read (another document's multipart form) is none to the handler either.
-    ...(bodyType && { bodyMediaType }),
+    bodyMediaType: bodyType ? bodyMediaType : undefined,
     bodyRequired: Boolean(bodyType && body?.required),
     bodySchema: bodyType ? body!.content[bodyMediaType!].schema : undefined,
     validateBody: bodyType ? validators.body : undefined,

@@ -458,6 +458,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
       query: q === -1 ? "" : head.url.slice(q + 1),
       path: (head.base ?? "") + urlPath,
       operationId: null,
+      // Set when routed to an operation; there from the start, so every exchange has one shape.
+      served: undefined,
     };
   };
 
