@@ -66,7 +66,9 @@ export async function execute(shared: Shared, workload: Workload, log: (line: st
   const kills = [...workload.kills]
     .sort((a, b) => a.at - b.at)
     .map((k) => ({ ...k, threshold: Math.floor(k.at * totalOps) }));
-  const killWork: Promise<void>[] = [];
+  // Kills run one after another, each with its restart: two at once could each see two live replicas,
+  // kill both, and leave the clients none (a seed did: three kills due within nine operations).
+  let killWork: Promise<void> = Promise.resolve();
   const logLengths = new Map(shared.topology.replicas.map((r) => [r.name, r.log.length]));
   const ctx: DriverContext = {
     topology: shared.topology,
@@ -85,7 +87,7 @@ export async function execute(shared: Shared, workload: Workload, log: (line: st
     onProgress: () => {
       while (kills.length > 0 && ctx.completedOps >= kills[0].threshold) {
         const kill = kills.shift()!;
-        killWork.push(killAndRestart(shared, ctx, kill.pick, log));
+        killWork = killWork.then(() => killAndRestart(shared, ctx, kill.pick, log));
       }
     },
   };
@@ -96,7 +98,7 @@ export async function execute(shared: Shared, workload: Workload, log: (line: st
       for (const op of workload.clients[i]) await runOp(client, op);
     }),
   );
-  await Promise.all(killWork);
+  await killWork;
   figures.kills = history.kills.length;
   await endChecks(ctx, figures);
   // Each replica's log since this run started (a restarted replica's whole log).
