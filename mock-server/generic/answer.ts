@@ -35,12 +35,20 @@ export function examplesOf(contract: Contract, op: Operation, status: number): u
   return out;
 }
 
+/**
+ * The reply of a status that documents no JSON body: its other media type's body (an image, a text),
+ * else none; an undocumented status has none either.
+ */
+function withoutJson(op: Operation, status: number, ctx: AnswerContext): Reply {
+  const media = op.responses.get(status)?.otherMedia;
+  return media ? mediaAnswer(status, media, requestSeed(ctx, op)) : { status };
+}
+
 /** The schema answer of an operation: its success status with an example, else a drawn value. */
 export function schemaAnswer(contract: Contract, op: Operation, ctx: AnswerContext): Reply {
   const status = op.successStatus;
   const info = op.responses.get(status);
-  if (info?.check === null && info.otherMedia) return mediaAnswer(status, info.otherMedia, requestSeed(ctx, op));
-  if (!info || info.check === null) return { status };
+  if (!info?.check) return withoutJson(op, status, ctx);
   const check = info.check;
   const example = examplesOf(contract, op, status).find((value) => check(value));
   if (example !== undefined) return { status, body: structuredClone(example) };
@@ -77,8 +85,7 @@ export function replyFor(
   ctx: AnswerContext,
 ): Reply {
   const info = op.responses.get(status);
-  if (info?.check === null && info.otherMedia) return mediaAnswer(status, info.otherMedia, requestSeed(ctx, op));
-  if (!info || info.check === null) return { status };
+  if (!info?.check) return withoutJson(op, status, ctx);
   const deref: Deref = (node) => contract.deref(node);
   const check = info.check;
   const candidates: unknown[] = [record];

@@ -1,7 +1,7 @@
 /**
  * The generic layer: every operation of the served document without a hand-written handler, served
  * from the document alone. Collections where paths and methods have their shape (plan.ts,
- * records.ts), answers drawn from the schema elsewhere (answer.ts, sample.ts), and error bodies as
+ * records.ts), answers drawn from the schema elsewhere (answer.ts, with core/sampling/), and error bodies as
  * another document writes them (error-body.ts).
  */
 export { describeGeneric, formatGenericSummary, type GenericSummary } from "./describe.js";
