@@ -33,6 +33,8 @@ export interface ChildSpec {
   args: string[];
   /** Over the bench's own environment; a name set to undefined is left out of the child's. */
   env?: NodeJS.ProcessEnv;
+  /** The folder it runs in: this checkout's root unless another kit's (--against, against.ts). */
+  cwd?: string;
   /** Runs `args[0]` as a module with an IPC channel (node's fork) instead of spawning `command`. */
   ipc?: { execArgv: string[] };
   /** A launcher (npm) that starts the server as its own child: run it in a process group of its own and stop the group. */
@@ -60,13 +62,13 @@ export async function startChild(spec: ChildSpec): Promise<Child> {
   const env = { ...process.env, ...spec.env };
   const child = spec.ipc
     ? fork(spec.args[0], spec.args.slice(1), {
-        cwd: root,
+        cwd: spec.cwd ?? root,
         env,
         execArgv: spec.ipc.execArgv,
         stdio: ["ignore", "pipe", "pipe", "ipc"],
       })
     : spawn(spec.command ?? process.execPath, spec.args, {
-        cwd: root,
+        cwd: spec.cwd ?? root,
         env,
         stdio: ["ignore", "pipe", "pipe"],
         detached: spec.group,

@@ -26,6 +26,19 @@ export interface CompareRow {
 }
 
 export async function runComparison(options: LoadOptions, log: (line: string) => void): Promise<CompareRow[]> {
+  return (await compareTargets(options, log)) as CompareRow[];
+}
+
+/**
+ * The comparison of some of the targets (all by default): `kit` is the kit whose mock (c) and (c-prod)
+ * run (--against: this tree's or REV's worktree; bench/against.ts). The mock (c) always starts, as the
+ * source of the requests' ids and of the bare servers' bytes, and is measured only when asked for.
+ */
+export async function compareTargets(
+  options: LoadOptions,
+  log: (line: string) => void,
+  { kit, targets = TARGETS.map((t) => t.id) }: { kit?: string; targets?: readonly TargetId[] } = {},
+): Promise<{ scenario: string; cells: Partial<Record<TargetId, LoadResult>> }[]> {
   const children: Child[] = [];
   const start = async (child: Promise<Child>) => {
     const started = await child;
@@ -33,7 +46,7 @@ export async function runComparison(options: LoadOptions, log: (line: string) =>
     return started;
   };
   try {
-    const mock = await start(startMockTarget());
+    const mock = await start(startMockTarget({ root: kit }));
     const scenarios = await buildScenarios(mock.url, MOCK_API_KEY);
     const fixtures: Fixture[] = [];
     for (const s of scenarios) {
@@ -48,27 +61,26 @@ export async function runComparison(options: LoadOptions, log: (line: string) =>
         bodyBase64: answer.body.toString("base64"),
       });
     }
-    const [a, b, cprod, d] = await Promise.all([
-      start(startBareTarget("express", fixtures)),
-      start(startBareTarget("http", fixtures)),
-      start(startMockTarget({ config: "production" })),
-      start(startPrismTarget()),
-    ]);
-    const targets: Record<TargetId, Child> = { a, b, c: mock, cprod, d };
-    const rows: CompareRow[] = [];
+    const starters: Record<Exclude<TargetId, "c">, () => Promise<Child>> = {
+      a: () => startBareTarget("express", fixtures),
+      b: () => startBareTarget("http", fixtures),
+      cprod: () => startMockTarget({ config: "production", root: kit }),
+      d: () => startPrismTarget(),
+    };
+    const measured = TARGETS.filter(({ id }) => targets.includes(id));
+    const targetOf = { c: mock } as Record<TargetId, Child>;
+    await Promise.all(
+      measured.map(async ({ id }) => void (id !== "c" && (targetOf[id] = await start(starters[id]())))),
+    );
+    const rows: { scenario: string; cells: Partial<Record<TargetId, LoadResult>> }[] = [];
     for (const s of scenarios) {
-      const cells = {} as Record<TargetId, LoadResult>;
-      if (options.parallel)
-        await Promise.all(
-          TARGETS.map(
-            async ({ id }) =>
-              void (cells[id] = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid)),
-          ),
-        );
-      for (const { id, label } of TARGETS) {
-        if (!options.parallel)
-          cells[id] = await measureLoad(targets[id].url, s.request, options, targets[id].process.pid);
-        log(`  ${s.name.padEnd(40)} ${label.padEnd(62)} ${formatCell(cells[id])}`);
+      const cells: Partial<Record<TargetId, LoadResult>> = {};
+      const measure = async (id: TargetId) =>
+        void (cells[id] = await measureLoad(targetOf[id].url, s.request, options, targetOf[id].process.pid));
+      if (options.parallel) await Promise.all(measured.map(({ id }) => measure(id)));
+      for (const { id, label } of measured) {
+        if (!options.parallel) await measure(id);
+        log(`  ${s.name.padEnd(40)} ${label.padEnd(62)} ${formatCell(cells[id]!)}`);
       }
       rows.push({ scenario: s.name, cells });
     }

@@ -1,6 +1,6 @@
 /**
  * The MSW door under load, run as a forked child with an IPC channel (msw.ts starts it):
- *   node --import tsx scripts/bench/msw-door.ts
+ *   node --import tsx scripts/bench/msw-door.ts [KIT]
  * createMockHandlers() (real clock, response validation on, as `npm start`) behind msw's
  * setupServer in Node; `connections` concurrent loops of `fetch` against the handlers' base URL, where
  * nothing listens (an unhandled request is an error, so no request leaves the process). Client,
@@ -11,12 +11,20 @@
  * each fetch and the reading of its body). The parent reads this process's CPU time from /proc
  * around measured runs, as for the other targets.
  */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { setupServer } from "msw/node";
-import { createMockHandlers } from "../../mock-server/msw/handlers.js";
+import type * as Handlers from "../../mock-server/msw/handlers.js";
 import { percentile, type BenchRequest, type LoadOptions } from "./load.js";
 import { MSW_BASE_URL, MSW_SCENARIOS, type MswMessage, type MswRun } from "./msw.js";
 import { buildScenarios } from "./scenarios.js";
 import { MOCK_API_KEY } from "./targets.js";
+
+// --against passes the root of a built kit (this tree's or REV's worktree): both then run their dist/.
+const kit = process.argv[2];
+const { createMockHandlers }: typeof Handlers = kit
+  ? await import(pathToFileURL(path.join(kit, "dist/mock-server/msw/handlers.js")).href)
+  : await import("../../mock-server/msw/handlers.js");
 
 const { handlers, mock } = createMockHandlers({
   baseUrl: MSW_BASE_URL,

@@ -34,9 +34,10 @@ export interface MswRow {
 
 const CHILD = fileURLToPath(new URL("./msw-door.ts", import.meta.url));
 
-function startDoor(): Promise<{ child: ChildProcess; scenarios: string[]; stop(): Promise<void> }> {
+/** `kit`: the built kit whose door runs (--against, against.ts); this tree's sources when absent. */
+function startDoor(kit?: string): Promise<{ child: ChildProcess; scenarios: string[]; stop(): Promise<void> }> {
   // NODE_ENV unset, as for (c): the handlers' options say what runs, nothing reads the environment.
-  const child = fork(CHILD, [], {
+  const child = fork(CHILD, kit ? [kit] : [], {
     cwd: root,
     env: { ...process.env, NODE_ENV: undefined },
     execArgv: TSX_EXEC_ARGV,
@@ -69,8 +70,12 @@ function startDoor(): Promise<{ child: ChildProcess; scenarios: string[]; stop()
   });
 }
 
-export async function measureMswDoor(options: LoadOptions, log: (line: string) => void): Promise<MswRow[]> {
-  const door = await startDoor();
+export async function measureMswDoor(
+  options: LoadOptions,
+  log: (line: string) => void,
+  kit?: string,
+): Promise<MswRow[]> {
+  const door = await startDoor(kit);
   try {
     const rows: MswRow[] = [];
     for (const scenario of MSW_SCENARIOS) {
