@@ -33,6 +33,8 @@ export interface Exchange {
   api?: { contract: Contract; query: Record<string, string | string[]> };
   /** The mock's answer before it was written as JSON: what coverage observes, no parse needed. */
   answer?: unknown;
+  /** A GET's answer whose JSON.stringify is the body sent: what the journal keeps instead of the text. */
+  sentJson: unknown;
   /** The dashboard's own files: not journaled (pipeline.ts DASHBOARD_HEADER says why). */
   quiet?: true;
 }
@@ -72,5 +74,6 @@ export function captured(exchange: Exchange, reply: CoreReply): CapturedExchange
     ...(exchange.requestBody && { requestBody: exchange.requestBody }),
     responseHeaders: reply.headers,
     ...(reply.body !== undefined && { responseBody: reply.body }),
+    ...(exchange.sentJson !== undefined && reply.body !== undefined && { responseJson: exchange.sentJson }),
   };
 }

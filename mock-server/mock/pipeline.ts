@@ -316,6 +316,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
     else if (reply.body !== undefined && op.method === "get") {
       const { json, bytes } = replyJson.read(reply.body);
       out = { ...jsonText(reply.status, json), bytes };
+      exchange.sentJson = reply.body;
     } else out = jsonReply(reply);
     // Another document's answer in a JSON type of its own (application/hal+json) says so.
     const mediaType = contract.handwritten ? undefined : op.responses.get(reply.status)?.mediaType;
@@ -460,6 +461,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       operationId: null,
       // Set when routed to an operation; there from the start, so every exchange has one shape.
       served: undefined,
+      sentJson: undefined,
     };
   };
 

@@ -23,6 +23,13 @@ export interface CapturedExchange {
   responseHeaders: Record<string, string | string[]>;
   /** The bytes sent (JSON text for the mock's answers), cut at CAPTURE_LIMIT; absent for no body. */
   responseBody?: string | Uint8Array;
+  /**
+   * The mock's JSON answer to a GET, whose `JSON.stringify` is the body sent byte for byte (records are
+   * never changed in place: core/reply-json.ts). The journal in memory keeps this in place of the text:
+   * a page's text held for every journaled request made the garbage collector copy and promote each one,
+   * the largest cost of a list request; the text is made again only when the exchange is read.
+   */
+  responseJson?: unknown;
   /** The whole response body's size in bytes, when it was cut. */
   responseBytes?: number;
 }
@@ -108,6 +115,11 @@ const utf8Bytes = (text: string) => (NodeBuffer ? NodeBuffer.byteLength(text, "u
  * CAPTURE_LIMIT bytes (encoded straight into them: the journal adds on the answer's path).
  */
 export function capped(exchange: CapturedExchange): CapturedExchange {
+  if (exchange.responseJson !== undefined) {
+    // Kept as the answer itself (see responseJson): cut, if at all, when its text is made again.
+    const { responseBody: _text, ...kept } = exchange;
+    return kept;
+  }
   const body = exchange.responseBody;
   // UTF-8 takes at most 3 bytes per UTF-16 unit: a text this short fits whatever it holds.
   if (body === undefined || body.length <= CAPTURE_LIMIT / 3) return exchange;

@@ -80,6 +80,18 @@ describe("redactExchange", () => {
     expect(safe.response!.text).not.toContain("whsec");
   });
 
+  it("makes a JSON answer kept by reference into the text that was sent, cut and redacted alike", async () => {
+    for (const items of [3, 2000]) {
+      const value = JSON.parse(answer(items));
+      const body = JSON.stringify(value);
+      const kept = capped(exchange({ responseBody: body, responseJson: value }));
+      expect(kept.responseBody).toBeUndefined();
+      expect(await redactExchange("/v1/webhooks", kept)).toEqual(
+        await redactExchange("/v1/webhooks", capped(exchange({ responseBody: body }))),
+      );
+    }
+  });
+
   it.each([
     ["gzip", gzipSync],
     ["deflate", deflateSync],

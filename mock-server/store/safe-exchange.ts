@@ -169,7 +169,8 @@ function textOf(bytes: Uint8Array): string | undefined {
 
 /** The response body as content: decoded, cut at CAPTURE_LIMIT, text when it is UTF-8. */
 async function contentOf(exchange: CapturedExchange): Promise<SafeContent | undefined> {
-  const body = exchange.responseBody;
+  const body =
+    exchange.responseBody ?? (exchange.responseJson === undefined ? undefined : JSON.stringify(exchange.responseJson));
   if (body === undefined) return undefined;
   const sent = typeof body === "string" ? utf8.encode(body) : body;
   const sentBytes = exchange.responseBytes ?? sent.length;
