@@ -3,7 +3,8 @@
  * the same script that adds), so GET /__mock/requests shows the requests any of them served.
  *
  * Off the answer's path: `add` hands the entry to the connection and does not wait for Redis' answer.
- * Entries go out as they come, one script each, pipelined on the connection; the answer written after
+ * Entries go out as they come, one script each, pipelined on the connection, an entry and its coverage
+ * in one write (RedisLink.together: one per node), as are entries that waited for room; the answer written after
  * it (`sending()` says when it may be: the entry is on its way) cannot reach a client before the entry
  * reaches Redis, so a client that reads the journal next, through any process, finds it. At most
  * MAX_IN_FLIGHT entries are unconfirmed: beyond that an entry waits for room, and so does its answer
@@ -11,7 +12,7 @@
  * kept, up to MAX_KEPT (beyond that the oldest go, with one log line), and sent again every RETRY_MS.
  * `flush()` resolves when everything added so far is in Redis; this process's reads flush first, and
  * the mock flushes on close. The variants an answer showed go to the workspace's coverage set (its
- * slot) the same way.
+ * slot) the same way, with the entry.
  *
  * A /v1 exchange is kept for the HAR export in its safe form only (store/safe-exchange.ts): redacted,
  * decoded and cut at CAPTURE_LIMIT here, before it leaves the process. It is written last in the
@@ -94,15 +95,23 @@ export class RedisJournal implements RequestJournal {
    */
   add(entry: Omit<Recorded, "seq">): Promise<number | undefined> | undefined {
     const { variants, exchange, ...rest } = entry;
-    if (variants && variants.length > 0 && rest.workspaceId !== null) this.sendVariants(rest.workspaceId, variants);
-    if (this.capacity <= 0) return undefined;
+    const workspaceId = rest.workspaceId;
+    // The coverage goes with the entry, in its write (one per node).
+    const sendVariants =
+      variants && variants.length > 0 && workspaceId !== null
+        ? () => this.sendVariants(workspaceId, variants)
+        : () => undefined;
+    if (this.capacity <= 0) return void sendVariants();
     const url = withoutSecrets(rest.url);
     const capacity = this.capacity;
     const { item, seq } = this.item();
     this.last = item;
     if (!exchange) {
       item.send = () => this.link.journalSend(JSON.stringify({ ...rest, url }), capacity);
-      this.enqueue(item);
+      this.link.together(() => {
+        sendVariants();
+        this.enqueue(item);
+      });
       return seq;
     }
     // An exchange that cannot be made safe is not kept at all: the entry still is.
@@ -113,7 +122,10 @@ export class RedisJournal implements RequestJournal {
       .then((safe) => {
         item.send = () => this.link.journalSend(JSON.stringify({ ...rest, url, ...(safe && { safe }) }), capacity);
         this.preparing--;
-        this.enqueue(item);
+        this.link.together(() => {
+          sendVariants();
+          this.enqueue(item);
+        });
       });
     return seq;
   }
@@ -242,7 +254,10 @@ export class RedisJournal implements RequestJournal {
 
   /** Sends what waited for room. */
   private pump(): void {
-    while (this.queue.length > 0 && this.inFlight.size < this.maxInFlight) this.send(this.queue.shift()!);
+    // What waited goes out together: one write per node.
+    this.link.together(() => {
+      while (this.queue.length > 0 && this.inFlight.size < this.maxInFlight) this.send(this.queue.shift()!);
+    });
     this.changed();
   }
 
@@ -270,7 +285,9 @@ export class RedisJournal implements RequestJournal {
     this.kept = [];
     if (this.retry) clearTimeout(this.retry);
     this.retry = undefined;
-    for (const item of again) this.enqueue(item);
+    this.link.together(() => {
+      for (const item of again) this.enqueue(item);
+    });
   }
 
   /** Counts what is not yet in Redis, and wakes flush. */

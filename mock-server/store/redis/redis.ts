@@ -7,7 +7,15 @@
  * Round trips: `roundTrips` counts what a caller waits for; commands sent together and awaited together
  * (a registry read beside a workspace read) are one, as they travel together. The journal's writes,
  * which nobody waits for on the answer's path, are counted in `sent` instead.
+ *
+ * Writes: ioredis writes each command to its socket at once, one `write()` (a system call) each. The
+ * commands a caller sends together (`together`) are written as one instead: every node's socket is
+ * corked while they are issued and uncorked at the end, so Node hands each socket's commands to the
+ * kernel in one `writev`, still before `together` returns (a journal entry is on its way when its
+ * answer goes). A request's reads are one write, its commit one, its journal entry with its coverage
+ * one (mock-server/store/redis/writes.test.ts counts them, per node on a Cluster).
  */
+import type { Writable } from "node:stream";
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from "ioredis";
 import { ApiError } from "../../core/errors.js";
 import { parseStoreAddress, where } from "./address.js";
@@ -213,6 +221,34 @@ export class RedisLink {
     return this.shown;
   }
 
+  /**
+   * Runs `issue`, which sends commands (and awaits none of them), then writes all it sent: one write
+   * per node, done when this returns. Nested calls write once, at the outer one's end.
+   */
+  together<T>(issue: () => T): T {
+    const sockets = this.sockets();
+    for (const socket of sockets) socket.cork();
+    try {
+      return issue();
+    } finally {
+      for (const socket of sockets) socket.uncork();
+    }
+  }
+
+  /** The sockets open to Redis now: one, or one per node of a Cluster; none for a client without (tests). */
+  private sockets(): Writable[] {
+    if (this.kind === "redis") {
+      const stream = (this.client as Redis).stream as Writable | undefined;
+      return stream?.writable ? [stream] : [];
+    }
+    const sockets: Writable[] = [];
+    for (const node of (this.client as Cluster).nodes("all")) {
+      const stream = node.stream as Writable | undefined;
+      if (stream?.writable) sockets.push(stream);
+    }
+    return sockets;
+  }
+
   /** Units brought up to date: one script each, sent together (one round trip). */
   async sync(units: { unit: string; since: number }[]): Promise<SyncResult[]> {
     if (units.length === 0) return [];
@@ -287,8 +323,11 @@ export class RedisLink {
   /** The variants a workspace's answer showed, into its coverage set (its slot); `index` the first time. */
   coverageSend(workspaceId: string, keys: readonly string[], index: boolean): Promise<unknown> {
     this.sent++;
-    const added = this.client.sadd(coverageKey(workspaceId), ...keys);
-    return this.failing<unknown>(index ? Promise.all([added, this.client.sadd(COVERAGE_INDEX, workspaceId)]) : added);
+    const added = this.together(() => {
+      const set = this.client.sadd(coverageKey(workspaceId), ...keys);
+      return index ? Promise.all([set, this.client.sadd(COVERAGE_INDEX, workspaceId)]) : set;
+    });
+    return this.failing<unknown>(added);
   }
 
   async coverageOf(workspaceId: string): Promise<string[]> {
@@ -322,11 +361,11 @@ export class RedisLink {
     return this.failing(command());
   }
 
-  /** Commands sent together and awaited together: one round trip. */
+  /** Commands sent together (one write per node) and awaited together: one round trip. */
   private callAll<T>(commands: (() => Promise<T>)[]): Promise<T[]> {
     if (commands.length === 0) return Promise.resolve([]);
     this.roundTrips++;
-    return this.failing(Promise.all(commands.map((command) => command())));
+    return this.failing(Promise.all(this.together(() => commands.map((command) => command()))));
   }
 
   private async failing<T>(pending: Promise<T>): Promise<T> {
