@@ -405,8 +405,8 @@ async function fixedRun(
 const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
 
 /** (3) through a fresh mock: `slowWarmup` requests nobody watches, then `slowRequests` with the reader paused (or none). */
-async function slowRun(kind: SlowRow["reader"], load: LoadOptions, plan: DashboardPlan): Promise<SlowRow> {
-  const mock = await startMockTarget({ name: `mock (dashboard, slow page: ${kind})` });
+async function slowRun(kind: SlowRow["reader"], load: LoadOptions, plan: DashboardPlan, kit: string): Promise<SlowRow> {
+  const mock = await startMockTarget({ name: `mock (dashboard, slow page: ${kind})`, root: kit });
   let reader: Reader | undefined;
   try {
     const pid = mock.process.pid;
@@ -492,6 +492,8 @@ export async function measureDashboard(
   load: LoadOptions,
   plan: DashboardPlan,
   log: (line: string) => void,
+  /** The kit whose mock is measured: this checkout, or REV's worktree under --against (against.ts). */
+  kit: string = root,
 ): Promise<DashboardFigures> {
   const started = performance.now();
   const loadBefore = os.loadavg();
@@ -503,7 +505,7 @@ export async function measureDashboard(
       max: [],
       atRate: [],
     }));
-    const mock = await startMockTarget({ name: "mock (dashboard)" });
+    const mock = await startMockTarget({ name: "mock (dashboard)", root: kit });
     let rate = plan.rate;
     try {
       for (let round = 0; round < plan.rounds; round++)
@@ -547,7 +549,7 @@ export async function measureDashboard(
 
     const slow: SlowRow[] = [];
     for (const kind of ["none", "paused"] as const) {
-      const row = await slowRun(kind, load, plan);
+      const row = await slowRun(kind, load, plan, kit);
       slow.push(row);
       const got = row.events
         ? `; resumed: RSS ${mib(row.resumed)}, got ${row.events.events} events, ${row.events.dropped} dropped (in ${row.events.droppedEvents} dropped events)`

@@ -18,7 +18,7 @@
  *   (5) GET /__mock/requests.har with a journal full of mixed /v1 exchanges, each read after a refill.
  *
  * Also the children's entries: `node --import tsx scripts/bench/exercised.ts observe` (IPC: answers to
- * time) and `node --import tsx --expose-gc scripts/bench/exercised.ts memory-mock PORT SIZE`. So that they
+ * time) and `node --import tsx --expose-gc scripts/bench/exercised.ts memory-mock PORT SIZE [KIT]`. So that they
  * load no more than the mock does, this file imports load.ts (and with it autocannon) only where the
  * bench's own process measures.
  */
@@ -26,7 +26,7 @@ import { fork } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { ask, freePort, root, startChild, TSX_EXEC_ARGV, type Child } from "./children.js";
 import { atFixedRate, type BenchRequest, type LoadOptions, type LoadResult, type RateResult } from "./load.js";
 import { MOCK_API_KEY, startMockTarget } from "./targets.js";
@@ -241,13 +241,14 @@ function microsPerCall(work: () => unknown, batches: number, batchMs: number): {
   return { us: median(samples), faults: (process.resourceUsage().minorPageFault - faultsBefore) / (n * batches) };
 }
 
-/** A module of the compiled mock (dist/), typed as its source. */
-const fromDist = <T>(source: string): Promise<T> =>
-  import(new URL(`../../dist/mock-server/${source}`, import.meta.url).href);
+/** A module of the compiled mock (the dist/ of `kit`: this checkout's, or REV's under --against), typed as its source. */
+const fromDist = <T>(source: string, kit: string): Promise<T> =>
+  import(pathToFileURL(path.join(kit, "dist/mock-server", source)).href);
 
 interface ObservationRequest {
   texts: Record<AnswerName, string>;
   plan: ExercisedPlan;
+  kit: string;
 }
 
 interface Observation {
@@ -274,12 +275,12 @@ async function observeInChild(request: ObservationRequest): Promise<Observation>
  * (1), run by the observe child, on the texts a mock answered: the body as JSON.parse makes it (the
  * pipeline observes the handler's object, the same tree).
  */
-async function measureObservation({ texts, plan }: ObservationRequest): Promise<Observation> {
+async function measureObservation({ texts, plan, kit }: ObservationRequest): Promise<Observation> {
   const [{ generatedSpec }, { variantCatalogue }, { observedVariants }, { capped, CAPTURE_LIMIT }] = await Promise.all([
-    fromDist<typeof import("../../mock-server/core/spec.js")>("core/spec.js"),
-    fromDist<typeof import("../../mock-server/core/coverage/catalogue.js")>("core/coverage/catalogue.js"),
-    fromDist<typeof import("../../mock-server/core/coverage/observe.js")>("core/coverage/observe.js"),
-    fromDist<typeof import("../../mock-server/store/journal.js")>("store/journal.js"),
+    fromDist<typeof import("../../mock-server/core/spec.js")>("core/spec.js", kit),
+    fromDist<typeof import("../../mock-server/core/coverage/catalogue.js")>("core/coverage/catalogue.js", kit),
+    fromDist<typeof import("../../mock-server/core/coverage/observe.js")>("core/coverage/observe.js", kit),
+    fromDist<typeof import("../../mock-server/store/journal.js")>("store/journal.js", kit),
   ]);
   const document = generatedSpec().document;
   // Built once per document object (a WeakMap): a copy of the document times one build.
@@ -326,6 +327,7 @@ async function measureRequests(
   load: LoadOptions,
   plan: ExercisedPlan,
   log: (line: string) => void,
+  kit: string,
 ): Promise<RequestRow[]> {
   const rows = EXERCISED_SCENARIOS.map(({ scenario, answer }) => {
     const { observeUs, cappedUs } = observed.find((o) => o.answer === answer)!;
@@ -345,7 +347,7 @@ async function measureRequests(
       row.max.push(await measureLoad(mock.url, request, load, mock.process.pid));
     }
   for (const { row, answer } of rows) {
-    row.profile = await profiledRun(answer, load, plan);
+    row.profile = await profiledRun(answer, load, plan, kit);
     const d = requestMedians(row);
     log(
       `  ${row.scenario.padEnd(30)} at ${d.rate.toFixed(0)}/s: p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms; max ${d.rps.toFixed(0)} req/s, CPU ${d.cpuUs.toFixed(0)} µs/req, observation ${pct(d.share)} of it; profiled: ${PROFILED.map((f) => `${f} ${d.profiled[f].toFixed(1)} µs`).join(", ")} of ${row.profile.cpuUs.toFixed(0)} µs/req; errors ${d.errors}`,
@@ -394,12 +396,18 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
  * after a second of warm-up; the main thread's samples within the measured window, and those with each
  * profiled function of the mock (dist/mock-server/) on their stack.
  */
-async function profiledRun(answer: AnswerName, load: LoadOptions, plan: ExercisedPlan): Promise<ProfileShare> {
+async function profiledRun(
+  answer: AnswerName,
+  load: LoadOptions,
+  plan: ExercisedPlan,
+  kit: string,
+): Promise<ProfileShare> {
   const { measureLoad } = await import("./load.js");
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-exercised-profile-"));
   try {
     const mock = await startMockTarget({
       name: "mock (exercised, profiled)",
+      root: kit,
       nodeArgs: ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "500"],
       args: ["--journal-size", String(plan.journalSize)],
     });
@@ -469,13 +477,13 @@ interface MemoryAnswer extends Memory {
 }
 
 /** (3): one fresh mock per answer, so no row inherits another's garbage or its journal. */
-async function measureMemory(plan: ExercisedPlan, log: (line: string) => void): Promise<MemoryRow[]> {
+async function measureMemory(plan: ExercisedPlan, log: (line: string) => void, kit: string): Promise<MemoryRow[]> {
   const rows: MemoryRow[] = [];
   for (const answer of EXERCISED_ANSWERS) {
     const port = await freePort();
     const child = await startChild({
       name: "mock (memory)",
-      args: [fileURLToPath(import.meta.url), "memory-mock", String(port), String(plan.journalSize)],
+      args: [fileURLToPath(import.meta.url), "memory-mock", String(port), String(plan.journalSize), kit],
       ipc: { execArgv: [...TSX_EXEC_ARGV, "--expose-gc"] },
       url: `http://127.0.0.1:${port}`,
       readyPath: "/__mock/health",
@@ -582,10 +590,16 @@ export async function measureExercised(
   load: LoadOptions,
   plan: ExercisedPlan,
   log: (line: string) => void,
+  /** The kit whose mock is measured: this checkout, or REV's worktree under --against (against.ts). */
+  kit: string = root,
 ): Promise<ExercisedFigures> {
   const started = performance.now();
   const loadBefore = os.loadavg();
-  const mock = await startMockTarget({ name: "mock (exercised)", args: ["--journal-size", String(plan.journalSize)] });
+  const mock = await startMockTarget({
+    name: "mock (exercised)",
+    root: kit,
+    args: ["--journal-size", String(plan.journalSize)],
+  });
   try {
     const callId = await addCalls(mock.url, CALLS_FOR_PAGES);
     const byAnswer = answerRequests(callId);
@@ -594,13 +608,13 @@ export async function measureExercised(
       const r = byAnswer[answer];
       texts[answer] = await (await fetch(mock.url + r.path, { headers: r.headers })).text();
     }
-    const observation = await observeInChild({ texts, plan });
+    const observation = await observeInChild({ texts, plan, kit });
     for (const row of observation.rows)
       log(
         `  ${row.answer.padEnd(24)} ${(row.bytes / 1024).toFixed(1)} KiB, ${row.keys} keys: observe ${row.observeUs.toFixed(2)} µs, capped ${row.cappedUs.toFixed(2)} µs${row.cut ? ` (cut; ${row.cappedFaults.toFixed(1)} page faults)` : ""}`,
       );
-    const requests = await measureRequests(mock, byAnswer, observation.rows, load, plan, log);
-    const memory = await measureMemory(plan, log);
+    const requests = await measureRequests(mock, byAnswer, observation.rows, load, plan, log, kit);
+    const memory = await measureMemory(plan, log, kit);
 
     const created = await fetch(`${mock.url}/__mock/workspaces`, {
       method: "POST",
@@ -679,8 +693,8 @@ export async function measureExercised(
  * on) with a journal of `journalSize`; on each IPC message, a full GC, then its memory and what the
  * journal holds.
  */
-async function memoryMock(port: number, journalSize: number): Promise<void> {
-  const { startMock } = await fromDist<typeof import("../../mock-server/server.js")>("server.js");
+async function memoryMock(port: number, journalSize: number, kit: string): Promise<void> {
+  const { startMock } = await fromDist<typeof import("../../mock-server/server.js")>("server.js", kit);
   const running = await startMock({
     port,
     apiKey: MOCK_API_KEY,
@@ -722,5 +736,6 @@ function observeChild(): void {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv[2] === "observe") observeChild();
-  if (process.argv[2] === "memory-mock") void memoryMock(Number(process.argv[3]), Number(process.argv[4]));
+  if (process.argv[2] === "memory-mock")
+    void memoryMock(Number(process.argv[3]), Number(process.argv[4]), process.argv[5] ?? root);
 }

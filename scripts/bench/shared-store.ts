@@ -163,13 +163,17 @@ async function waitForWorkers(target: Target, workers: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
-/** Starts a target of STORE_TARGETS (each store target on a fresh redis-server), noting what to stop in `started`. */
+/**
+ * Starts a target of STORE_TARGETS (each store target on a fresh redis-server), noting what to stop in
+ * `started`; the mock of `kit` (this checkout by default, REV's worktree under --against).
+ */
 export async function startTarget(
   id: StoreTargetId,
   started: { children: Child[]; redis: RedisServer[]; probes: RedisProbe[] },
+  kit?: string,
 ): Promise<Target> {
   if (id === "memory") {
-    const mock = await startMockTarget({ name: "mock (in memory)", args: MOCK_ARGS });
+    const mock = await startMockTarget({ name: "mock (in memory)", root: kit, args: MOCK_ARGS });
     started.children.push(mock);
     return { id, mock };
   }
@@ -180,6 +184,7 @@ export async function startTarget(
   const workers = id === "workers" ? ["--workers", "2"] : [];
   const mock = await startMockTarget({
     name: `mock (--store${id === "workers" ? ", --workers 2" : ""})`,
+    root: kit,
     args: [...MOCK_ARGS, "--store", redis.url, ...workers],
   });
   started.children.push(mock);
@@ -269,6 +274,7 @@ export async function measureSharedStore(
   options: LoadOptions,
   roundTripRequests: number,
   log: (line: string) => void,
+  kit?: string,
 ): Promise<SharedStoreFigures> {
   const started = { children: [] as Child[], redis: [] as RedisServer[], probes: [] as RedisProbe[] };
   try {
@@ -284,6 +290,7 @@ export async function measureSharedStore(
     );
     const rtMock = await startMockTarget({
       name: "mock (--store, round trips)",
+      root: kit,
       args: [...MOCK_ARGS, "--store", rtRedis.url],
     });
     started.children.push(rtMock);
@@ -293,7 +300,7 @@ export async function measureSharedStore(
     await rtRedis.stop();
 
     const targets = {} as Record<StoreTargetId, Target>;
-    for (const { id } of STORE_TARGETS) targets[id] = await startTarget(id, started);
+    for (const { id } of STORE_TARGETS) targets[id] = await startTarget(id, started, kit);
     const scenarios = new Map<StoreTargetId, Map<string, BenchRequest>>();
     for (const { id } of STORE_TARGETS)
       scenarios.set(

@@ -198,6 +198,7 @@ async function measureCluster(
   load: LoadOptions,
   plan: SharingPlan,
   log: (line: string) => void,
+  kit?: string,
 ): Promise<ClusterFigures | undefined> {
   if (plan.clusterMasters <= 0) return undefined;
   const figures: ClusterFigures = { masters: plan.clusterMasters, rows: [] };
@@ -207,6 +208,7 @@ async function measureCluster(
     cluster = await startRedisCluster({ masters: plan.clusterMasters });
     mock = await startMockTarget({
       name: "mock (--store, a Redis Cluster)",
+      root: kit,
       args: [...MOCK_ARGS, "--store", cluster.url],
     });
     const scenarios = await scenariosOf(mock.url);
@@ -262,6 +264,7 @@ async function timed(url: string, request: BenchRequest, n: number): Promise<{ m
 async function measureRoundTrips(
   plan: SharingPlan,
   log: (line: string) => void,
+  kit?: string,
 ): Promise<{ rows: RoundTripRow[]; redisVersion: string }> {
   const redis = await startRedis();
   let probe: RedisProbe | undefined;
@@ -274,6 +277,7 @@ async function measureRoundTrips(
     pinger = await RedisProbe.connect(line.url);
     mock = await startMockTarget({
       name: "mock (--store through a delay line)",
+      root: kit,
       args: [...MOCK_ARGS, "--store", line.url],
     });
     const scenarios = await scenariosOf(mock.url);
@@ -384,10 +388,12 @@ export async function measureSharing(
   load: LoadOptions,
   plan: SharingPlan,
   log: (line: string) => void,
+  /** The kit whose mock is measured: this checkout by default, REV's worktree under --against (against.ts). */
+  kit?: string,
 ): Promise<SharingFigures> {
   const started = performance.now();
   const loadBefore = os.loadavg();
-  const { rows: roundTrips, redisVersion } = await measureRoundTrips(plan, log);
+  const { rows: roundTrips, redisVersion } = await measureRoundTrips(plan, log, kit);
 
   const running = { children: [] as Child[], redis: [] as RedisServer[], probes: [] as RedisProbe[] };
   const stopAll = async () => {
@@ -404,7 +410,7 @@ export async function measureSharing(
       { target: { mock: Child; redisPids: number[] }; scenarios: Scenarios }
     >;
     for (const id of ["memory", "redis"] as const) {
-      const { mock, redis } = await startTarget(id, running);
+      const { mock, redis } = await startTarget(id, running, kit);
       targets[id] = { target: { mock, redisPids: redis ? [redis.pid] : [] }, scenarios: await scenariosOf(mock.url) };
     }
     for (let round = 0; round < plan.rounds; round++)
@@ -430,7 +436,7 @@ export async function measureSharing(
       ["one", "redis"],
       ["two", "workers"],
     ] as const satisfies readonly (readonly [MostId, StoreTargetId])[]) {
-      const target = await startTarget(id, running);
+      const target = await startTarget(id, running, kit);
       cells[key] = { target, scenarios: await scenariosOf(target.mock.url) };
     }
     for (const { scenario, kind } of SHARING_SCENARIOS) {
@@ -454,7 +460,7 @@ export async function measureSharing(
   } finally {
     await stopAll();
   }
-  const cluster = await measureCluster(load, plan, log);
+  const cluster = await measureCluster(load, plan, log, kit);
   const redisBenchmark = await benchmarkRedis(plan.benchmarkRequests, log);
   return {
     command,

@@ -52,10 +52,11 @@ export async function timeStart(
   return { wall, cpu };
 }
 
-async function npmStart() {
+async function npmStart(kit?: string) {
   const port = await freePort();
   return startChild({
     name: "npm start",
+    cwd: kit,
     command: "npm",
     args: ["start", "--", "--port", String(port)],
     group: true,
@@ -65,22 +66,31 @@ async function npmStart() {
 }
 
 /** The mock exactly as `npm start` runs it, without npm's and tsx's launchers: node with tsx's loader. */
-async function mockProcess() {
+async function mockProcess(kit?: string) {
   const port = await freePort();
   return startChild({
     name: "mock",
+    cwd: kit,
     args: [...TSX_EXEC_ARGV, "mock-server/main.ts", "--port", String(port)],
     url: `http://127.0.0.1:${port}`,
     readyPath: "/__mock/health",
   });
 }
 
-export async function measureStarts(samples: number, warm: boolean): Promise<StartFigures> {
+/**
+ * `kit`: the kit whose mock starts, run in its own folder (this checkout by default, REV's worktree under
+ * --against). `prism: false` leaves Prism out (--against times it once, as a baseline).
+ */
+export async function measureStarts(
+  samples: number,
+  warm: boolean,
+  { kit, prism: withPrism = true }: { kit?: string; prism?: boolean } = {},
+): Promise<StartFigures> {
   // One start first, not counted: it fills tsx's transform cache as any earlier `npm start` would.
-  if (warm) await (await mockProcess()).stop();
-  const mock = await timeStart(mockProcess, samples);
-  const npm = await timeStart(npmStart, samples);
-  const prism = await timeStart(startPrismTarget, samples);
+  if (warm) await (await mockProcess(kit)).stop();
+  const mock = await timeStart(() => mockProcess(kit), samples);
+  const npm = await timeStart(() => npmStart(kit), samples);
+  const prism = withPrism ? await timeStart(startPrismTarget, samples) : { wall: [], cpu: [] };
   return { mock: mock.wall, npmStart: npm.wall, prism: prism.wall, mockCpu: mock.cpu, prismCpu: prism.cpu };
 }
 

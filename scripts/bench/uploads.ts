@@ -56,8 +56,9 @@ export function upload(url: string, fileBytes: number): Promise<{ status: number
   return Promise.all([answer, sent.catch(() => undefined)]).then(([a]) => a);
 }
 
-export async function measureUploads(samples: number): Promise<UploadFigures> {
-  const mock = await startMockTarget({ config: "production" });
+/** `kit`: the kit whose mock is measured (this checkout by default; REV's worktree under --against). */
+export async function measureUploads(samples: number, kit?: string): Promise<UploadFigures> {
+  const mock = await startMockTarget({ config: "production", root: kit });
   try {
     await upload(mock.url, MB);
     const throughputMBps: number[] = [];
@@ -67,17 +68,17 @@ export async function measureUploads(samples: number): Promise<UploadFigures> {
       statuses25.push(r.status);
       throughputMBps.push(25 / (r.ms / 1000));
     }
-    return { throughputMBps, statuses25, ...(await oversize()) };
+    return { throughputMBps, statuses25, ...(await oversize(kit)) };
   } finally {
     await mock.stop();
   }
 }
 
 /** In a fresh process, so the baseline is not inflated by the 25 MB uploads' garbage. */
-async function oversize(): Promise<
-  Pick<UploadFigures, "oversizeMB" | "oversizeStatus" | "oversizeAnswerMs" | "baselineRss" | "peakRss">
-> {
-  const mock = await startMockTarget({ config: "production" });
+async function oversize(
+  kit?: string,
+): Promise<Pick<UploadFigures, "oversizeMB" | "oversizeStatus" | "oversizeAnswerMs" | "baselineRss" | "peakRss">> {
+  const mock = await startMockTarget({ config: "production", root: kit });
   try {
     await upload(mock.url, MB);
     const pid = mock.process.pid;

@@ -167,9 +167,12 @@ async function startBareProxy(upstream: string): Promise<Child> {
   });
 }
 
-/** The door, as `npm start -- --upstream URL` runs it (the compiled mock, NODE_ENV unset, request log off). */
-function startDoor(upstream: string): Promise<Child> {
-  return startMockTarget({ name: "door (--upstream)", args: ["--upstream", upstream] });
+/**
+ * The door, as `npm start -- --upstream URL` runs it (the compiled mock, NODE_ENV unset, request log off):
+ * the mock of `kit` (this checkout, or REV's worktree under --against), in front of this checkout's upstream.
+ */
+function startDoor(upstream: string, kit?: string): Promise<Child> {
+  return startMockTarget({ name: "door (--upstream)", root: kit, args: ["--upstream", upstream] });
 }
 
 const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) ? a / b : Number.NaN);
@@ -182,6 +185,7 @@ export async function measureUpstream(
   load: LoadOptions,
   plan: UpstreamPlan,
   log: (line: string) => void,
+  kit?: string,
 ): Promise<UpstreamFigures> {
   const started = performance.now();
   const loadBefore = os.loadavg();
@@ -193,7 +197,7 @@ export async function measureUpstream(
   };
   try {
     const upstream = await start(startMockTarget({ config: "production", name: "upstream" }));
-    const [bare, door] = await Promise.all([start(startBareProxy(upstream.url)), start(startDoor(upstream.url))]);
+    const [bare, door] = await Promise.all([start(startBareProxy(upstream.url)), start(startDoor(upstream.url, kit))]);
     const calls = (await (await fetch(`${upstream.url}/__mock/workspaces/default/calls`)).json()) as {
       callId: string;
     }[];
@@ -231,7 +235,7 @@ export async function measureUpstream(
     // Fresh processes, so a baseline is not the garbage of the load above; one at a time.
     const memory = {} as Record<UpstreamTargetId, MemoryFigures>;
     for (const { id, label } of UPSTREAM_TARGETS) {
-      const fresh = await start(id === "door" ? startDoor(upstream.url) : startBareProxy(upstream.url));
+      const fresh = await start(id === "door" ? startDoor(upstream.url, kit) : startBareProxy(upstream.url));
       memory[id] = await streamedRss(fresh, plan);
       await fresh.stop();
       log(`  ${plan.uploadMB} MB uploads through ${memoryLine(label, plan, memory[id])}`);
