@@ -14,16 +14,17 @@
  * (what the dashboard's event stream costs the mock, scripts/bench/dashboard.ts, renderDashboard); --only sharing for
  * part 11 (sharing one mock: Redis against in memory, round trips, --workers; scripts/bench/sharing.ts, renderSharing). Every run but --quick
  * saves its figures to the --json file (default scripts/bench/results.json), so a later --only run keeps
- * them; --quick saves them only when --json says where. --against REV (with --only compare) builds REV in a
- * temporary worktree and measures its mock beside this tree's in rounds of fresh processes (--rounds N,
- * default 3), printing the medians as now / REV.
+ * them; --quick saves them only when --json says where. --against REV [--only PART[,PART]] [--rounds N]
+ * builds REV in a temporary worktree and runs each part that runs a mock on this tree's and on REV's,
+ * interleaved in rounds, printing each figure as now / REV with its spread (against-parts.ts, against.ts);
+ * it writes no RESULTS.md, only --json FILE with every round.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { prepareRevision } from "./against.js";
-import { compareAgainst, formatAgainstRow } from "./against-compare.js";
+import { measureAgainst, prepareRevision, reportAgainst } from "./against.js";
+import { againstParts } from "./against-parts.js";
 import { runComparison } from "./compare.js";
 import { measureDashboard, renderDashboard, type DashboardFigures, type DashboardPlan } from "./dashboard.js";
 import { measureGateway, type GatewayPlan } from "./gateway.js";
@@ -164,31 +165,37 @@ export function renderMarkdown(results: BenchResults): string {
 }
 
 /**
- * --against REV: the mock of this working tree and of REV (built in a temporary worktree) measured on
- * part 1's requests in one run, in rounds of fresh process pairs (against-compare.ts); figures printed
- * as now / REV. RESULTS.md is left as it is (two revisions side by side are not this revision's
- * results); --json keeps every round. --rounds N (default 3; 1 with --quick).
+ * --against REV: every part that runs a mock (against-parts.ts), or those --only names (one or several,
+ * comma-separated), measured on this working tree and on REV (built in a temporary worktree) in
+ * --rounds N rounds (default 3; 1 with --quick), A B then B A (against.ts); each figure printed as now /
+ * REV with its spread. RESULTS.md is left as it is (two revisions side by side are not this revision's
+ * results); --json keeps every round's figures as measured.
  */
 async function runAgainst(
   rev: string,
   values: { quick?: boolean; only?: string; json?: string; rounds?: string },
+  command: string,
   log: (line: string) => void,
 ): Promise<BenchResults> {
-  if (values.only !== "compare")
-    throw new Error("--against measures part 1 so far: add --only compare (the other parts measure this tree alone)");
   const rounds = Number(values.rounds ?? (values.quick ? 1 : 3));
   if (!Number.isInteger(rounds) || rounds < 1)
     throw new Error(`--rounds takes a whole number of at least 1, not ${values.rounds}`);
+  const all = againstParts(values.quick ? QUICK : FULL, command);
+  const names = values.only?.split(",").map((name) => name.trim()) ?? Object.keys(all);
+  const unknown = names.filter((name) => !(name in all));
+  if (unknown.length)
+    throw new Error(`--only with --against takes some of ${Object.keys(all).join(", ")}, not ${unknown.join(", ")}`);
+  const parts = Object.fromEntries(names.map((name) => [name, all[name]]));
   const revision = await prepareRevision(rev, log);
   try {
-    const plan = values.quick ? QUICK : FULL;
-    log(
-      `1. this tree's mock against ${rev} (${revision.commit.slice(0, 10)}), ${rounds} round(s) of fresh processes...`,
-    );
-    const rows = await compareAgainst(plan.load, revision, rounds, log);
-    for (const row of rows) log(formatAgainstRow(row, rev));
+    log(`this tree against ${rev} (${revision.commit.slice(0, 10)}): ${names.join(", ")}; ${rounds} round(s)`);
+    const record = await measureAgainst(parts, revision, rounds, log);
+    for (const line of reportAgainst(parts, record, rev)) log(line);
     if (values.json)
-      writeFileSync(values.json, JSON.stringify({ against: { rev, commit: revision.commit }, rounds, rows }, null, 2));
+      writeFileSync(
+        values.json,
+        JSON.stringify({ command, against: { rev, commit: revision.commit }, rounds, parts: record }, null, 2),
+      );
     return {} as BenchResults;
   } finally {
     await revision.remove();
@@ -209,7 +216,8 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     },
     strict: true,
   });
-  if (values.against !== undefined) return runAgainst(values.against, values, log);
+  const command = `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`;
+  if (values.against !== undefined) return runAgainst(values.against, values, command, log);
   if (values.only !== undefined && !(ALONE as readonly string[]).includes(values.only))
     throw new Error(
       `--only takes ${ALONE.slice(0, -1).join(", ")} or ${ALONE.at(-1)} (the parts that run alone), not ${values.only}`,
@@ -231,7 +239,6 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     log(`  (${((performance.now() - t) / 1000).toFixed(1)} s)`);
     return result;
   };
-  const command = `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`;
   const write = (results: BenchResults) => {
     const out = values.out ?? (quick ? undefined : here("RESULTS.md"));
     if (out) writeFileSync(out, renderMarkdown(results));
