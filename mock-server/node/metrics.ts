@@ -13,7 +13,6 @@ import {
   collectDefaultMetrics,
   Counter,
   Gauge,
-  Histogram,
   type MetricObjectWithValues,
   type MetricValue,
   Registry,
@@ -23,6 +22,7 @@ import type { RequestLogEntry } from "../core/exchange.js";
 import { FAULT_KINDS } from "../core/faults.js";
 import { WEBHOOK_ATTEMPT_OUTCOMES, type Telemetry, type WebhookAttemptOutcome } from "../core/telemetry.js";
 import type { Mock } from "../mock/mock.js";
+import { RequestTally } from "./request-tally.js";
 
 /** What a shared store counted since it opened (Store.stats, store/store.ts); a store in memory has none. */
 export interface StoreStats {
@@ -73,19 +73,21 @@ export function mockSources(mock: () => Pick<Mock, "journal" | "services">): Met
 
 export function createMetrics(sources: MetricsSources): Metrics {
   const registry = new Registry();
-  const requests = new Counter({
-    name: "apm_requests_total",
-    help: "Requests answered, by operationId (none when unrouted) and status (reset when the connection was destroyed)",
-    labelNames: ["operation", "status"] as const,
-    registers: [registry],
-  });
-  const durations = new Histogram({
-    name: "apm_request_duration_seconds",
-    help: "Time from a request's arrival to its answer, by operationId",
-    labelNames: ["operation"] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
+  // Counted per request in plain numbers, made into prom-client's series only when scraped (request-tally.ts).
+  const tally = new RequestTally(
+    registry,
+    {
+      requests: {
+        name: "apm_requests_total",
+        help: "Requests answered, by operationId (none when unrouted) and status (reset when the connection was destroyed)",
+      },
+      durations: {
+        name: "apm_request_duration_seconds",
+        help: "Time from a request's arrival to its answer, by operationId",
+      },
+    },
+    DURATION_BUCKETS,
+  );
   const faults = new Counter({
     name: "apm_faults_applied_total",
     help: "Fault rules applied to requests, by kind (status, reset, empty, slow; delay for a rule with a delay only)",
@@ -154,9 +156,11 @@ export function createMetrics(sources: MetricsSources): Metrics {
   };
   return {
     requestDone(entry: RequestLogEntry) {
-      const operation = entry.operationId ?? NO_OPERATION;
-      requests.labels(operation, entry.status === null ? RESET_STATUS : String(entry.status)).inc();
-      durations.labels(operation).observe(entry.durationMs / 1000);
+      tally.requestDone(
+        entry.operationId ?? NO_OPERATION,
+        entry.status === null ? RESET_STATUS : String(entry.status),
+        entry.durationMs / 1000,
+      );
       if (entry.faultId !== null) faults.labels(entry.faultKind ?? DELAY_ONLY_FAULT).inc();
     },
     webhookAttempt(outcome: WebhookAttemptOutcome) {

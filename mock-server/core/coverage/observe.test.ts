@@ -135,6 +135,25 @@ describe("observedVariants", () => {
     expect(first).toContain("getCall enum status=error");
   });
 
+  it("remembers a record by identity: read again, it shows the same; a new record its own", () => {
+    const ended = { ...exampleCall, status: "ended" };
+    const error = { ...exampleCall, status: "error", recordingUrl: null };
+    const list = (items: unknown[]) =>
+      observedVariants(catalogue, answer({ operationId: "listCalls", body: page(items, false, true) }));
+    const first = list([ended, error]);
+    // The same records in another answer, in another order and twice over: the same keys, each once.
+    expect(new Set(list([error, ended, error]))).toEqual(new Set(first));
+    expect(list([error, error]).filter((k) => k === "listCalls enum status=error")).toHaveLength(1);
+    // A record already seen in this answer still counts for the next one (its own list is whole).
+    expect(list([ended])).toContain("listCalls enum status=ended");
+    // A changed copy is another record: its own values show.
+    const changed = { ...ended, status: "not_connected" };
+    expect(list([changed])).toContain("listCalls enum status=not_connected");
+    expect(list([changed])).not.toContain("listCalls enum status=ended");
+    // One record served by a get and by a list is judged by each operation's own fields.
+    expect(observedVariants(catalogue, answer({ body: error }))).toContain("getCall enum status=error");
+  });
+
   it("reads every item of a 100-item page of calls", () => {
     const statuses = ["scheduled", "in_progress", "ended", "not_connected", "error"];
     const items = Array.from({ length: 100 }, (_, i) => ({
