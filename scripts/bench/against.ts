@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- --against REV`: another revision of the kit, built in a temporary git worktree
- * (this checkout's node_modules linked in), so a part can measure it beside the working tree in one
- * run, interleaved, and print each figure as now / REV. The worktree is removed when the run ends.
+ * (this checkout's node_modules linked in; removed when the run ends), and the runner that measures
+ * the parts (against-parts.ts) on this tree and on it in one run, interleaved, then prints each figure
+ * as now / REV (figures.ts).
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, symlinkSync } from "node:fs";

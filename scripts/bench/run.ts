@@ -1,5 +1,6 @@
 /**
  * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE] [--only gateway|compare|upstream|exercised|dashboard|sharing]
+ * npm run bench -- --against REV [--only PART[,PART]] [--rounds N] [--json FILE] [--quick]
  * Runs every part of the benchmark in one process on this machine and rewrites scripts/bench/RESULTS.md.
  * --quick: a smoke run of a few seconds per part (tiny durations and sizes), for `npm test`; its figures
  * mean nothing and it writes RESULTS.md only when --out says so. --json keeps the figures; --render-from
