@@ -32,6 +32,12 @@ export function compareRatios(figure: string): RatioTo[] {
   ];
 }
 
+/** Part 8's figures of the door beside the bare proxy's, measured on each side beside it. */
+export function upstreamRatios(figure: string): RatioTo[] {
+  const match = /^(.*) · door · (.*)$/.exec(figure);
+  return match ? [{ label: "the bare proxy", figure: `${match[1]} · bare · ${match[2]}` }] : [];
+}
+
 export function againstParts(plan: typeof FULL, command: string): Record<string, AgainstPart> {
   return {
     compare: {
@@ -66,6 +72,7 @@ export function againstParts(plan: typeof FULL, command: string): Record<string,
     upstream: {
       title: "8. the upstream door beside a bare node:http proxy",
       measure: (kit, log) => measureUpstream(command, plan.load, plan.upstream, log, kit),
+      ratios: upstreamRatios,
     },
     exercised: {
       title: "9. what was exercised: observing answers for coverage, the HAR journal, coverage and HAR reads",

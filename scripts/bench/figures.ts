@@ -71,7 +71,10 @@ export function flattenFigures(value: unknown, prefix = "", into: Figures = {}):
   return into;
 }
 
-/** A figure shown also as a ratio to a figure of the part's baseline (the mock's req/s over bare node:http's). */
+/**
+ * A figure shown also as a ratio to another: a figure of the part's baseline (the mock's req/s over bare
+ * node:http's), or else one the part measured beside it on each side (the upstream door over the bare proxy).
+ */
 export interface RatioTo {
   label: string;
   figure: string;
@@ -107,8 +110,13 @@ export function compareFigures(
       continue;
     }
     const ratios = ratiosOf(name).flatMap(({ label, figure }) => {
-      const base = median(values(baseline, figure));
-      return base > 0 ? [{ label, now: median(row.now) / base, then: median(row.then) / base }] : [];
+      const base = values(baseline, figure);
+      const over = (side: number[], rounds: Figures[]) => {
+        const by = median(base.length ? base : values(rounds, figure));
+        return by > 0 ? median(side) / by : Number.NaN;
+      };
+      const ratio = { label, now: over(row.now, now), then: over(row.then, then) };
+      return Number.isFinite(ratio.now) || Number.isFinite(ratio.then) ? [ratio] : [];
     });
     rows.push({ ...row, ratios });
   }
@@ -134,7 +142,8 @@ export function formatFigure(row: FigureRow, rev: string): string {
   const then = median(row.then);
   const change = then !== 0 && row.now.length && row.then.length ? ((now - then) / Math.abs(then)) * 100 : Number.NaN;
   const changed = Number.isFinite(change) ? `${change >= 0 ? "+" : ""}${change.toFixed(1)} %` : "n/a";
-  const ratios = row.ratios.map((r) => `; over ${r.label} ${r.now.toFixed(2)}x / ${r.then.toFixed(2)}x`).join("");
+  const x = (ratio: number) => (Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : "n/a");
+  const ratios = row.ratios.map((r) => `; over ${r.label} ${x(r.now)} / ${x(r.then)}`).join("");
   return `${row.name}  now / ${rev}: ${formatNumber(now)} / ${formatNumber(then)} (${changed}), spread ${spread(row.now)} / ${spread(row.then)}${ratios}`;
 }
 

@@ -3,7 +3,7 @@
  * printed as now / REV with its change and spread. No process, no load: the figures are made up.
  */
 import { describe, expect, it } from "vitest";
-import { compareRatios } from "../against-parts.js";
+import { compareRatios, upstreamRatios } from "../against-parts.js";
 import {
   compareFigures,
   flattenFigures,
@@ -97,6 +97,15 @@ describe("compareFigures and formatFigure", () => {
     ]);
     expect(compareRatios("GET /v1/calls/{callId} · c · p99")).toEqual([]);
     expect(compareRatios("GET /v1/calls/{callId} · b · rps")).toEqual([]);
+  });
+
+  it("without a baseline, takes the ratio to a figure each side measured beside it", () => {
+    const side = (door: number, bare: number) => ({ "GET /x · door · p50": door, "GET /x · bare · p50": bare });
+    const { rows } = compareFigures([side(2, 1), side(4, 1)], [side(3, 2), side(3, 2)], [], upstreamRatios);
+    expect(rows.map((row) => formatFigure(row, "main"))).toEqual([
+      "GET /x · door · p50  now / main: 3.00 / 3.00 (+0.0 %), spread 2.00–4.00 / 3.00–3.00; over the bare proxy 3.00x / 1.50x",
+      "GET /x · bare · p50  now / main: 1.00 / 2.00 (-50.0 %), spread 1.00–1.00 / 2.00–2.00",
+    ]);
   });
 
   it("says n/a for a figure only one side has", () => {
