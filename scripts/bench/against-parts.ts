@@ -7,18 +7,32 @@
  */
 import type { AgainstPart } from "./against.js";
 import { compareTargets, type TargetId } from "./compare.js";
-import { measureDashboard } from "./dashboard.js";
-import { measureExercised } from "./exercised.js";
+import { measureDashboard, type DashboardPlan } from "./dashboard.js";
+import { measureExercised, type ExercisedPlan } from "./exercised.js";
 import type { RatioTo } from "./figures.js";
-import { measureGateway } from "./gateway.js";
+import { measureGateway, type GatewayPlan } from "./gateway.js";
+import type { LoadOptions } from "./load.js";
 import { measureMswDoor } from "./msw.js";
-import type { FULL } from "./run.js";
 import { measureSharedStore } from "./shared-store.js";
-import { measureSharing } from "./sharing.js";
+import { measureSharing, type SharingPlan } from "./sharing.js";
 import { startPrismTarget } from "./targets.js";
 import { measureStarts, timeStart } from "./tooling.js";
 import { measureUploads } from "./uploads.js";
-import { measureUpstream } from "./upstream.js";
+import { measureUpstream, type UpstreamPlan } from "./upstream.js";
+
+/** What of run.ts's FULL or QUICK plan these parts read. */
+export interface AgainstPlan {
+  load: LoadOptions;
+  startSamples: number;
+  warmStart: boolean;
+  uploadSamples: number;
+  roundTripRequests: number;
+  gateway: GatewayPlan;
+  upstream: UpstreamPlan;
+  exercised: ExercisedPlan;
+  dashboard: DashboardPlan;
+  sharing: SharingPlan;
+}
 
 /** Part 1's figures of the mock (c, c-prod) beside bare node:http's (b) and Prism's (d) of the same request. */
 export function compareRatios(figure: string): RatioTo[] {
@@ -38,7 +52,7 @@ export function upstreamRatios(figure: string): RatioTo[] {
   return match ? [{ label: "the bare proxy", figure: `${match[1]} · bare · ${match[2]}` }] : [];
 }
 
-export function againstParts(plan: typeof FULL, command: string): Record<string, AgainstPart> {
+export function againstParts(plan: AgainstPlan, command: string): Record<string, AgainstPart> {
   return {
     compare: {
       title: "1. the mock as npm start (c) and with NODE_ENV=production (c-prod); bare node:http, bare Express, Prism",
