@@ -3,10 +3,11 @@
  * the same script that adds), so GET /__mock/requests shows the requests any of them served.
  *
  * Off the answer's path: `add` hands the entry to the connection and does not wait for Redis' answer.
- * Entries go out as they come, one script each, pipelined on the connection, an entry and its coverage
- * in one write (RedisLink.together: one per node), as are entries that waited for room; the answer written after
- * it (`sending()` says when it may be: the entry is on its way) cannot reach a client before the entry
- * reaches Redis, so a client that reads the journal next, through any process, finds it. At most
+ * Entries go out as they come, one script each, pipelined on the connection: an entry with its coverage
+ * and every other command sent in the same turn of the event loop go in one write per node
+ * (RedisLink.later); one without an exchange to make safe is written before `add` returns. The answer
+ * written after it (`sending()` says when it may be: the entry is written) cannot reach a client before
+ * the entry reaches Redis, so a client that reads the journal next, through any process, finds it. At most
  * MAX_IN_FLIGHT entries are unconfirmed: beyond that an entry waits for room, and so does its answer
  * (`sending()`): backpressure, never a silent drop. An entry whose send failed (the store away) is
  * kept, up to MAX_KEPT (beyond that the oldest go, with one log line), and sent again every RETRY_MS.
@@ -108,6 +109,7 @@ export class RedisJournal implements RequestJournal {
     this.last = item;
     if (!exchange) {
       item.send = () => this.link.journalSend(JSON.stringify({ ...rest, url }), capacity);
+      // Written before add returns: its answer need not wait (`sending()` says so).
       this.link.together(() => {
         sendVariants();
         this.enqueue(item);
@@ -122,10 +124,9 @@ export class RedisJournal implements RequestJournal {
       .then((safe) => {
         item.send = () => this.link.journalSend(JSON.stringify({ ...rest, url, ...(safe && { safe }) }), capacity);
         this.preparing--;
-        this.link.together(() => {
-          sendVariants();
-          this.enqueue(item);
-        });
+        // Its answer waits for it already: it goes with the other commands of this turn (RedisLink.later).
+        sendVariants();
+        this.enqueue(item);
       });
     return seq;
   }
@@ -233,9 +234,9 @@ export class RedisJournal implements RequestJournal {
 
   private send(item: Item): void {
     this.inFlight.add(item);
-    // The command is written to the connection now (ioredis writes at once when connected).
+    // Sent now, written with this turn's commands (RedisLink.later): its answer may go once it is.
     const sent = item.send();
-    item.handed();
+    this.link.whenWritten(item.handed);
     sent.then(
       (seq) => {
         this.inFlight.delete(item);
@@ -254,10 +255,7 @@ export class RedisJournal implements RequestJournal {
 
   /** Sends what waited for room. */
   private pump(): void {
-    // What waited goes out together: one write per node.
-    this.link.together(() => {
-      while (this.queue.length > 0 && this.inFlight.size < this.maxInFlight) this.send(this.queue.shift()!);
-    });
+    while (this.queue.length > 0 && this.inFlight.size < this.maxInFlight) this.send(this.queue.shift()!);
     this.changed();
   }
 
@@ -285,9 +283,7 @@ export class RedisJournal implements RequestJournal {
     this.kept = [];
     if (this.retry) clearTimeout(this.retry);
     this.retry = undefined;
-    this.link.together(() => {
-      for (const item of again) this.enqueue(item);
-    });
+    for (const item of again) this.enqueue(item);
   }
 
   /** Counts what is not yet in Redis, and wakes flush. */

@@ -8,12 +8,12 @@
  * (a registry read beside a workspace read) are one, as they travel together. The journal's writes,
  * which nobody waits for on the answer's path, are counted in `sent` instead.
  *
- * Writes: ioredis writes each command to its socket at once, one `write()` (a system call) each. The
- * commands a caller sends together (`together`) are written as one instead: every node's socket is
- * corked while they are issued and uncorked at the end, so Node hands each socket's commands to the
- * kernel in one `writev`, still before `together` returns (a journal entry is on its way when its
- * answer goes). A request's reads are one write, its commit one, its journal entry with its coverage
- * one (mock-server/store/redis/writes.test.ts counts them, per node on a Cluster).
+ * Writes: ioredis writes each command to its socket at once, one `write()` (a system call, dear on some
+ * kernels) each. Here every node's socket is corked while commands are sent and uncorked at the end of
+ * the event loop's turn (`later`), so Node hands each socket all the turn's commands in one `writev`:
+ * a request's reads are one write, its commit one, its journal entry with its coverage one
+ * (writes.test.ts counts them, per node on a Cluster), and the requests served in one turn share them.
+ * A journal entry's answer waits until its write is done (`whenWritten`); `together` writes at once.
  */
 import type { Writable } from "node:stream";
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from "ioredis";
@@ -103,6 +103,8 @@ export class RedisLink {
   journalPending = 0;
   private lastError = "";
   private connected = false;
+  /** The sockets `later` corked, and who waits for them to be written. */
+  private held: { sockets: Writable[]; told: (() => void)[] } | undefined;
 
   /**
    * A link connected to `url`, or a rejection with one line saying why (the mock then exits 2). Several
@@ -222,8 +224,8 @@ export class RedisLink {
   }
 
   /**
-   * Runs `issue`, which sends commands (and awaits none of them), then writes all it sent: one write
-   * per node, done when this returns. Nested calls write once, at the outer one's end.
+   * Runs `issue`, which sends commands (and awaits none of them), then writes all it sent, and all that
+   * `later` holds, before it returns: one write per node. Nested calls write once, at the outer one's end.
    */
   together<T>(issue: () => T): T {
     const sockets = this.sockets();
@@ -232,7 +234,38 @@ export class RedisLink {
       return issue();
     } finally {
       for (const socket of sockets) socket.uncork();
+      this.writeHeld();
     }
+  }
+
+  /**
+   * Runs `issue`, which sends commands, but holds their writing to the end of this turn of the event
+   * loop (setImmediate), with every command sent meanwhile: the requests served in one turn share each
+   * node's write. `whenWritten` says when. Written at once when no socket is open (the commands fail).
+   */
+  later<T>(issue: () => T): T {
+    if (!this.held) {
+      const sockets = this.sockets();
+      if (sockets.length === 0) return issue();
+      for (const socket of sockets) socket.cork();
+      this.held = { sockets, told: [] };
+      setImmediate(() => this.writeHeld());
+    }
+    return issue();
+  }
+
+  /** Calls `written` once what `later` holds is written: at once when it holds nothing. */
+  whenWritten(written: () => void): void {
+    if (this.held) this.held.told.push(written);
+    else written();
+  }
+
+  private writeHeld(): void {
+    const held = this.held;
+    if (!held) return;
+    this.held = undefined;
+    for (const socket of held.sockets) socket.uncork();
+    for (const written of held.told) written();
   }
 
   /** The sockets open to Redis now: one, or one per node of a Cluster; none for a client without (tests). */
@@ -298,7 +331,7 @@ export class RedisLink {
     const score = wallMs === undefined ? "" : Math.round(wallMs);
     const command = () => this.client.mockDueCorrect(DUE_INDEX, DUE_GUARDS, workspaceId, score, version, leaseMs);
     if (!wait) this.sent++;
-    return (wait ? this.call(command) : this.failing(command())).then((applied) => applied === 1);
+    return (wait ? this.call(command) : this.failing(this.later(command))).then((applied) => applied === 1);
   }
 
   async dueForget(workspaceIds: string[]): Promise<void> {
@@ -312,18 +345,19 @@ export class RedisLink {
   }
 
   /**
-   * Sends a journal entry now (the command is on its way when this returns); the promise says its seq.
-   * Not counted as a round trip: nobody on the answer's path waits for it.
+   * Sends a journal entry, written with this turn's commands (`later`, `whenWritten`; at once inside
+   * `together`); the promise says its seq. Not counted as a round trip: nobody on the answer's path waits for it.
    */
   journalSend(entryJson: string, capacity: number): Promise<number> {
     this.sent++;
-    return this.failing(this.client.mockJournalAdd(JOURNAL_LIST, JOURNAL_SEQ, capacity, entryJson) as Promise<number>);
+    const added = this.later(() => this.client.mockJournalAdd(JOURNAL_LIST, JOURNAL_SEQ, capacity, entryJson));
+    return this.failing(added as Promise<number>);
   }
 
   /** The variants a workspace's answer showed, into its coverage set (its slot); `index` the first time. */
   coverageSend(workspaceId: string, keys: readonly string[], index: boolean): Promise<unknown> {
     this.sent++;
-    const added = this.together(() => {
+    const added = this.later(() => {
       const set = this.client.sadd(coverageKey(workspaceId), ...keys);
       return index ? Promise.all([set, this.client.sadd(COVERAGE_INDEX, workspaceId)]) : set;
     });
@@ -358,14 +392,14 @@ export class RedisLink {
   /** One command: counted, and a failure becomes the 500 its request answers. */
   private call<T>(command: () => Promise<T>): Promise<T> {
     this.roundTrips++;
-    return this.failing(command());
+    return this.failing(this.later(command));
   }
 
-  /** Commands sent together (one write per node) and awaited together: one round trip. */
+  /** Commands sent together (in this turn's write) and awaited together: one round trip. */
   private callAll<T>(commands: (() => Promise<T>)[]): Promise<T[]> {
     if (commands.length === 0) return Promise.resolve([]);
     this.roundTrips++;
-    return this.failing(Promise.all(this.together(() => commands.map((command) => command()))));
+    return this.failing(Promise.all(this.later(() => commands.map((command) => command()))));
   }
 
   private async failing<T>(pending: Promise<T>): Promise<T> {
