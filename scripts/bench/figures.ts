@@ -20,9 +20,10 @@ const CONTEXT_KEYS = new Set([
   "cores",
   "machine",
   "chromium",
-  // How many requests a load run made: its req/s and duration say it.
-  "requests",
 ]);
+
+/** Numbers that only count what a run did (a load run's requests: its req/s says it): not compared. */
+const COUNT_KEYS = new Set(["requests"]);
 
 /** Keys that only hold the figures of a row (compare.ts's `cells`): left out of the figures' names. */
 const TRANSPARENT_KEYS = new Set(["cells", "cell"]);
@@ -66,7 +67,8 @@ export function flattenFigures(value: unknown, prefix = "", into: Figures = {}):
     }
   } else if (value && typeof value === "object") {
     for (const [key, inner] of Object.entries(value))
-      if (!CONTEXT_KEYS.has(key)) flattenFigures(inner, TRANSPARENT_KEYS.has(key) ? prefix : at(key), into);
+      if (!CONTEXT_KEYS.has(key) && !(COUNT_KEYS.has(key) && typeof inner === "number"))
+        flattenFigures(inner, TRANSPARENT_KEYS.has(key) ? prefix : at(key), into);
   }
   return into;
 }
@@ -127,7 +129,9 @@ export function compareFigures(
 export function formatNumber(n: number): string {
   if (!Number.isFinite(n)) return "n/a";
   const size = Math.abs(n);
-  return n.toFixed(size >= 100 ? 0 : size >= 10 ? 1 : size >= 1 ? 2 : 3);
+  if (size >= 10_000) return Math.round(n).toLocaleString("en-US");
+  if (size < 1 && n !== 0) return n.toPrecision(3);
+  return n.toFixed(size >= 100 ? 0 : size >= 10 ? 1 : 2);
 }
 
 const spread = (values: number[]) =>

@@ -32,6 +32,11 @@ describe("flattenFigures", () => {
     });
   });
 
+  it("keeps a list of rows under `requests`, leaves out a load run's count of requests", () => {
+    const exercised = { requests: [{ scenario: "GET /v1/calls/{callId}", max: [{ rps: 9000, requests: 45_000 }] }] };
+    expect(flattenFigures(exercised)).toEqual({ "requests · GET /v1/calls/{callId} · max · rps": 9000 });
+  });
+
   it("takes the median of a list of numbers and of each figure of unnamed runs", () => {
     const figures = flattenFigures({
       ms: [5, 1, 3],
@@ -127,6 +132,11 @@ describe("numbers", () => {
       "1.23",
       "0.123",
     ]);
-    expect(formatBaseline("bare rps", [12_000, 12_400])).toBe("bare rps  12200, spread 12000–12400");
+    expect([formatNumber(155_957_248), formatNumber(0.000_123_4), formatNumber(0)]).toEqual([
+      "155,957,248",
+      "0.000123",
+      "0.00",
+    ]);
+    expect(formatBaseline("bare rps", [12_000, 12_400])).toBe("bare rps  12,200, spread 12,000–12,400");
   });
 });
