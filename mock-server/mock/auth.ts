@@ -6,15 +6,19 @@ import { ApiError } from "../core/errors.js";
 import type { Store } from "../store/store.js";
 import type { Workspace } from "../store/workspace.js";
 
-/** The workspace of the request's key, read up to date by the store. */
-export async function authenticate(
+/** The workspace of the request's key, read up to date by the store: at once when the store has it at hand (memory). */
+export function authenticate(
   store: Pick<Store, "authenticate">,
   key: string | string[] | undefined,
   method: string,
-): Promise<Workspace> {
+): Workspace | Promise<Workspace> {
   if (typeof key !== "string" || key.length === 0)
     throw new ApiError(401, "API key is missing: send it in the X-API-Key header");
-  const workspace = await store.authenticate(key);
+  const found = store.authenticate(key);
+  return found instanceof Promise ? found.then((workspace) => admitted(workspace, method)) : admitted(found, method);
+}
+
+function admitted(workspace: Workspace | undefined, method: string): Workspace {
   if (!workspace) throw new ApiError(401, "API key is invalid");
   if (workspace.readOnly && method !== "GET" && method !== "HEAD")
     throw new ApiError(403, "The API key is read-only and cannot change state");

@@ -60,20 +60,20 @@ export const isApiExchange = (exchange: Exchange, contract: Contract) =>
  * answer is observed by the door after it is written (upstream-step.ts). A body-less answer (an error
  * reply, a fault) shows its status.
  */
-export function variantsOf(exchange: Exchange, status: number | null): { variants?: string[] } {
+export function variantsOf(exchange: Exchange, status: number | null): string[] | undefined {
   const { api, workspace, operationId } = exchange;
-  if (!api || !workspace || status === null || operationId === null || exchange.source === "upstream") return {};
+  if (!api || !workspace || status === null || operationId === null || exchange.source === "upstream") return undefined;
   const catalogue = variantCatalogue(api.contract.document);
-  return { variants: observedVariants(catalogue, { operationId, status, query: api.query, body: exchange.answer }) };
+  return observedVariants(catalogue, { operationId, status, query: api.query, body: exchange.answer });
 }
 
-/** What the journal keeps of an API exchange for the HAR export: references, no copies. */
+/** What the journal keeps of an API exchange for the HAR export: references, no copies; one object shape. */
 export function captured(exchange: Exchange, reply: CoreReply): CapturedExchange {
   return {
     requestHeaders: exchange.head.headers,
-    ...(exchange.requestBody && { requestBody: exchange.requestBody }),
+    requestBody: exchange.requestBody,
     responseHeaders: reply.headers,
-    ...(reply.body !== undefined && { responseBody: reply.body }),
-    ...(exchange.sentJson !== undefined && reply.body !== undefined && { responseJson: exchange.sentJson }),
+    responseBody: reply.body,
+    responseJson: reply.body === undefined ? undefined : exchange.sentJson,
   };
 }

@@ -45,7 +45,15 @@ import { replyDrift, toValidationErrors } from "../core/validation.js";
 import { EMPTY_FORM, validatedForm } from "../core/uploads.js";
 import { forward, type InFront } from "./upstream-step.js";
 import { serveControl } from "./control-step.js";
-import { header, jsonReply, jsonText, NO_BODY, parseQuery, readOperationBody } from "./request-parts.js";
+import {
+  header,
+  jsonReply,
+  jsonText,
+  NO_BODY,
+  parseQuery,
+  readOperationBody,
+  type OperationBody,
+} from "./request-parts.js";
 
 export { JSON_LIMIT_BYTES } from "./request-parts.js";
 
@@ -174,7 +182,12 @@ export function createCore(services: Services, journal: RequestJournal, options:
     return routing;
   };
 
-  async function serve(exchange: Exchange, readBody: BodyReader): Promise<CoreReply> {
+  /**
+   * Serves one request. Every step that can wait (a shared store, a body, Prefer, an async handler,
+   * faults, an upstream) returns a promise only when it has to: in memory, a GET runs through with no
+   * await, each of which cost a promise and a trip through the microtask queue.
+   */
+  function serve(exchange: Exchange, readBody: BodyReader): Maybe<CoreReply> {
     const { head } = exchange;
     if (head.method === "OPTIONS" && head.headers["access-control-request-method"]) {
       return { status: 204, headers: preflightHeaders(header(head, "access-control-request-headers")) };
@@ -190,12 +203,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       });
     }
     const { target, params } = match;
-    if (target.kind === "static") {
-      if (target.quiet) exchange.quiet = true;
-      const file = await target.file(params);
-      if (!file) throw new ApiError(404, `No file at ${exchange.path}`);
-      return { status: 200, headers: { "Content-Type": file.contentType, ...file.headers }, body: file.body };
-    }
+    if (target.kind === "static") return serveStatic(exchange, target, params);
     exchange.operationId = target.kind === "operation" ? target.op.operationId : target.route.operationId;
     if (target.kind === "control")
       return serveControl(
@@ -212,29 +220,64 @@ export function createCore(services: Services, journal: RequestJournal, options:
     return serveOperation(exchange, contract, target.op, target.handler, params, readBody);
   }
 
-  async function serveOperation(
+  async function serveStatic(
+    exchange: Exchange,
+    target: Extract<Target, { kind: "static" }>,
+    params: Record<string, string>,
+  ): Promise<CoreReply> {
+    if (target.quiet) exchange.quiet = true;
+    const file = await target.file(params);
+    if (!file) throw new ApiError(404, `No file at ${exchange.path}`);
+    return { status: 200, headers: { "Content-Type": file.contentType, ...file.headers }, body: file.body };
+  }
+
+  function serveOperation(
     exchange: Exchange,
     contract: Contract,
     op: Operation,
     handler: Handler<never> | GenericHandler,
     path: Record<string, string>,
     readBody: BodyReader,
+  ): Maybe<CoreReply> {
+    exchange.served = { contract, op };
+    const admitted = workspaceOf(exchange, contract, op);
+    const admit = (workspace: Workspace) => {
+      exchange.workspace = workspace;
+      // From here on the answer is the workspace's: a fault's or Prefer's counts for its coverage as well.
+      exchange.api = { contract, query: parseQuery(exchange.query) };
+      // Rules count their matches: the store writes that like any change (no transaction without rules).
+      if (faults.size > 0 || options.upstream)
+        return serveWithRules(exchange, contract, op, handler, path, readBody, workspace);
+      return serveByMock(exchange, contract, op, handler, path, readBody, workspace, undefined);
+    };
+    return admitted instanceof Promise ? admitted.then(admit) : admit(admitted);
+  }
+
+  /** The request's workspace: its API key's (the kit's spec), its credential's (another document's). */
+  function workspaceOf(exchange: Exchange, contract: Contract, op: Operation): Maybe<Workspace> {
+    const { head } = exchange;
+    if (!contract.handwritten) return options.credentials.workspaceFor(contract, op, head, exchange.query);
+    const inFront = options.upstream;
+    // In front of an upstream the client's key is the upstream's business: the mock serves the door's workspace.
+    if (inFront)
+      return inFront.ready.then(() =>
+        authenticate(workspaces, workspaces.get(inFront.workspaceId)?.apiKey, head.method),
+      );
+    return authenticate(workspaces, head.headers["x-api-key"], head.method);
+  }
+
+  /** An operation with fault rules set, or in front of an upstream: the rule first, then the mock or the upstream. */
+  async function serveWithRules(
+    exchange: Exchange,
+    contract: Contract,
+    op: Operation,
+    handler: Handler<never> | GenericHandler,
+    path: Record<string, string>,
+    readBody: BodyReader,
+    workspace: Workspace,
   ): Promise<CoreReply> {
     const { head } = exchange;
     const inFront = options.upstream;
-    exchange.served = { contract, op };
-    // In front of an upstream the client's key is the upstream's business: the mock serves the door's workspace.
-    if (inFront) await inFront.ready;
-    const workspace = (exchange.workspace = contract.handwritten
-      ? await authenticate(
-          workspaces,
-          inFront ? workspaces.get(inFront.workspaceId)?.apiKey : head.headers["x-api-key"],
-          head.method,
-        )
-      : await options.credentials.workspaceFor(contract, op, head, exchange.query));
-    // From here on the answer is the workspace's: a fault's or Prefer's counts for its coverage as well.
-    exchange.api = { contract, query: parseQuery(exchange.query) };
-    // Rules count their matches: the store writes that like any change (no transaction without rules).
     const fault = (exchange.fault =
       faults.size > 0
         ? await workspaces.transactMock(() => faults.match(op.operationId, workspace.workspaceId))
@@ -246,9 +289,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
       if (fault.kind === "reset") return { status: 0, headers: {}, reset: true };
       if (fault.kind === "empty") return { status: 200, headers: {} };
     }
-    const { query } = exchange.api;
     const serveMock = (reader: BodyReader) =>
-      serveByMock(exchange, contract, op, handler, { path, query }, reader, workspace, fault);
+      serveByMock(exchange, contract, op, handler, path, reader, workspace, fault);
     if (!inFront) return serveMock(readBody);
     if (inFront.modes.modeOf(op.operationId) === "mock") {
       // A record the door just kept from the upstream is there for the mock to serve.
@@ -257,6 +299,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
     }
     // The door's own 502 or 504 for an upstream that failed is still the upstream's answer, not the mock's.
     exchange.source = "upstream";
+    const query = exchange.api!.query;
     const forwarded = await forward(inFront, workspaces, {
       head,
       path: exchange.path,
@@ -266,7 +309,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       query,
       workspace,
       readBody,
-      serveMock,
+      serveMock: async (reader) => serveMock(reader),
       sawBody: (body) => (exchange.requestBody = body),
     });
     exchange.source = forwarded.source;
@@ -277,37 +320,57 @@ export function createCore(services: Services, journal: RequestJournal, options:
   }
 
   /** The mock's own answer to an operation: body, validation, Prefer, the handler, response validation. */
-  async function serveByMock(
+  function serveByMock(
     exchange: Exchange,
     contract: Contract,
     op: Operation,
     handler: Handler<never> | GenericHandler,
-    target: { path: Record<string, string>; query: Record<string, string | string[]> },
+    path: Record<string, string>,
     readBody: BodyReader,
     workspace: Workspace,
     fault: Fault | undefined,
-  ): Promise<CoreReply> {
+  ): Maybe<CoreReply> {
+    const answer = ({ body, parts }: OperationBody) => {
+      if (op.bodyType === "multipart/form-data") exchange.requestBody = { form: parts };
+      else if (body !== undefined) exchange.requestBody = { json: body };
+      const query = exchange.api!.query;
+      if (op.arrayQuery.length > 0) arraysIn(query, op);
+      const target = { path, query };
+      if (!op.validateParams(target)) {
+        // Parameters are reported by their own name (`size`, `phoneNumber`), not by location.
+        const errors = op.validateParams.errors?.map((e) => ({
+          ...e,
+          instancePath: e.instancePath.replace(/^\/(path|query)/, ""),
+        }));
+        throw invalid(toValidationErrors(errors));
+      }
+      if (op.bodyType === "application/json" && body !== undefined && !op.validateBody!(body))
+        throw invalid(toValidationErrors(op.validateBody!.errors));
+      const form = op.bodyType === "multipart/form-data" ? validatedForm(parts, op.validateBody) : EMPTY_FORM;
+      const ctx = { workspace, params: path, query, body, form, services };
+      const run = () => workspaces.transact(workspace, () => (handler as Handler<any>)(ctx)) as Maybe<Reply>;
+      const written = (reply: Reply, preferred?: string) => replyOf(exchange, contract, op, reply, preferred, fault);
+      // Most requests carry no Prefer header: no await for it.
+      const prefer = header(head, "prefer");
+      if (prefer)
+        return preferredReply(contract, op, prefer, workspace.clock, exchange.path).then((preferred) =>
+          preferred ? written(preferred, prefer) : then(run(), written),
+        );
+      return then(run(), written);
+    };
     const { head } = exchange;
-    const { body, parts } = op.bodyType ? await readOperationBody(head, op, readBody) : NO_BODY;
-    if (op.bodyType === "multipart/form-data") exchange.requestBody = { form: parts };
-    else if (body !== undefined) exchange.requestBody = { json: body };
-    if (op.arrayQuery.length > 0) arraysIn(target.query, op);
-    if (!op.validateParams(target)) {
-      // Parameters are reported by their own name (`size`, `phoneNumber`), not by location.
-      const errors = op.validateParams.errors?.map((e) => ({
-        ...e,
-        instancePath: e.instancePath.replace(/^\/(path|query)/, ""),
-      }));
-      throw invalid(toValidationErrors(errors));
-    }
-    if (op.bodyType === "application/json" && body !== undefined && !op.validateBody!(body))
-      throw invalid(toValidationErrors(op.validateBody!.errors));
-    const form = op.bodyType === "multipart/form-data" ? validatedForm(parts, op.validateBody) : EMPTY_FORM;
-    // Most requests carry no Prefer header: no await for it.
-    const prefer = header(head, "prefer");
-    const preferred = prefer ? await preferredReply(contract, op, prefer, workspace.clock, exchange.path) : undefined;
-    const ctx = { workspace, params: target.path, query: target.query, body, form, services };
-    const reply: Reply = preferred ?? (await workspaces.transact(workspace, () => (handler as Handler<any>)(ctx)));
+    return op.bodyType ? readOperationBody(head, op, readBody).then(answer) : answer(NO_BODY);
+  }
+
+  /** The handler's reply, checked against the spec and written as the door sends it. */
+  function replyOf(
+    exchange: Exchange,
+    contract: Contract,
+    op: Operation,
+    reply: Reply,
+    preferred: string | undefined,
+    fault: Fault | undefined,
+  ): CoreReply {
     exchange.answer = reply.body;
     if (options.validateResponses) checkReply(op, reply);
     let out: CoreReply;
@@ -321,7 +384,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
     // Another document's answer in a JSON type of its own (application/hal+json) says so.
     const mediaType = contract.handwritten ? undefined : op.responses.get(reply.status)?.mediaType;
     if (mediaType && out.body !== undefined && !reply.text) out.headers["Content-Type"] = mediaType;
-    if (preferred) out.headers["Preference-Applied"] = prefer!;
+    if (preferred !== undefined) out.headers["Preference-Applied"] = preferred;
     if (fault?.kind === "slow") out.trickleMs = fault.trickleMs;
     return out;
   }
@@ -394,6 +457,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
     const { method } = exchange.head;
     if (quiet) return reply;
     const atMs = (exchange.workspace?.clock ?? clock).nowMs();
+    // Every field named, absent ones undefined: one object shape, no spread of a temporary per field.
     const added = journal.add({
       atMs,
       method,
@@ -403,10 +467,11 @@ export function createCore(services: Services, journal: RequestJournal, options:
       status,
       durationMs,
       faultId,
-      ...(source && { source }),
-      ...(api && { exchange: captured(exchange, reply) }),
-      ...variantsOf(exchange, status),
+      source,
+      exchange: api ? captured(exchange, reply) : undefined,
+      variants: variantsOf(exchange, status),
     });
+    const traceparent = exchange.head.headers.traceparent;
     options.onRequest?.({
       method,
       path: exchange.path,
@@ -416,8 +481,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
       workspaceId,
       faultId,
       faultKind: exchange.fault?.kind ?? null,
-      ...(source && { source }),
-      ...(typeof exchange.head.headers.traceparent === "string" && { traceparent: exchange.head.headers.traceparent }),
+      source,
+      traceparent: typeof traceparent === "string" ? traceparent : undefined,
     });
     // A shared journal's write is not waited for, only sent before the reply goes (a client that reads the
     // journal next, through any process, finds it). The store being down already made this answer a 500,
@@ -459,24 +524,33 @@ export function createCore(services: Services, journal: RequestJournal, options:
       query: q === -1 ? "" : head.url.slice(q + 1),
       path: (head.base ?? "") + urlPath,
       operationId: null,
-      // Set when routed to an operation; there from the start, so every exchange has one shape.
+      // Set as the request goes; there from the start, so every exchange has one shape.
       served: undefined,
+      workspace: undefined,
+      fault: undefined,
+      source: undefined,
+      requestBody: undefined,
+      api: undefined,
+      answer: undefined,
       sentJson: undefined,
+      quiet: undefined,
     };
   };
 
   return {
     faults,
-    async handle(head, readBody) {
+    handle(head, readBody) {
       const started = performance.now();
       const exchange = exchangeOf(head);
-      let reply: CoreReply;
+      const failed = (error: unknown) => finish(exchange, errorReply(exchange, error), started);
+      let served: Maybe<CoreReply>;
       try {
-        reply = await serve(exchange, readBody);
+        served = serve(exchange, readBody);
       } catch (error) {
-        reply = errorReply(exchange, error);
+        return Promise.resolve(failed(error));
       }
-      return finish(exchange, reply, started);
+      if (served instanceof Promise) return served.then((reply) => finish(exchange, reply, started), failed);
+      return Promise.resolve(finish(exchange, served, started));
     },
     refuse(head, error) {
       const exchange = exchangeOf(head);
@@ -485,6 +559,13 @@ export function createCore(services: Services, journal: RequestJournal, options:
       return reply;
     },
   };
+}
+
+type Maybe<T> = T | Promise<T>;
+
+/** What `next` makes of a value that may still be coming: at once when it is there. */
+function then<T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> | Promise<Awaited<U>> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /** Whether the operation documents a 2xx answer. */

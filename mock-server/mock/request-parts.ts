@@ -18,14 +18,20 @@ export function header(head: RequestHead, name: string): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-export const NO_BODY = { body: undefined, parts: Object.freeze([]) as unknown as FormPart[] };
+/** A request's body as read for its operation: JSON parsed, or a form's parts. */
+export interface OperationBody {
+  body: unknown;
+  parts: FormPart[];
+}
+
+export const NO_BODY: OperationBody = { body: undefined, parts: Object.freeze([]) as unknown as FormPart[] };
 
 /** JSON operations: the body must be JSON when one is sent, and present when the spec requires it. Multipart: a form. */
 export async function readOperationBody(
   head: RequestHead,
   op: Operation,
   readBody: BodyReader,
-): Promise<{ body: unknown; parts: FormPart[] }> {
+): Promise<OperationBody> {
   if (op.bodyType === "multipart/form-data") {
     if (mediaType(head.headers["content-type"]).type !== "multipart/form-data")
       throw new ApiError(415, "Content-Type must be multipart/form-data");

@@ -109,8 +109,16 @@ export class Registry {
   }
 
   /** The workspace of an API key, or undefined. The final comparison is constant-time. */
-  async authenticate(apiKey: string): Promise<Workspace | undefined> {
-    // Keys still being hashed (Web Crypto): every lookup waits for them, so a new key is never refused.
+  authenticate(apiKey: string): Workspace | undefined | Promise<Workspace | undefined> {
+    if (this.unindexed.length > 0) this.index();
+    if (this.indexing) return this.authenticateIndexed(apiKey);
+    // A synchronous digest (node:crypto) answers at once: no promise on a request's path.
+    const digest = this.sha256(apiKey);
+    return digest instanceof Promise ? digest.then((d) => this.lookup(d)) : this.lookup(digest);
+  }
+
+  /** authenticate once the keys still being hashed (Web Crypto) are in: a new key is never refused. */
+  private async authenticateIndexed(apiKey: string): Promise<Workspace | undefined> {
     for (;;) {
       if (this.unindexed.length > 0) this.index();
       if (!this.indexing) break;

@@ -41,13 +41,17 @@ export interface Store {
    * workspace); a store that already holds a mock (Redis, seeded by another process) is joined instead.
    */
   open(seedDefault: () => void): Promise<"seeded" | "joined">;
-  /** The workspace of an API key (up to date with every write acknowledged before), or undefined. */
-  authenticate(apiKey: string): Promise<Workspace | undefined>;
+  /**
+   * The workspace of an API key (up to date with every write acknowledged before), or undefined. A store
+   * that has it at hand (memory) gives it at once: a promise less on every request's path.
+   */
+  authenticate(apiKey: string): Workspace | undefined | Promise<Workspace | undefined>;
   /**
    * Runs a request's work on its workspace (just read by authenticate) as one transaction: what the
    * synchronous part of `work` changes is written whole or not at all; on a conflict it runs again.
+   * In memory it gives what `work` gives, at once (and throws what it throws).
    */
-  transact<T>(workspace: Workspace, work: () => T): Promise<Awaited<T>>;
+  transact<T>(workspace: Workspace, work: () => T): T | Promise<Awaited<T>>;
   /** transact for work that did not start with a request (a scheduled task, a webhook outcome, an advance): the workspace is read first. */
   transactBackground<T>(workspace: Workspace, work: () => T): Promise<Awaited<T>>;
   /** Runs work on the mock-wide state (the registry, the root clock, the fault rules) as one transaction. */

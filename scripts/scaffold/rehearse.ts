@@ -49,8 +49,9 @@ export async function rehearse(contract: Contract, op: Operation, request: Sampl
       target.validateParams(parts);
       const ctx = { workspace, params: parts.path, query: parts.query, body: structuredClone(sent.body), services };
       const handler: GenericHandler = genericHandler(contract, target);
-      return services.workspaces
-        .transact(workspace, () => handler(ctx))
+      // A promise either way: the memory store answers at once, and throws what the handler throws.
+      return Promise.resolve()
+        .then(() => services.workspaces.transact(workspace, () => handler(ctx)))
         .then(
           (reply) => reply.status,
           (error) => toApiError(error).status,

@@ -58,21 +58,21 @@ export class MemoryStore implements Store {
     return "seeded";
   }
 
-  authenticate(apiKey: string): Promise<Workspace | undefined> {
+  authenticate(apiKey: string): Workspace | undefined | Promise<Workspace | undefined> {
     return this.registry.authenticate(apiKey);
   }
 
-  async transact<T>(workspace: Workspace, work: () => T): Promise<Awaited<T>> {
+  transact<T>(workspace: Workspace, work: () => T): T {
     try {
       // Not awaited here: what follows the work's first await is not part of it (as on Redis).
-      return work() as Awaited<T>;
+      return work();
     } finally {
       this.runFollowUps(workspace);
     }
   }
 
-  transactBackground<T>(workspace: Workspace, work: () => T): Promise<Awaited<T>> {
-    return this.transact(workspace, work);
+  async transactBackground<T>(workspace: Workspace, work: () => T): Promise<Awaited<T>> {
+    return this.transact(workspace, work) as Awaited<T>;
   }
 
   async transactMock<T>(work: () => T): Promise<Awaited<T>> {
