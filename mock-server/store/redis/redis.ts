@@ -8,17 +8,16 @@
  * (a registry read beside a workspace read) are one, as they travel together. The journal's writes,
  * which nobody waits for on the answer's path, are counted in `sent` instead.
  *
- * Writes: ioredis writes each command to its socket at once, one `write()` (a system call, dear on some
- * kernels) each. Here every node's socket is corked while commands are sent and uncorked at the end of
- * the event loop's turn (`later`), so Node hands each socket all the turn's commands in one `writev`:
- * a request's reads are one write, its commit one, its journal entry with its coverage one
- * (writes.test.ts counts them, per node on a Cluster), and the requests served in one turn share them.
- * A journal entry's answer waits until its write is done (`whenWritten`); `together` writes at once.
+ * Writes: every command goes through the outbox (outbox.ts), which writes each turn of the event loop's
+ * commands in one write per node: a request's reads are one write, its commit one, its journal entry
+ * with its coverage one (writes.test.ts counts them, per node on a Cluster), shared with the other
+ * requests of the turn. A journal entry's answer waits until its write is done (`whenWritten`).
  */
 import type { Writable } from "node:stream";
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from "ioredis";
 import { ApiError } from "../../core/errors.js";
 import { parseStoreAddress, where } from "./address.js";
+import { Outbox } from "./outbox.js";
 import { COVERAGE_INDEX, coverageKey, DUE_GUARDS, DUE_INDEX, JOURNAL_LIST, JOURNAL_SEQ, unitKeys } from "./keys.js";
 import { SCRIPTS, type ScriptName } from "./scripts.js";
 
@@ -103,8 +102,8 @@ export class RedisLink {
   journalPending = 0;
   private lastError = "";
   private connected = false;
-  /** The sockets `later` corked, and who waits for them to be written. */
-  private held: { sockets: Writable[]; told: (() => void)[] } | undefined;
+  /** Holds each turn's commands for one write per node (outbox.ts). */
+  private readonly outbox: Outbox;
 
   /**
    * A link connected to `url`, or a rejection with one line saying why (the mock then exits 2). Several
@@ -165,6 +164,14 @@ export class RedisLink {
     private readonly client: Client,
     readonly kind: "redis" | "redis-cluster",
   ) {
+    this.outbox = new Outbox(() => this.sockets(), {
+      journal: (capacity, entries) =>
+        this.client.mockJournalAdd(JOURNAL_LIST, JOURNAL_SEQ, capacity, ...entries) as Promise<number>,
+      coverage: (workspaceId, keys, index) => {
+        const added = this.client.sadd(coverageKey(workspaceId), ...keys);
+        return index ? Promise.all([added, this.client.sadd(COVERAGE_INDEX, workspaceId)]) : added;
+      },
+    });
     if (typeof (client as Redis).on !== "function") return;
     client.on("error", (error: Error) => {
       // One line per outage, not one per reconnection attempt; none before the first connection (connect says why).
@@ -223,49 +230,14 @@ export class RedisLink {
     return this.shown;
   }
 
-  /**
-   * Runs `issue`, which sends commands (and awaits none of them), then writes all it sent, and all that
-   * `later` holds, before it returns: one write per node. Nested calls write once, at the outer one's end.
-   */
+  /** Sends what `issue` sends, and writes it with all this turn holds before returning (outbox.ts). */
   together<T>(issue: () => T): T {
-    const sockets = this.sockets();
-    for (const socket of sockets) socket.cork();
-    try {
-      return issue();
-    } finally {
-      for (const socket of sockets) socket.uncork();
-      this.writeHeld();
-    }
+    return this.outbox.together(issue);
   }
 
-  /**
-   * Runs `issue`, which sends commands, but holds their writing to the end of this turn of the event
-   * loop (setImmediate), with every command sent meanwhile: the requests served in one turn share each
-   * node's write. `whenWritten` says when. Written at once when no socket is open (the commands fail).
-   */
-  later<T>(issue: () => T): T {
-    if (!this.held) {
-      const sockets = this.sockets();
-      if (sockets.length === 0) return issue();
-      for (const socket of sockets) socket.cork();
-      this.held = { sockets, told: [] };
-      setImmediate(() => this.writeHeld());
-    }
-    return issue();
-  }
-
-  /** Calls `written` once what `later` holds is written: at once when it holds nothing. */
+  /** Calls `written` once what this turn holds is written (outbox.ts): at once when it holds nothing. */
   whenWritten(written: () => void): void {
-    if (this.held) this.held.told.push(written);
-    else written();
-  }
-
-  private writeHeld(): void {
-    const held = this.held;
-    if (!held) return;
-    this.held = undefined;
-    for (const socket of held.sockets) socket.uncork();
-    for (const written of held.told) written();
+    this.outbox.whenWritten(written);
   }
 
   /** The sockets open to Redis now: one, or one per node of a Cluster; none for a client without (tests). */
@@ -285,8 +257,16 @@ export class RedisLink {
   /** Units brought up to date: one script each, sent together (one round trip). */
   async sync(units: { unit: string; since: number }[]): Promise<SyncResult[]> {
     if (units.length === 0) return [];
+    // A unit read at the same version by another request of this turn shares that read (outbox.ts).
     const raw = await this.callAll(
-      units.map((u) => () => this.client.mockSync(...unitKeys(u.unit).slice(0, 3), u.since) as Promise<unknown[]>),
+      units.map(
+        (u) => () =>
+          this.outbox.read(
+            u.unit,
+            u.since,
+            () => this.client.mockSync(...unitKeys(u.unit).slice(0, 3), u.since) as Promise<unknown[]>,
+          ),
+      ),
     );
     return raw.map((entry) => {
       const [version, kind, flat, gen] = entry as [number, number, string[], number];
@@ -331,7 +311,7 @@ export class RedisLink {
     const score = wallMs === undefined ? "" : Math.round(wallMs);
     const command = () => this.client.mockDueCorrect(DUE_INDEX, DUE_GUARDS, workspaceId, score, version, leaseMs);
     if (!wait) this.sent++;
-    return (wait ? this.call(command) : this.failing(this.later(command))).then((applied) => applied === 1);
+    return (wait ? this.call(command) : this.failing(this.outbox.later(command))).then((applied) => applied === 1);
   }
 
   async dueForget(workspaceIds: string[]): Promise<void> {
@@ -345,23 +325,19 @@ export class RedisLink {
   }
 
   /**
-   * Sends a journal entry, written with this turn's commands (`later`, `whenWritten`; at once inside
-   * `together`); the promise says its seq. Not counted as a round trip: nobody on the answer's path waits for it.
+   * Sends a journal entry, with this turn's others in one script call (outbox.ts: `whenWritten` says when
+   * it is written; at once inside `together`); the promise says its seq. Not counted as a round trip:
+   * nobody on the answer's path waits for it.
    */
   journalSend(entryJson: string, capacity: number): Promise<number> {
     this.sent++;
-    const added = this.later(() => this.client.mockJournalAdd(JOURNAL_LIST, JOURNAL_SEQ, capacity, entryJson));
-    return this.failing(added as Promise<number>);
+    return this.failing(this.outbox.journal(capacity, entryJson));
   }
 
   /** The variants a workspace's answer showed, into its coverage set (its slot); `index` the first time. */
   coverageSend(workspaceId: string, keys: readonly string[], index: boolean): Promise<unknown> {
     this.sent++;
-    const added = this.later(() => {
-      const set = this.client.sadd(coverageKey(workspaceId), ...keys);
-      return index ? Promise.all([set, this.client.sadd(COVERAGE_INDEX, workspaceId)]) : set;
-    });
-    return this.failing<unknown>(added);
+    return this.failing(this.outbox.coverage(workspaceId, keys, index));
   }
 
   async coverageOf(workspaceId: string): Promise<string[]> {
@@ -392,14 +368,14 @@ export class RedisLink {
   /** One command: counted, and a failure becomes the 500 its request answers. */
   private call<T>(command: () => Promise<T>): Promise<T> {
     this.roundTrips++;
-    return this.failing(this.later(command));
+    return this.failing(this.outbox.later(command));
   }
 
   /** Commands sent together (in this turn's write) and awaited together: one round trip. */
   private callAll<T>(commands: (() => Promise<T>)[]): Promise<T[]> {
     if (commands.length === 0) return Promise.resolve([]);
     this.roundTrips++;
-    return this.failing(Promise.all(this.later(() => commands.map((command) => command()))));
+    return this.failing(Promise.all(this.outbox.later(() => commands.map((command) => command()))));
   }
 
   private async failing<T>(pending: Promise<T>): Promise<T> {

@@ -145,17 +145,23 @@ end
 return #ARGV`,
 };
 
-/** KEYS: journal, its seq. ARGV: capacity, entry JSON (an object). The entry gets the next seq as its id. */
+/**
+ * KEYS: journal, its seq. ARGV: capacity, then entries' JSON (objects), oldest first: each gets the next
+ * seq as its id. Returns the last one's.
+ */
 export const JOURNAL_ADD: Script = {
   keys: 2,
   lua: `
-local seq = redis.call('INCR', KEYS[2])
+local count = #ARGV - 1
+local last = redis.call('INCRBY', KEYS[2], count)
 local capacity = tonumber(ARGV[1])
 if capacity > 0 then
-  redis.call('LPUSH', KEYS[1], '{"seq":' .. seq .. ',' .. string.sub(ARGV[2], 2))
+  for i = 2, #ARGV do
+    redis.call('LPUSH', KEYS[1], '{"seq":' .. (last - count + i - 1) .. ',' .. string.sub(ARGV[i], 2))
+  end
   redis.call('LTRIM', KEYS[1], 0, capacity - 1)
 end
-return seq`,
+return last`,
 };
 
 /** KEYS: journal. ARGV: workspaceId. Keeps the others' entries, in order. */

@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../server.js";
 import { startRedisCluster } from "../../test/redis-cluster.js";
 import { redisAvailable, startRedis, type RedisServer } from "../../test/redis.js";
+import { COVERAGE_INDEX, coverageKey } from "./keys.js";
+import { RedisLink } from "./redis.js";
 import { SCRIPTS, type ScriptName } from "./scripts.js";
 import { createHash } from "node:crypto";
 
@@ -59,6 +61,7 @@ interface Write {
   /** The Redis port it went to (a node's, on a Cluster). */
   port: number;
   steps: Step[];
+  commands: string[][];
 }
 
 type Chunk = { chunk: Buffer | string; encoding: BufferEncoding };
@@ -76,8 +79,9 @@ async function writesDuring(ports: number[], work: () => Promise<void>): Promise
   const { _write, _writev } = socket;
   const writes: Write[] = [];
   const record = (to: net.Socket, data: Buffer) => {
-    if (to.remotePort !== undefined && ports.includes(to.remotePort))
-      writes.push({ port: to.remotePort, steps: commandsIn(data).map(stepOf) });
+    if (to.remotePort === undefined || !ports.includes(to.remotePort)) return;
+    const commands = commandsIn(data);
+    writes.push({ port: to.remotePort, steps: commands.map(stepOf), commands });
   };
   socket._write = function (this: net.Socket, chunk, encoding, done) {
     record(this, bytesOf({ chunk, encoding }));
@@ -180,4 +184,57 @@ describe.skipIf(!redisAvailable() && !process.env.CI)("a request's writes to Red
     expect(steps(get)).toEqual(new Set(["read", "journal"]));
     expect(steps(patch)).toEqual(new Set(["read", "commit", "journal"]));
   }, 60_000);
+
+  it("shares a turn's read of a unit at one version, and sends its journal entries and coverage as one call each", async () => {
+    redis = await startRedis();
+    const link = await RedisLink.open(redis.url, () => undefined);
+    try {
+      let reads: unknown[] = [];
+      let seqs: number[] = [];
+      const writes = await writesDuring([redis.port], async () => {
+        const pending = [
+          Promise.all([
+            link.sync([{ unit: "m", since: 0 }]),
+            link.sync([
+              { unit: "m", since: 0 },
+              { unit: "w:a", since: 0 },
+            ]),
+          ]),
+          Promise.all(['{"n":1}', '{"n":2}', '{"n":3}'].map((entry) => link.journalSend(entry, 10))),
+          link.coverageSend("a", ["k1", "k2"], true),
+          link.coverageSend("a", ["k2", "k3"], false),
+        ] as const;
+        [reads, seqs] = await Promise.all(pending);
+      });
+      const script = (args: string[]) => SCRIPT_OF.get(args[1]) ?? args[0].toLowerCase();
+      expect(writes).toHaveLength(1);
+      const sent = writes[0].commands;
+      expect(sent.map(script).sort()).toEqual(["mockJournalAdd", "mockSync", "mockSync", "sadd", "sadd"]);
+      expect(sent.filter((args) => script(args) === "mockSync").map((args) => args[3])).toEqual([
+        "apm:{m}:m",
+        "apm:{w:a}:m",
+      ]);
+      expect(sent.find((args) => script(args) === "mockJournalAdd")?.slice(-3)).toEqual([
+        '{"n":1}',
+        '{"n":2}',
+        '{"n":3}',
+      ]);
+      const sadds = sent.filter((args) => args[0].toLowerCase() === "sadd").map((args) => args.slice(1));
+      expect(sadds).toEqual([
+        [coverageKey("a"), "k1", "k2", "k3"],
+        [COVERAGE_INDEX, "a"],
+      ]);
+      const [alone, both] = reads as [unknown[], unknown[]];
+      expect(both[0]).toEqual(alone[0]);
+      expect(seqs).toEqual([1, 2, 3]);
+      const stored = (await link.journalAll()).map((text) => JSON.parse(text));
+      expect(stored).toEqual([
+        { seq: 3, n: 3 },
+        { seq: 2, n: 2 },
+        { seq: 1, n: 1 },
+      ]);
+    } finally {
+      await link.close();
+    }
+  });
 });
