@@ -112,10 +112,15 @@ export interface MemoryRow {
   answer: AnswerName;
   /** One answer's JSON text, in bytes. */
   answerBytes: number;
-  /** Exchanges the journal kept, of them cut, and the response body bytes they hold. */
+  /**
+   * Exchanges the journal kept, of them cut, and the response body bytes they hold as text. A GET's JSON
+   * answer is kept by reference instead (store/journal.ts responseJson: its text is made when read), so
+   * it holds no text and is cut, if at all, when read: `byReference` counts those.
+   */
   entries: number;
   cut: number;
   heldBytes: number;
+  byReference: number;
   unexpected: number;
   /** After a full GC: the fresh mock once seeded (and its calls added), then with its journal full. */
   before: Memory;
@@ -474,6 +479,7 @@ interface MemoryAnswer extends Memory {
   entries: number;
   cut: number;
   heldBytes: number;
+  byReference: number;
 }
 
 /** (3): one fresh mock per answer, so no row inherits another's garbage or its journal. */
@@ -496,19 +502,20 @@ async function measureMemory(plan: ExercisedPlan, log: (line: string) => void, k
       const before = await ask<MemoryAnswer>(child.process, { op: "memory" });
       const unexpected = await fill(child.url, [request], plan.journalSize);
       const after = await ask<MemoryAnswer>(child.process, { op: "memory" });
-      const { entries, cut, heldBytes } = after;
+      const { entries, cut, heldBytes, byReference } = after;
       const row = {
         answer,
         answerBytes,
         entries,
         cut,
         heldBytes,
+        byReference,
         unexpected,
         before: memoryOf(before),
         after: memoryOf(after),
       };
       log(
-        `  ${answer.padEnd(24)} ${entries} kept (${cut} cut), bodies ${mib(heldBytes)}; RSS ${mib(before.rss)} -> ${mib(after.rss)}, heap ${mib(before.heapUsed)} -> ${mib(after.heapUsed)}, buffers ${mib(before.arrayBuffers)} -> ${mib(after.arrayBuffers)}`,
+        `  ${answer.padEnd(24)} ${entries} kept (${cut} cut, ${byReference} by reference), bodies ${mib(heldBytes)}; RSS ${mib(before.rss)} -> ${mib(after.rss)}, heap ${mib(before.heapUsed)} -> ${mib(after.heapUsed)}, buffers ${mib(before.arrayBuffers)} -> ${mib(after.arrayBuffers)}`,
       );
       rows.push(row);
     } finally {
@@ -708,14 +715,16 @@ async function memoryMock(port: number, journalSize: number, kit: string): Promi
       const kept = await running.mock.journal.exchanges();
       let heldBytes = 0;
       let cut = 0;
+      let byReference = 0;
       for (const { exchange } of kept) {
         const body = exchange?.responseBody;
         heldBytes += typeof body === "string" ? Buffer.byteLength(body) : (body?.length ?? 0);
         if (exchange?.responseBytes !== undefined) cut++;
+        if (exchange?.responseJson !== undefined) byReference++;
       }
       collect();
       const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
-      const answer: MemoryAnswer = { rss, heapUsed, arrayBuffers, entries: kept.length, cut, heldBytes };
+      const answer: MemoryAnswer = { rss, heapUsed, arrayBuffers, entries: kept.length, cut, heldBytes, byReference };
       process.send!(answer);
     } catch (error) {
       process.send!({ error: (error as Error).stack ?? String(error) });

@@ -726,8 +726,8 @@ export function renderExercised(e: ExercisedFigures | undefined): string {
     [
       "journal filled with",
       "one answer",
-      "kept (cut)",
-      "response bodies held",
+      "kept (cut; by reference)",
+      "response bodies held as text",
       "RSS after a full GC",
       "heap used",
       "ArrayBuffers",
@@ -735,7 +735,7 @@ export function renderExercised(e: ExercisedFigures | undefined): string {
     e.memory.rows.map((m) => [
       `${m.entries} × ${m.answer}${m.unexpected ? ` (${m.unexpected} unexpected statuses)` : ""}`,
       kib(m.answerBytes),
-      `${m.entries} (${m.cut})`,
+      `${m.entries} (${m.cut}; ${m.byReference ?? 0})`,
       mib1(m.heldBytes),
       grown(m.before.rss, m.after.rss),
       grown(m.before.heapUsed, m.after.heapUsed),
