@@ -3,11 +3,11 @@
  * the same script that adds), so GET /__mock/requests shows the requests any of them served.
  *
  * Off the answer's path: `add` hands the entry to the connection and does not wait for Redis' answer.
- * Entries go out as they come, one script each, pipelined on the connection: an entry with its coverage
- * and every other command sent in the same turn of the event loop go in one write per node
- * (RedisLink.later); one without an exchange to make safe is written before `add` returns. The answer
- * written after it (`sending()` says when it may be: the entry is written) cannot reach a client before
- * the entry reaches Redis, so a client that reads the journal next, through any process, finds it. At most
+ * Entries go out as they come, pipelined on the connection: those of one turn of the event loop as one
+ * script call, with their coverage and every other command of the turn, in one write per node (the
+ * link's outbox, outbox.ts); one without an exchange to make safe is written before `add` returns. The
+ * answer written after it (`sending()` says when it may be: the entry is written) cannot reach a client
+ * before the entry reaches Redis, so a client that reads the journal next, through any process, finds it. At most
  * MAX_IN_FLIGHT entries are unconfirmed: beyond that an entry waits for room, and so does its answer
  * (`sending()`): backpressure, never a silent drop. An entry whose send failed (the store away) is
  * kept, up to MAX_KEPT (beyond that the oldest go, with one log line), and sent again every RETRY_MS.
@@ -124,7 +124,7 @@ export class RedisJournal implements RequestJournal {
       .then((safe) => {
         item.send = () => this.link.journalSend(JSON.stringify({ ...rest, url, ...(safe && { safe }) }), capacity);
         this.preparing--;
-        // Its answer waits for it already: it goes with the other commands of this turn (RedisLink.later).
+        // Its answer waits for it already: it goes with the other commands of this turn (outbox.ts).
         sendVariants();
         this.enqueue(item);
       });
@@ -234,7 +234,7 @@ export class RedisJournal implements RequestJournal {
 
   private send(item: Item): void {
     this.inFlight.add(item);
-    // Sent now, written with this turn's commands (RedisLink.later): its answer may go once it is.
+    // Sent now, written with this turn's commands (outbox.ts): its answer may go once it is.
     const sent = item.send();
     this.link.whenWritten(item.handed);
     sent.then(

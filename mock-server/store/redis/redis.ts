@@ -189,7 +189,7 @@ export class RedisLink {
 
   /**
    * Loads every script on every master, which also opens a Cluster's connection to each: then a send
-   * the journal does not wait for is written to the socket at once (ioredis would otherwise first try
+   * the journal does not wait for goes out in its turn's write (outbox.ts; ioredis would otherwise first try
    * EVALSHA, meet NOSCRIPT and send the script again a round trip later, or queue the command until a
    * new node's connection opens), so it reaches Redis before the answer that follows it reaches a client.
    */
