@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { TARGETS, type CompareRow, type TargetId } from "./compare.js";
 import type { LoadOptions, LoadResult } from "./load.js";
-import { MSW_BASE_URL, type MswRow } from "./msw.js";
+import { formatRatio, MSW_BASE_URL, type MswRow } from "./msw.js";
 import { CALL_QUERIES, RUN_QUERIES, type ScaleRow } from "./scale.js";
 import {
   GATEWAY_BURST,
@@ -131,14 +131,20 @@ function comparison(r: Results): string {
 
 function msw(r: Results): string {
   if (!r.msw?.length) return "(not measured in this run)";
+  const line = (scenario: string, what: string, cell: LoadResult, ratio = "") => [
+    scenario,
+    what,
+    f0(cell.rps),
+    `${f2(cell.p50)} / ${f2(cell.p99)}`,
+    f0(cell.cpuUs ?? Number.NaN),
+    `${cell.errors} of ${cell.requests}`,
+    ratio,
+  ];
   return table(
-    ["request", "req/s", "p50 / p99 (ms)", "CPU µs per request (whole process)", "errors"],
-    r.msw.map(({ scenario, cell }) => [
-      scenario,
-      f0(cell.rps),
-      `${f2(cell.p50)} / ${f2(cell.p99)}`,
-      f0(cell.cpuUs ?? Number.NaN),
-      `${cell.errors} of ${cell.requests}`,
+    ["request", "handlers", "req/s", "p50 / p99 (ms)", "CPU µs per request (whole process)", "errors", "door / bare"],
+    r.msw.flatMap(({ scenario, cell, bare, ratio }) => [
+      line(scenario, "the door", cell, formatRatio(ratio)),
+      ...(bare ? [line(scenario, "bare msw", bare)] : []),
     ]),
   );
 }
@@ -607,7 +613,10 @@ and one JavaScript thread, so its CPU time per request counts all three.
 \`createMockHandlers({ baseUrl: "${MSW_BASE_URL}", clock: "real", validateResponses: true })\` and
 \`setupServer(...handlers).listen({ onUnhandledRequest: "error" })\` in a child process (\`scripts/bench/msw-door.ts\`),
 driven by ${r.load.connections} concurrent \`fetch\` loops in that process (each reads the whole body), ${measured(r.load)} per request;
-the child's CPU time is read from /proc over the measured run, as in part 1.
+the child's CPU time is read from /proc over the measured run, as in part 1. Beside it, interleaved with it in the same run,
+its baseline: bare msw handlers (\`http.get\`, one per request) answering the door's own status, headers and bytes for each
+request as constants (\`scripts/bench/msw-bare.ts\`), driven the same way; door / bare is the ratio of requests per second
+(below 1: slower) and of CPU per request (above 1: costlier).
 
 ${msw(r)}
 
