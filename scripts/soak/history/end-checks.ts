@@ -116,8 +116,8 @@ export async function endChecks(ctx: DriverContext, result: EndCheckFigures): Pr
     );
     result.exactlyOnceChecks++;
     if (JSON.stringify(real) !== JSON.stringify(twin)) {
-      const missing = twin.filter((e) => !real.includes(e));
-      const extra = real.filter((e) => !twin.includes(e));
+      // Counted, not looked up: the same events in other numbers (one twice, another once less) show too.
+      const { missing, extra } = multisetDifference(twin, real);
       history.anomalies.push({
         kind: "exactly-once",
         message: `webhook events of ${w.real.id}: ${real.length} real, ${twin.length} in the model${missing.length ? `; missing: ${missing.slice(0, 3).join(", ")}` : ""}${extra.length ? `; extra: ${extra.slice(0, 3).join(", ")}` : ""}`,
@@ -139,4 +139,18 @@ export async function endChecks(ctx: DriverContext, result: EndCheckFigures): Pr
   const registers = checkRegisters(history.entries);
   history.anomalies.push(...registers.anomalies);
   result.registerChecks += registers.checked;
+}
+
+/** What `expected` has more of than `actual` (missing), and the reverse (extra), each as often as it differs. */
+export function multisetDifference(expected: string[], actual: string[]): { missing: string[]; extra: string[] } {
+  const counts = new Map<string, number>();
+  for (const e of expected) counts.set(e, (counts.get(e) ?? 0) + 1);
+  for (const e of actual) counts.set(e, (counts.get(e) ?? 0) - 1);
+  const missing: string[] = [];
+  const extra: string[] = [];
+  for (const [event, n] of counts) {
+    for (let i = 0; i < n; i++) missing.push(event);
+    for (let i = 0; i < -n; i++) extra.push(event);
+  }
+  return { missing, extra };
 }
