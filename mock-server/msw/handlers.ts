@@ -39,6 +39,8 @@ import type { RouteTable } from "../upstream/route-modes.js";
 import type { Scenario } from "../store/workspace.js";
 import { fetchForwardedBody, fetchUpstream } from "./upstream-transport.js";
 import { isTextFieldPart, MAX_FIELD_BYTES, SNIFF_BYTES, textFieldValue } from "../core/uploads.js";
+import { sha256 } from "../core/portable-crypto.js";
+import type { Sha256 } from "../store/registry.js";
 
 export interface MockHandlersOptions {
   /** Where the API is served; its path (if any) prefixes /v1 and /__mock. Default http://127.0.0.1:4010. */
@@ -112,6 +114,14 @@ function documentSpec(given: object | string): { placeholder: GeneratedSpec; com
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:4010";
 
+const utf8 = new TextEncoder();
+/**
+ * API keys hashed in plain JavaScript, synchronously: a key is one or two SHA-256 blocks (about 3 µs),
+ * where Web Crypto's digest costs a promise and a crypto job per request (about 11 µs in Node, and a
+ * tenth of the door's time under load). The same digests (portable-crypto.test.ts).
+ */
+const syncSha256: Sha256 = (text) => sha256(utf8.encode(text));
+
 export function createMockHandlers(options: MockHandlersOptions = {}): MockHandlers {
   const base = new URL(options.baseUrl ?? DEFAULT_BASE_URL);
   const prefix = base.pathname.replace(/\/+$/, "");
@@ -125,6 +135,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     ...(options.controlToken && { controlToken: options.controlToken }),
     clock: typeof clock === "string" ? { mode: clock } : clock,
     validateResponses: options.validateResponses ?? true,
+    sha256: syncSha256,
     ...(options.log && { log: options.log }),
     ...(options.onRequest && { onRequest: options.onRequest }),
     ...(spec && { spec }),
