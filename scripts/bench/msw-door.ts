@@ -1,6 +1,6 @@
 /**
  * The MSW door under load, run as a forked child with an IPC channel (msw.ts starts it):
- *   node --import tsx scripts/bench/msw-door.ts [KIT]
+ *   node --import tsx scripts/bench/msw-door.ts [KIT | HANDLERS.ts]
  * createMockHandlers() (real clock, response validation on, as `npm start`) behind msw's
  * setupServer in Node; `connections` concurrent loops of `fetch` against the handlers' base URL, where
  * nothing listens (an unhandled request is an error, so no request leaves the process). Client,
@@ -20,10 +20,13 @@ import { buildScenarios } from "./scenarios.js";
 import { MOCK_API_KEY } from "./targets.js";
 
 // --against passes the root of a built kit (this tree's or REV's worktree): both then run their dist/.
+// msw-ratio.ts --handlers passes a handlers module of its own (an earlier handlers.ts copied beside it).
 const kit = process.argv[2];
-const { createMockHandlers }: typeof Handlers = kit
-  ? await import(pathToFileURL(path.join(kit, "dist/mock-server/msw/handlers.js")).href)
-  : await import("../../mock-server/msw/handlers.js");
+const { createMockHandlers }: typeof Handlers = !kit
+  ? await import("../../mock-server/msw/handlers.js")
+  : /\.[cm]?[jt]s$/.test(kit)
+    ? await import(pathToFileURL(path.resolve(kit)).href)
+    : await import(pathToFileURL(path.join(kit, "dist/mock-server/msw/handlers.js")).href);
 
 const { handlers, mock } = createMockHandlers({
   baseUrl: MSW_BASE_URL,
