@@ -38,6 +38,7 @@ import { createMock, DEFAULT_API_KEY, isGeneratedSpec, type Mock, type UpstreamS
 import type { RouteTable } from "../upstream/route-modes.js";
 import type { Scenario } from "../store/workspace.js";
 import { fetchForwardedBody, fetchUpstream } from "./upstream-transport.js";
+import { targetOf } from "./request-target.js";
 import { isTextFieldPart, MAX_FIELD_BYTES, SNIFF_BYTES, textFieldValue } from "../core/uploads.js";
 import { sha256 } from "../core/portable-crypto.js";
 import type { Sha256 } from "../store/registry.js";
@@ -115,12 +116,32 @@ function documentSpec(given: object | string): { placeholder: GeneratedSpec; com
 export const DEFAULT_BASE_URL = "http://127.0.0.1:4010";
 
 const utf8 = new TextEncoder();
+
 /**
  * API keys hashed in plain JavaScript, synchronously: a key is one or two SHA-256 blocks (about 3 µs),
  * where Web Crypto's digest costs a promise and a crypto job per request (about 11 µs in Node, and a
- * tenth of the door's time under load). The same digests (portable-crypto.test.ts).
+ * tenth of the door's time under load). The same digests (portable-crypto.test.ts). The last key's
+ * digest is kept, as a page sends one key again and again; the key given is compared with it in a time
+ * that depends on the given key's length only, so that the kept key cannot be guessed from timings.
  */
-const syncSha256: Sha256 = (text) => sha256(utf8.encode(text));
+function syncSha256(): Sha256 {
+  let lastText: string | undefined;
+  let lastDigest: Uint8Array | undefined;
+  return (text) => {
+    if (lastText !== undefined && sameText(lastText, text)) return lastDigest!.slice();
+    const digest = sha256(utf8.encode(text));
+    lastText = text;
+    lastDigest = digest.slice();
+    return digest;
+  };
+}
+
+function sameText(kept: string, given: string): boolean {
+  let diff = kept.length ^ given.length;
+  // Past the kept key's end charCodeAt gives NaN, which | and ^ take as 0; the lengths already differ.
+  for (let i = 0; i < given.length; i++) diff |= kept.charCodeAt(i) ^ given.charCodeAt(i);
+  return diff === 0;
+}
 
 export function createMockHandlers(options: MockHandlersOptions = {}): MockHandlers {
   const base = new URL(options.baseUrl ?? DEFAULT_BASE_URL);
@@ -135,7 +156,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     ...(options.controlToken && { controlToken: options.controlToken }),
     clock: typeof clock === "string" ? { mode: clock } : clock,
     validateResponses: options.validateResponses ?? true,
-    sha256: syncSha256,
+    sha256: syncSha256(),
     ...(options.log && { log: options.log }),
     ...(options.onRequest && { onRequest: options.onRequest }),
     ...(spec && { spec }),
@@ -146,31 +167,39 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   // Told once; each request waiting on a spec that failed answers 500 with the reason.
   ready.catch((error: Error) => (options.log ?? console.error)(`the spec cannot be served: ${error.message}`));
   let compiling = other !== undefined;
-  const serve = async ({ request }: { request: Request }): Promise<Response> => {
-    if (compiling) {
-      try {
-        await ready;
-        compiling = false;
-      } catch (error) {
-        return Response.json({ message: `the spec cannot be served: ${(error as Error).message}` }, { status: 500 });
-      }
-    }
-    const url = new URL(request.url);
+  const answer = (request: Request): Promise<Response> => {
+    const { path, host } = targetOf(request.url, base, prefix);
     const head: RequestHead = {
       method: request.method,
-      url: url.pathname.slice(prefix.length) + url.search,
+      url: path,
       // fetch sends no Host header (a forbidden name); the URL's host is what a server would have got.
-      headers: { host: url.host, ...headersOf(request.headers) },
+      headers: headersOf(request.headers, host),
       hasBody: request.body !== null,
       base: prefix,
     };
-    const reply = await mock.core.handle(head, (want) => readBody(request, want));
-    // A fault rule's reset: the fetch fails as on a dropped connection.
-    if (reply.reset) return Response.error();
-    if (reply.events) return new Response(eventStream(reply.events), { status: reply.status, headers: reply.headers });
-    const empty = request.method === "HEAD" || reply.status === 204 || reply.body === undefined;
-    const body = empty ? null : reply.trickleMs ? trickled(reply.body!, reply.trickleMs) : (reply.body as BodyInit);
-    return new Response(body, { status: reply.status, headers: reply.headers });
+    return mock.core
+      .handle(head, (want) => readBody(request, want))
+      .then((reply) => {
+        // A fault rule's reset: the fetch fails as on a dropped connection.
+        if (reply.reset) return Response.error();
+        if (reply.events)
+          return new Response(eventStream(reply.events), { status: reply.status, headers: reply.headers });
+        const empty = request.method === "HEAD" || reply.status === 204 || reply.body === undefined;
+        const body = empty ? null : reply.trickleMs ? trickled(reply.body!, reply.trickleMs) : (reply.body as BodyInit);
+        return new Response(body, { status: reply.status, headers: reply.headers });
+      });
+  };
+  // No async function on the way of a request once the spec is in: each would be one more promise to settle.
+  const serve = ({ request }: { request: Request }): Promise<Response> =>
+    compiling ? afterCompiling(request) : answer(request);
+  const afterCompiling = async (request: Request): Promise<Response> => {
+    try {
+      await ready;
+      compiling = false;
+    } catch (error) {
+      return Response.json({ message: `the spec cannot be served: ${(error as Error).message}` }, { status: 500 });
+    }
+    return answer(request);
   };
   // `${origin}${prefix}/*` and the prefix itself: every path the server would answer, 404s included.
   const handlers = [http.all(`${base.origin}${prefix}/*`, serve)];
@@ -204,8 +233,9 @@ function trickled(body: string | Uint8Array, ms: number): ReadableStream<Uint8Ar
   });
 }
 
-function headersOf(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
+/** The request's headers after `host` (a request's own Host header, where one is given, wins). */
+function headersOf(headers: Headers, host: string): Record<string, string> {
+  const out: Record<string, string> = { host };
   headers.forEach((value, name) => void (out[name] = value));
   return out;
 }
