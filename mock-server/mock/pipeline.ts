@@ -217,7 +217,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
         params,
         readBody,
       );
-    return serveOperation(exchange, contract, target.op, target.handler, params, readBody);
+    return serveOperation({ exchange, contract, op: target.op, handler: target.handler, path: params }, readBody);
   }
 
   async function serveStatic(
@@ -231,14 +231,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
     return { status: 200, headers: { "Content-Type": file.contentType, ...file.headers }, body: file.body };
   }
 
-  function serveOperation(
-    exchange: Exchange,
-    contract: Contract,
-    op: Operation,
-    handler: Handler<never> | GenericHandler,
-    path: Record<string, string>,
-    readBody: BodyReader,
-  ): Maybe<CoreReply> {
+  function serveOperation(call: OperationCall, readBody: BodyReader): Maybe<CoreReply> {
+    const { exchange, contract, op } = call;
     exchange.served = { contract, op };
     const admitted = workspaceOf(exchange, contract, op);
     const admit = (workspace: Workspace) => {
@@ -246,9 +240,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
       // From here on the answer is the workspace's: a fault's or Prefer's counts for its coverage as well.
       exchange.api = { contract, query: parseQuery(exchange.query) };
       // Rules count their matches: the store writes that like any change (no transaction without rules).
-      if (faults.size > 0 || options.upstream)
-        return serveWithRules(exchange, contract, op, handler, path, readBody, workspace);
-      return serveByMock(exchange, contract, op, handler, path, readBody, workspace, undefined);
+      if (faults.size > 0 || options.upstream) return serveWithRules(call, readBody, workspace);
+      return serveByMock(call, readBody, workspace, undefined);
     };
     return admitted instanceof Promise ? admitted.then(admit) : admit(admitted);
   }
@@ -267,15 +260,8 @@ export function createCore(services: Services, journal: RequestJournal, options:
   }
 
   /** An operation with fault rules set, or in front of an upstream: the rule first, then the mock or the upstream. */
-  async function serveWithRules(
-    exchange: Exchange,
-    contract: Contract,
-    op: Operation,
-    handler: Handler<never> | GenericHandler,
-    path: Record<string, string>,
-    readBody: BodyReader,
-    workspace: Workspace,
-  ): Promise<CoreReply> {
+  async function serveWithRules(call: OperationCall, readBody: BodyReader, workspace: Workspace): Promise<CoreReply> {
+    const { exchange, contract, op, path } = call;
     const { head } = exchange;
     const inFront = options.upstream;
     const fault = (exchange.fault =
@@ -289,8 +275,7 @@ export function createCore(services: Services, journal: RequestJournal, options:
       if (fault.kind === "reset") return { status: 0, headers: {}, reset: true };
       if (fault.kind === "empty") return { status: 200, headers: {} };
     }
-    const serveMock = (reader: BodyReader) =>
-      serveByMock(exchange, contract, op, handler, path, reader, workspace, fault);
+    const serveMock = (reader: BodyReader) => serveByMock(call, reader, workspace, fault);
     if (!inFront) return serveMock(readBody);
     if (inFront.modes.modeOf(op.operationId) === "mock") {
       // A record the door just kept from the upstream is there for the mock to serve.
@@ -321,15 +306,12 @@ export function createCore(services: Services, journal: RequestJournal, options:
 
   /** The mock's own answer to an operation: body, validation, Prefer, the handler, response validation. */
   function serveByMock(
-    exchange: Exchange,
-    contract: Contract,
-    op: Operation,
-    handler: Handler<never> | GenericHandler,
-    path: Record<string, string>,
+    call: OperationCall,
     readBody: BodyReader,
     workspace: Workspace,
     fault: Fault | undefined,
   ): Maybe<CoreReply> {
+    const { exchange, contract, op, handler, path } = call;
     const answer = ({ body, parts }: OperationBody) => {
       if (op.bodyType === "multipart/form-data") exchange.requestBody = { form: parts };
       else if (body !== undefined) exchange.requestBody = { json: body };
@@ -562,6 +544,16 @@ export function createCore(services: Services, journal: RequestJournal, options:
 }
 
 type Maybe<T> = T | Promise<T>;
+
+/** A request routed to an operation, as the steps that serve it hand it on. */
+interface OperationCall {
+  exchange: Exchange;
+  contract: Contract;
+  op: Operation;
+  handler: Handler<never> | GenericHandler;
+  /** The path parameters, as routed. */
+  path: Record<string, string>;
+}
 
 /** What `next` makes of a value that may still be coming: at once when it is there. */
 function then<T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> | Promise<Awaited<U>> {
