@@ -2,6 +2,8 @@
  * The layers of the kit, bottom first, and a check of every import against them: a file may import
  * its own layer or one below, never one above, and no files import each other in a circle.
  * mock-server/docs/architecture.md draws the same list; change both together.
+ * The top-level folders are layers of their own, in the same order (generated < mock-server < conformance
+ * < scripts): no folder imports one listed after it, so the layout shows the layers.
  * Tests (`*.test.ts`, `test/` folders) stand above everything and are not checked.
  */
 import { readFileSync } from "node:fs";
@@ -45,13 +47,27 @@ export const LAYERS: { name: string; prefixes: string[] }[] = [
     name: "doors: node:http, Express, MSW, the CLI",
     prefixes: ["mock-server/node/", "mock-server/msw/", "mock-server/"],
   },
-  { name: "conformance: the suite", prefixes: ["conformance/"] },
   {
-    name: "cli: agent-platform-mock's commands, the ones that write the suite's reports included",
-    prefixes: ["mock-server/cli/"],
+    name: "conformance: the suite, and the agent-platform-mock bin whose commands write its reports",
+    prefixes: ["conformance/"],
   },
   { name: "scripts: generator, build, bench, fuzz, soak", prefixes: ["scripts/"] },
 ];
+
+/** The top-level folders bottom first: each holds a run of LAYERS, in this order. */
+export const FOLDERS = ["generated", "mock-server", "conformance", "scripts"];
+
+const folderOf = (file: string) => FOLDERS.indexOf(file.split("/")[0]);
+
+/** Imports that point from a top-level folder to one above it, as `from -> to (file imports target)`. */
+export function upwardFolderImports(imports: Map<string, string[]>): string[] {
+  const upward: string[] = [];
+  for (const [file, targets] of imports)
+    for (const target of targets)
+      if (folderOf(target) > folderOf(file))
+        upward.push(`${file.split("/")[0]} -> ${target.split("/")[0]} (${file} imports ${target})`);
+  return upward;
+}
 
 function layerOf(file: string): number {
   let best = -1;
@@ -112,6 +128,15 @@ describe("layers", () => {
     expect(upward).toEqual([]);
   });
 
+  it("keeps the top-level folders in layer order: no folder imports one above it", () => {
+    expect(upwardFolderImports(graph)).toEqual([]);
+    // The folders hold the layers in the same order: a layer's prefixes lie in one folder, never below the last's.
+    const folderOfLayer = LAYERS.map((layer) => [...new Set(layer.prefixes.map(folderOf))]);
+    expect(folderOfLayer.filter((folders) => folders.length !== 1)).toEqual([]);
+    const order = folderOfLayer.map(([folder]) => folder);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
   it("has no import cycle", () => {
     const cycles: string[] = [];
     const state = new Map<string, "open" | "done">();
@@ -155,5 +180,8 @@ describe("layers", () => {
     const to = layerOf("mock-server/store/collection.ts");
     expect(to).toBeGreaterThan(from);
     expect(layerOf("mock-server/server.ts")).toBeGreaterThan(layerOf("mock-server/mock/mock.ts"));
+    expect(
+      upwardFolderImports(new Map([["mock-server/main.ts", ["conformance/drift/command.ts", "generated/client.ts"]]])),
+    ).toEqual(["mock-server -> conformance (mock-server/main.ts imports conformance/drift/command.ts)"]);
   });
 });

@@ -208,7 +208,7 @@ describe("the packed tarball", () => {
         "dist/generated/openapi.json",
         "dist/mock-server/main.js",
         // The agent-platform-mock bin: the server, or one of its commands (drift).
-        "dist/mock-server/cli/agent-platform-mock.js",
+        "dist/conformance/agent-platform-mock.js",
         "dist/conformance/drift/command.js",
         "dist/conformance/cli.js",
         "dist/mock-server/docs-site/assets/docs.css",

@@ -17,7 +17,7 @@ function command(args: string[]): Promise<{ code: number | null; stdout: string;
   const env = { ...process.env };
   for (const name of Object.keys(env))
     if (name.startsWith("MOCK_") || name === "PORT" || name === "HOST") delete env[name];
-  const child = spawn(process.execPath, ["--import", "tsx", "mock-server/cli/agent-platform-mock.ts", ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", "conformance/agent-platform-mock.ts", ...args], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

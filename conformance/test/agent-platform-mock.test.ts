@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 interface Exit {
   code: number | null;
@@ -26,7 +26,7 @@ function command(
   const env = { ...process.env };
   for (const name of Object.keys(env))
     if (name.startsWith("MOCK_") || name === "PORT" || name === "HOST") delete env[name];
-  const child = spawn(process.execPath, ["--import", "tsx", "mock-server/cli/agent-platform-mock.ts", ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", "conformance/agent-platform-mock.ts", ...args], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
