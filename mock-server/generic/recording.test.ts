@@ -109,6 +109,7 @@ describe("applying them", () => {
     expect(applyGenericRecorded(workspace, changes({ ...NOTE, token: "tok-secret-123456" }), redactor)).toEqual({
       kept: 1,
       refused: [],
+      filled: [],
     });
     const records = workspace.generic.collection("notes", "id");
     expect(records.get(NOTE.id)?.token).toBe("[redacted]");

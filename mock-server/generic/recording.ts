@@ -3,15 +3,17 @@
  * upstream's answer holds goes into the generic collection (workspace.generic), as upstream/record.ts
  * keeps the 17's records in theirs. A list's items (oldest first, so the newest ends first, as the
  * collection lists), the record a create, read, merge or replace answers (out of its envelope), and a
- * delete removes; the last one seen wins. Secrets are replaced first; a record its schema refuses is not
- * kept (the mock could not serve it back) and the door says so once.
+ * delete removes; the last one seen wins. Secrets are replaced first; a record its schema refuses is
+ * kept when it lacks only what the document's record rule adds (filled, as upstream/record.ts does),
+ * else not kept (the mock could not serve it back) and the door says so once.
  */
 import type { Contract } from "../core/contract.js";
 import { propertiesOf, typesOf } from "../core/sampling/schema.js";
 import { toValidationErrors } from "../core/validation.js";
 import type { GenericRecord } from "../store/generic-records.js";
 import type { Workspace } from "../store/workspace.js";
-import type { AnsweredExchange } from "../upstream/record.js";
+import type { FilledField } from "../store/record-rule.js";
+import type { AnsweredExchange, SettleRecord } from "../upstream/record.js";
 import type { Redactor } from "../upstream/redact.js";
 import { type CollectionPlan, decisionOf, recordIn } from "./plan.js";
 
@@ -97,15 +99,21 @@ export interface GenericRecordOutcome {
   kept: number;
   /** Records not kept: the record's schema refuses them, so the mock could not serve them back. */
   refused: { collection: string; id: string; errors: Record<string, string> }[];
+  /** Records kept once the record rule filled what they lacked (store/record-rule.ts). */
+  filled: { collection: string; fields: FilledField[] }[];
 }
 
-/** Applies the changes to the workspace's generic collections (inside a transaction of the store); secrets go first. */
+/**
+ * Applies the changes to the workspace's generic collections (inside a transaction of the store);
+ * secrets go first. Without `settle`, a record its schema refuses is not kept.
+ */
 export function applyGenericRecorded(
   workspace: Workspace,
   changes: GenericRecordedChange[],
   redactor: Redactor,
+  settle?: SettleRecord,
 ): GenericRecordOutcome {
-  const outcome: GenericRecordOutcome = { kept: 0, refused: [] };
+  const outcome: GenericRecordOutcome = { kept: 0, refused: [], filled: [] };
   for (const change of changes) {
     const { plan } = change;
     const records = workspace.generic.collection(plan.name, plan.idField);
@@ -113,10 +121,18 @@ export function applyGenericRecorded(
       records.delete(change.deleteId);
       continue;
     }
-    const record = redactor.json(change.record);
+    let record = redactor.json(change.record);
     const id = String(record[plan.idField]);
-    if (plan.recordCheck && !plan.recordCheck(record)) {
-      const errors = toValidationErrors((plan.recordErrors?.() ?? []) as Parameters<typeof toValidationErrors>[0]);
+    const errors = errorsOf(plan, record);
+    if (errors && settle) {
+      const ruled = settle(plan.recordSchema, record, errors, (filled) => errorsOf(plan, filled));
+      if ("errors" in ruled) {
+        outcome.refused.push({ collection: plan.name, id, errors: ruled.errors });
+        continue;
+      }
+      record = ruled.record;
+      outcome.filled.push({ collection: plan.name, fields: ruled.filled });
+    } else if (errors) {
       outcome.refused.push({ collection: plan.name, id, errors });
       continue;
     }
@@ -125,4 +141,10 @@ export function applyGenericRecorded(
     outcome.kept++;
   }
   return outcome;
+}
+
+/** What the record's schema says is wrong with a record, field by field; undefined when nothing (or no schema). */
+function errorsOf(plan: CollectionPlan, record: GenericRecord): Record<string, string> | undefined {
+  if (!plan.recordCheck || plan.recordCheck(record)) return undefined;
+  return toValidationErrors((plan.recordErrors?.() ?? []) as Parameters<typeof toValidationErrors>[0]);
 }

@@ -3,7 +3,8 @@
  * or `fallback` goes to the upstream and its answer comes back unchanged (status, headers, body,
  * compression), with `X-Mock-Source`. Off the response path, the exchange is checked with the suite's
  * single-exchange rules (drift findings) and, with `--record`, the records it holds are kept (the
- * 17's by upstream/record.ts, those of the generic layer's collections by generic/recording.ts).
+ * 17's by upstream/record.ts, those of the generic layer's collections by generic/recording.ts), what
+ * they lack of the spec's record rule filled (store/record-rule.ts) and told once per collection.
  * `fallback` serves the mock when the upstream gives no answer or a gateway error.
  */
 import { variantCatalogue } from "../core/coverage/catalogue.js";
@@ -28,7 +29,8 @@ import type { Store } from "../store/store.js";
 import type { Workspace } from "../store/workspace.js";
 import type { DriftLog, RecordedExchange } from "../upstream/drift-log.js";
 import { requestIdOf } from "./exchange-record.js";
-import { applyRecorded, recordedChanges } from "../upstream/record.js";
+import { applyRecorded, recordedChanges, type SettleRecord } from "../upstream/record.js";
+import type { FilledField } from "../store/record-rule.js";
 import { applyGenericRecorded, genericRecordedChanges } from "../generic/recording.js";
 import { handlers } from "../routes/index.js";
 import type { Redactor } from "../upstream/redact.js";
@@ -246,18 +248,48 @@ async function afterAnswer(
   const genericChanges = genericRecordedChanges(contract, answered, handled);
   if (changes.length === 0 && genericChanges.length === 0) return;
   const check = recordCheck(contract);
-  const outcome = await store.transactBackground(workspace, () => ({
-    refused: [
-      ...applyRecorded(workspace, changes, check, redactor).refused,
-      ...applyGenericRecorded(workspace, genericChanges, redactor).refused,
-    ],
-  }));
+  // Loaded as the drift rules are (it compiles validators): only by a door that records.
+  const { recordRuler } = await import("../store/record-rule.js");
+  const ruler = recordRuler(contract.document);
+  const settle: SettleRecord = (schema, record, errors, full) => ruler.settle(schema, record, errors, full);
+  const outcome = await store.transactBackground(workspace, () => {
+    const kept = applyRecorded(workspace, changes, check, redactor, settle);
+    const generic = applyGenericRecorded(workspace, genericChanges, redactor, settle);
+    return { refused: [...kept.refused, ...generic.refused], filled: [...kept.filled, ...generic.filled] };
+  });
+  tellFilled(inFront.drift, outcome.filled);
   for (const refused of outcome.refused)
     inFront.drift.note(
       `not recorded: ${refused.collection} ${redactor.text(refused.id)} fails the spec (${Object.entries(refused.errors)
         .map(([k, v]) => `${k} ${v}`)
         .join("; ")})`,
     );
+}
+
+/** The collections whose filled records a drift log has told, so each is told once (not per record). */
+const toldFilled = new WeakMap<DriftLog, Set<string>>();
+
+/**
+ * One console line per collection, the first time the record rule filled its records: which fields the
+ * upstream left out (all those this answer's records lacked) and what they got. Field names only, no values.
+ */
+function tellFilled(drift: DriftLog, filled: { collection: string; fields: FilledField[] }[]): void {
+  let told = toldFilled.get(drift);
+  if (!told) toldFilled.set(drift, (told = new Set()));
+  const fresh = new Map<string, Map<string, FilledField["value"]>>();
+  for (const { collection, fields } of filled) {
+    if (told.has(collection)) continue;
+    const paths = fresh.get(collection) ?? new Map<string, FilledField["value"]>();
+    for (const field of fields) paths.set(field.path, field.value);
+    fresh.set(collection, paths);
+  }
+  for (const [collection, paths] of fresh) {
+    told.add(collection);
+    const values = [...new Set([...paths.values()].map((v) => JSON.stringify(v)))].join(", ");
+    drift.note(
+      `recording: ${collection} from the upstream lacked ${[...paths.keys()].join(", ")}; filled as the spec's record rule says (${values})`,
+    );
+  }
 }
 
 /** The next turn of the event loop, after the I/O under way (the answer being written). */

@@ -2,12 +2,16 @@
  * Recording (`--record`): every record an upstream answer holds is kept in a workspace of the mock, by
  * its id, the last one seen winning, so the mock later serves staging-shaped data offline. Records are
  * kept whole (an agent with its settings and webhooks, a call with its agent), secrets replaced first.
- * A record the mock could not serve back (it fails the spec's schema for its collection) is not kept:
- * it is told once, as drift findings tell the rest. This maps the 17; the operations the generic layer
+ * A record the spec's schema for its collection refuses is judged at the level drift calls documented
+ * (store/record-rule.ts): what lacks only fields the spec's record rule adds (an x-assumption: `null`,
+ * `[]`) is kept with them filled, so the mock can serve it back; what fails even there is not kept and
+ * is told once, as drift findings tell the rest. This maps the 17; the operations the generic layer
  * serves as a collection's are recorded the same way by generic/recording.ts (mock/upstream-step.ts
  * applies both).
  */
-import type { RecordCheck } from "../store/record-checks.js";
+import type { ValidationErrors } from "../core/errors.js";
+import { type RecordCheck, SCHEMA_OF } from "../store/record-checks.js";
+import type { FilledField, FullCheck, RuledRecord } from "../store/record-rule.js";
 import type { CollectionName } from "../store/records.js";
 import type { Workspace } from "../store/workspace.js";
 import type { Redactor } from "./redact.js";
@@ -85,16 +89,33 @@ export interface RecordOutcome {
   kept: number;
   /** Records not kept: the spec's schema refuses them, so the mock could not serve them back. */
   refused: { collection: CollectionName; id: string; errors: Record<string, string> }[];
+  /** Records kept once the record rule filled what they lacked (store/record-rule.ts). */
+  filled: { collection: CollectionName; fields: FilledField[] }[];
 }
 
-/** Applies the changes to the workspace (inside a transaction of the store); secrets go first. */
+/**
+ * Settles a record the spec as written refuses (store/record-rule.ts's RecordRuler): kept filled, or
+ * refused with its reasons. `schema`: the record's schema, a `$ref` or a node of the document.
+ */
+export type SettleRecord = (schema: unknown, record: Json, errors: ValidationErrors, check: FullCheck) => RuledRecord;
+
+/** The `$ref` of each collection's schema, made once (the ruler places it in the document). */
+const SCHEMA_REFS = Object.fromEntries(
+  Object.entries(SCHEMA_OF).map(([collection, schema]) => [collection, { $ref: `#/components/schemas/${schema}` }]),
+) as Partial<Record<CollectionName, { $ref: string }>>;
+
+/**
+ * Applies the changes to the workspace (inside a transaction of the store); secrets go first. Without
+ * `settle`, a record the spec's schema refuses is not kept.
+ */
 export function applyRecorded(
   workspace: Workspace,
   changes: RecordedChange[],
   check: RecordCheck,
   redactor: Redactor,
+  settle?: SettleRecord,
 ): RecordOutcome {
-  const outcome: RecordOutcome = { kept: 0, refused: [] };
+  const outcome: RecordOutcome = { kept: 0, refused: [], filled: [] };
   for (const change of changes) {
     const collection = workspace.collections[change.collection] as unknown as {
       idOf(record: unknown): string;
@@ -115,14 +136,32 @@ export function applyRecorded(
       record = { ...current, [change.field]: redactor.json(change.value) };
     } else record = redactor.json(change.record);
     const errors = check(change.collection, record);
-    const id = collection.idOf(record);
-    if (errors) {
-      outcome.refused.push({ collection: change.collection, id: String(id), errors });
+    const schema = SCHEMA_REFS[change.collection];
+    if (errors && settle && schema) {
+      const ruled = settle(schema, record, errors, (filled) => check(change.collection, filled));
+      if ("errors" in ruled) {
+        outcome.refused.push({
+          collection: change.collection,
+          id: idText(collection.idOf(record)),
+          errors: ruled.errors,
+        });
+        continue;
+      }
+      record = ruled.record;
+      outcome.filled.push({ collection: change.collection, fields: ruled.filled });
+    } else if (errors) {
+      outcome.refused.push({ collection: change.collection, id: idText(collection.idOf(record)), errors });
       continue;
     }
+    const id = collection.idOf(record);
     if (collection.has(id)) collection.replace(id, record);
     else collection.create(record);
     outcome.kept++;
   }
   return outcome;
+}
+
+/** A refused record's id as the console names it: `(no id)` for one without. */
+function idText(id: unknown): string {
+  return id === undefined || id === null || id === "" ? "(no id)" : String(id);
 }

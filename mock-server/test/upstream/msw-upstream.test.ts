@@ -15,6 +15,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMockHandlers, type MockHandlersOptions } from "../../msw/handlers.js";
 import { startMock, type RunningMock } from "../../server.js";
+import { startUpstream } from "./broken-upstream.js";
 
 type Json = Record<string, any>;
 
@@ -132,6 +133,75 @@ describe("createMockHandlers({ upstream }) under msw/node", () => {
     expect(drift[0]).toMatch(/^drift \(documented\) getCall response \w+ at \/status: /);
   });
 
+  it("records what an upstream sends without the fields only the record rule adds, filled, and serves it back", async () => {
+    const agentPage = await direct("/v1/agents?size=100");
+    const [a, b] = agentPage.data as Json[];
+    const lacking = [
+      omit(a, ["agentSettings.globalPrompt", "agentSettings.agentTimezone", "agentSettings.webhooks"]),
+      omit(b, ["agentSettings.globalPrompt"]),
+    ];
+    // Refused at the documented level too: a welcome type the reference does not list.
+    const loud = omit({ ...(agentPage.data[2] as Json), welcomeMessageType: "loud" }, ["agentSettings.webhooks"]);
+    const staging = await startUpstream({
+      "GET /v1/agents": { status: 200, body: { ...agentPage, data: [...lacking, loud] } },
+    });
+    closers.push(() => staging.close());
+    const lines: string[] = [];
+    const base = "http://staging.test";
+    door({ baseUrl: base, upstream: staging.url, record: true, log: (l) => lines.push(l) });
+
+    for (let i = 0; i < 2; i++) {
+      const answer = await get(`${base}/v1/agents`);
+      expect([answer.status, answer.source]).toEqual([200, "upstream"]);
+    }
+    const recorded = (await get(`${base}/__mock/workspaces/recorded/agents`, {})).body as Json[];
+    const redacted = (webhooks: Json[]) => webhooks.map((w) => ({ ...w, secret: "[redacted]" }));
+    const expected: Json[] = [
+      {
+        ...lacking[0],
+        agentSettings: { ...lacking[0].agentSettings, globalPrompt: null, agentTimezone: null, webhooks: [] },
+      },
+      {
+        ...lacking[1],
+        agentSettings: {
+          ...lacking[1].agentSettings,
+          globalPrompt: null,
+          webhooks: redacted(b.agentSettings.webhooks),
+        },
+      },
+    ];
+    expect(new Map(recorded.map((r) => [r.agentId, r]))).toEqual(new Map(expected.map((r) => [r.agentId, r])));
+    expect(lines.filter((l) => l.startsWith("recording:"))).toEqual([
+      "recording: agents from the upstream lacked agentSettings.globalPrompt, agentSettings.agentTimezone, agentSettings.webhooks; filled as the spec's record rule says (null, [])",
+    ]);
+    expect(lines.filter((l) => l.startsWith("not recorded:"))).toEqual([
+      `not recorded: agents ${loud.agentId} fails the spec (welcomeMessageType must be one of: static, prompt)`,
+    ]);
+
+    // Offline: in-page handlers with no upstream, the recording imported, answers checked by the mock.
+    const snapshot = (await get(`${base}/__mock/workspaces/recorded/snapshot`, {})).body;
+    const offline = "http://offline.test";
+    door({ baseUrl: offline });
+    const made = await fetch(`${offline}/__mock/workspaces`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ empty: true }),
+    });
+    expect(made.status).toBe(201);
+    const { workspaceId, apiKey } = (await made.json()) as { workspaceId: string; apiKey: string };
+    const imported = await fetch(`${offline}/__mock/workspaces/${workspaceId}/snapshot`, {
+      method: "PUT",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(snapshot),
+    });
+    expect(imported.status).toBe(200);
+    const served = await get(`${offline}/v1/agents?size=100`, { "X-API-Key": apiKey });
+    expect([served.status, served.source]).toEqual([200, null]);
+    expect(new Map((served.body.data as Json[]).map((r) => [r.agentId, r]))).toEqual(
+      new Map(expected.map((r) => [r.agentId, r])),
+    );
+  });
+
   it("answers 502 with the 2.2 body when the upstream is not there", async () => {
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
@@ -159,3 +229,14 @@ describe("createMockHandlers({ upstream }) under msw/node", () => {
     expect(upstream.mock.journal.count({ operationId: "listCalls" })).toBe(before + 2);
   });
 });
+
+/** A copy of `record` without the fields at the dotted paths. */
+function omit(record: Json, paths: string[]): Json {
+  const copy = structuredClone(record);
+  for (const path of paths) {
+    const keys = path.split(".");
+    const last = keys.pop()!;
+    delete keys.reduce((at, key) => at[key], copy)[last];
+  }
+  return copy;
+}

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../server.js";
-import { kitWithVoiceProfilesSpec } from "../generic-kit.js";
+import { kitWithVoiceProfiles } from "../../generic/test/documents.js";
+import { kitSpecWith, kitWithVoiceProfilesSpec } from "../generic-kit.js";
 import { startUpstream, type OwnUpstream } from "./broken-upstream.js";
 
 type Json = Record<string, any>;
@@ -125,6 +126,72 @@ describe("--record in front of an upstream with a collection the generic layer s
     expect(agents).toEqual([]);
     const own = await (await fetch(`${door.url}/__mock/workspaces/default/generic`)).json();
     expect(own).toEqual([{ name: "voice-profiles", idField: "voiceProfileId", count: 0 }]);
+  });
+});
+
+/**
+ * The document's author marks the profile's description and tags as the record rule's (x-assumption):
+ * an upstream that leaves them out when they have no value has its profiles kept, those fields filled
+ * (`null`, `[]`), told once; one without its name (no assumption there) is still refused.
+ */
+describe("--record of a generic collection's records that omit what only the record rule adds", () => {
+  let upstream: OwnUpstream;
+  let door: RunningMock;
+  const lines: string[] = [];
+  const bare = (id: string, at: string): Json => {
+    const { description: _d, tags: _t, ...rest } = profile(id, `Bare ${id}`, at);
+    return rest;
+  };
+  const { name: _name, ...nameless } = bare("vp-nameless", T1);
+
+  beforeAll(async () => {
+    const doc = kitWithVoiceProfiles();
+    const fields = doc.components.schemas.VoiceProfile.properties;
+    fields.description["x-assumption"] = "null when the profile has none.";
+    fields.tags["x-assumption"] = "Empty when the profile has none.";
+    upstream = await startUpstream({
+      "GET /v1/voice-profiles/vp-a": { status: 200, body: bare("vp-a", T0) },
+      "GET /v1/voice-profiles/vp-b": { status: 200, body: bare("vp-b", T1) },
+      "GET /v1/voice-profiles/vp-nameless": { status: 200, body: nameless },
+    });
+    // The list stays on the mock: it serves the recording back, from the workspace recorded into.
+    door = await startMock({
+      spec: kitSpecWith(doc),
+      upstream: upstream.url,
+      record: "rec",
+      route: "listVoiceProfiles=mock",
+      clock: "virtual",
+      log: (line) => lines.push(line),
+    });
+  });
+  afterAll(async () => {
+    await door?.close();
+    await upstream?.close();
+  });
+
+  it("keeps them filled, says so once, refuses one the documented level refuses, and serves them back", async () => {
+    for (const id of ["vp-a", "vp-b", "vp-nameless", "vp-a"]) {
+      const res = await fetch(`${door.url}/v1/voice-profiles/${id}`, { headers: { "X-API-Key": "client-key" } });
+      expect([res.status, res.headers.get("x-mock-source")], id).toEqual([200, "upstream"]);
+      await res.arrayBuffer();
+    }
+    const filled = ["vp-b", "vp-a"].map((id) => ({
+      ...bare(id, id === "vp-a" ? T0 : T1),
+      description: null,
+      tags: [],
+    }));
+    const res = await fetch(`${door.url}/__mock/workspaces/rec/generic/voice-profiles`);
+    expect(await res.json()).toEqual(filled);
+    expect(lines.filter((line) => line.startsWith("recording:"))).toEqual([
+      "recording: voice-profiles from the upstream lacked description, tags; filled as the spec's record rule says (null, [])",
+    ]);
+    expect(lines.filter((line) => line.startsWith("not recorded:"))).toEqual([
+      "not recorded: voice-profiles vp-nameless fails the spec (name is required)",
+    ]);
+    // The mock's own list answers them (its answers are checked against the spec: a 500 otherwise).
+    const list = await fetch(`${door.url}/v1/voice-profiles`, { headers: { "X-API-Key": "client-key" } });
+    expect([list.status, list.headers.get("x-mock-source")]).toEqual([200, "mock"]);
+    expect(((await list.json()) as { data: Json[] }).data).toEqual(filled);
   });
 });
 

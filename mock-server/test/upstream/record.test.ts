@@ -11,9 +11,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../server.js";
 import { spawnMock, type MockProcess } from "../process.js";
+import { type OwnUpstream, realAnswer, startUpstream } from "./broken-upstream.js";
 
 type Json = Record<string, any>;
 
@@ -230,3 +231,174 @@ describe("--record, then the recording served offline", () => {
     expect((await call(door.url, "GET", "/__mock/workspaces/recorded/calls", null)).status).toBe(404);
   }, 60_000);
 });
+
+/**
+ * In front of an implementation of the reference that leaves out what the reference gives no value
+ * (a node:http upstream of the test's own, answering a real mock's records with those fields removed):
+ * the door keeps its records, filled as the spec's record rule says, tells it once per kind of record,
+ * refuses what the reference itself refuses, and a plain mock serves the recording back valid.
+ */
+describe("--record in front of an upstream that omits what only the record rule adds", () => {
+  const KEY = "sk-staging-0123456789abcdef";
+  const lines: string[] = [];
+  let source: RunningMock;
+  let upstream: OwnUpstream;
+  let door: RunningMock;
+  let sent: { agents: Json[]; numbers: Json[]; calls: Json[]; loud: Json; nameless: Json };
+
+  beforeAll(async () => {
+    source = await startMock({ seed: 7, clock: "virtual", log: () => undefined });
+    const read = async (path: string) => (await realAnswer(source, path)).body;
+    const agentPage = await read("/v1/agents?size=100");
+    const numberPage = await read("/v1/phone-number?size=100");
+    const callPage = await read("/v1/calls?size=6");
+    const [a, b, c, d] = agentPage.data as Json[];
+    sent = {
+      agents: [
+        omit(a, ["agentSettings.globalPrompt", "agentSettings.agentTimezone", "agentSettings.webhooks"]),
+        omit(b, ["agentSettings.echoCancellation", "agentSettings.postConversationAnalysis"]),
+      ],
+      // Refused at the documented level too: a welcome type the reference does not list, and no id.
+      loud: omit({ ...c, welcomeMessageType: "loud" }, ["agentSettings.globalPrompt"]),
+      nameless: omit(d, ["agentId", "agentSettings.webhooks"]),
+      numbers: (numberPage.data as Json[]).map((n) => omit(n, ["friendlyName", "terminationSipURI"])),
+      calls: (callPage.data as Json[]).map((call) => omit(call, ["transcript", "campaign"])),
+    };
+    const page = (template: Json, data: Json[]) => ({ status: 200, body: { ...template, data } });
+    upstream = await startUpstream({
+      "GET /v1/agents": page(agentPage, [...sent.agents, sent.loud, sent.nameless]),
+      "GET /v1/phone-number": page(numberPage, sent.numbers),
+      "GET /v1/calls?size=6": page(callPage, sent.calls),
+      [`GET /v1/calls/${sent.calls[0].callId}`]: { status: 200, body: sent.calls[0] },
+    });
+    door = await startMock({
+      upstream: upstream.url,
+      upstreamApiKey: KEY,
+      record: true,
+      clock: "virtual",
+      log: (line) => lines.push(line),
+    });
+  });
+  afterAll(async () => {
+    await door?.close();
+    await upstream?.close();
+    await source?.close();
+  });
+
+  it("keeps them with those fields filled, refuses what fails the reference, and tells each kind once", async () => {
+    for (let round = 0; round < 2; round++)
+      for (const path of ["/v1/agents", "/v1/phone-number", "/v1/calls?size=6", `/v1/calls/${sent.calls[0].callId}`]) {
+        const answer = await call(door.url, "GET", path, "client-key");
+        expect([answer.status, answer.source], path).toEqual([200, "upstream"]);
+      }
+
+    const agents = (await get(door.url, "/__mock/workspaces/recorded/agents", null)) as Json[];
+    expect(byId(agents, "agentId")).toEqual(
+      byId(
+        [
+          fill(sent.agents[0], {
+            "agentSettings.globalPrompt": null,
+            "agentSettings.agentTimezone": null,
+            "agentSettings.webhooks": [],
+          }),
+          // Its webhooks' secrets are not kept, as ever.
+          fill(sent.agents[1], {
+            "agentSettings.echoCancellation": null,
+            "agentSettings.postConversationAnalysis": [],
+            "agentSettings.webhooks": sent.agents[1].agentSettings.webhooks.map((w: Json) => ({
+              ...w,
+              secret: "[redacted]",
+            })),
+          }),
+        ],
+        "agentId",
+      ),
+    );
+    const numbers = (await get(door.url, "/__mock/workspaces/recorded/phoneNumbers", null)) as Json[];
+    expect(byId(numbers, "sipPhoneNumber")).toEqual(
+      byId(
+        sent.numbers.map((n) => fill(n, { friendlyName: null, terminationSipURI: null })),
+        "sipPhoneNumber",
+      ),
+    );
+    const calls = (await get(door.url, "/__mock/workspaces/recorded/calls", null)) as Json[];
+    expect(byId(calls, "callId")).toEqual(
+      byId(
+        sent.calls.map((c) => fill(c, { transcript: null, campaign: null })),
+        "callId",
+      ),
+    );
+
+    // One line per kind of record, however many records and answers held it; field names, no values.
+    const told = lines.filter((line) => line.startsWith("recording:"));
+    expect(told.map((line) => line.split(" ")[1]).sort()).toEqual(["agents", "calls", "phoneNumbers"]);
+    const said = (kind: string) => told.find((line) => line.startsWith(`recording: ${kind} `))!;
+    expect(said("agents")).toMatch(
+      /^recording: agents from the upstream lacked .*; filled as the spec's record rule says \(null, \[\]\)$/,
+    );
+    for (const field of ["globalPrompt", "agentTimezone", "webhooks", "echoCancellation", "postConversationAnalysis"])
+      expect(said("agents")).toContain(`agentSettings.${field}`);
+    expect(said("phoneNumbers")).toBe(
+      "recording: phoneNumbers from the upstream lacked terminationSipURI, friendlyName; filled as the spec's record rule says (null)",
+    );
+    expect(said("calls")).toBe(
+      "recording: calls from the upstream lacked campaign, transcript; filled as the spec's record rule says (null)",
+    );
+    for (const line of lines) expect(line).not.toContain(KEY);
+
+    // Refused as before, with the reason the reference gives, told once each.
+    const refused = lines.filter((line) => line.startsWith("not recorded:"));
+    expect(refused.sort()).toEqual([
+      "not recorded: agents (no id) fails the spec (agentId is required)",
+      `not recorded: agents ${sent.loud.agentId} fails the spec (welcomeMessageType must be one of: static, prompt)`,
+    ]);
+  });
+
+  it("serves the recording back from a plain mock, every answer valid as the mock's own must be", async () => {
+    const snapshot = await get(door.url, "/__mock/workspaces/recorded/snapshot", null);
+    const offline = await startMock({ clock: "virtual", log: () => undefined });
+    try {
+      const made = await call(offline.url, "POST", "/__mock/workspaces", null, { empty: true });
+      expect(made.status).toBe(201);
+      const { workspaceId, apiKey } = made.body as { workspaceId: string; apiKey: string };
+      const imported = await call(offline.url, "PUT", `/__mock/workspaces/${workspaceId}/snapshot`, null, snapshot);
+      expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+      // The mock validates its answers (a record off the spec would answer 500), and serves the records as kept.
+      const agents = (await get(offline.url, "/v1/agents?size=100", apiKey)).data as Json[];
+      expect(byId(agents, "agentId")).toEqual(byId(snapshot.agents, "agentId"));
+      expect(
+        agents.every((a) => a.agentSettings.globalPrompt !== undefined && Array.isArray(a.agentSettings.webhooks)),
+      ).toBe(true);
+      const numbers = (await get(offline.url, "/v1/phone-number?size=100", apiKey)).data as Json[];
+      expect(byId(numbers, "sipPhoneNumber")).toEqual(byId(snapshot.phoneNumbers, "sipPhoneNumber"));
+      const calls = (await get(offline.url, "/v1/calls?size=100", apiKey)).data as Json[];
+      expect(byId(calls, "callId")).toEqual(byId(snapshot.calls, "callId"));
+      const one = await get(offline.url, `/v1/calls/${sent.calls[0].callId}`, apiKey);
+      expect(one).toEqual(fill(sent.calls[0], { transcript: null, campaign: null }));
+    } finally {
+      await offline.close();
+    }
+  });
+});
+
+/** A copy of `record` without the fields at the dotted paths. */
+function omit(record: Json, paths: string[]): Json {
+  const copy = structuredClone(record);
+  for (const path of paths) {
+    const keys = path.split(".");
+    const last = keys.pop()!;
+    delete keys.reduce((at, key) => at[key], copy)[last];
+  }
+  return copy;
+}
+
+/** A copy of `record` with the values at the dotted paths. */
+function fill(record: Json, values: Record<string, unknown>): Json {
+  const copy = structuredClone(record);
+  for (const [path, value] of Object.entries(values)) {
+    const keys = path.split(".");
+    const last = keys.pop()!;
+    keys.reduce((at, key) => at[key], copy)[last] = value;
+  }
+  return copy;
+}
