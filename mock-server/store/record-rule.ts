@@ -15,7 +15,7 @@
  */
 import type { ValidationErrors } from "../core/errors.js";
 import { escapePointer } from "../core/exchange-rules/json-document.js";
-import { leveledValidators } from "../core/exchange-rules/leveled-validators.js";
+import { leveledValidators, type ValidateFunction } from "../core/exchange-rules/leveled-validators.js";
 import { derefIn } from "../core/json-ref.js";
 import { admitsNull, type Deref, flatten, type Schema, typesOf } from "../core/sampling/schema.js";
 import { toValidationErrors } from "../core/validation.js";
@@ -75,7 +75,7 @@ function makeRuler(document: object): RecordRuler {
     settle(schema, record, errors, check) {
       const pointer = pointerOf(schema);
       if (pointer === undefined) return { errors };
-      let documented: ReturnType<ReturnType<typeof leveledValidators>["validatorFor"]>;
+      let documented: ValidateFunction;
       try {
         documented = leveledValidators(document).validatorFor(pointer, "documented");
       } catch {
