@@ -1129,11 +1129,6 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Zero-based page number.
-         * @example 0
-         */
-        Page: number;
-        /**
          * @description Page size, at least 1.
          * @example 10
          */
@@ -1149,6 +1144,11 @@ export interface components {
         BatchIdFilter: components["schemas"]["Identifier"];
         /** @description Filters by agent; omit for all agents. */
         AgentIdFilter: components["schemas"]["Identifier"];
+        /**
+         * @description Zero-based page number.
+         * @example 0
+         */
+        Page: number;
         /** @description Filters by call status; omit for all states. */
         CallStatusFilter: components["schemas"]["CallStatus"];
         /**
@@ -1193,11 +1193,8 @@ export interface operations {
     listAgents: {
         parameters: {
             query?: {
-                /**
-                 * @description Zero-based page number.
-                 * @example 0
-                 */
-                page?: components["parameters"]["Page"];
+                /** @description Zero-based page number. */
+                page?: number;
                 /**
                  * @description Page size, at least 1.
                  * @example 10
@@ -2158,11 +2155,8 @@ export interface operations {
     listPhoneNumbers: {
         parameters: {
             query?: {
-                /**
-                 * @description Zero-based page number.
-                 * @example 0
-                 */
-                page?: components["parameters"]["Page"];
+                /** @description Zero-based page number. */
+                page?: number;
                 /**
                  * @description Page size, at least 1.
                  * @example 10

@@ -50,6 +50,8 @@ describe("the example harness", () => {
       "/paths/~1v1~1calls~1{callId}/get/responses/200/content/application~1json/examples/ended -> #/components/examples/CallEnded",
     ],
     ["a parameter example", "/components/parameters/PhoneNumberPath/example"],
+    ["a parameter's named example", "/components/parameters/CallStatusFilter/examples/scheduled"],
+    ["an inline parameter's named example", "/paths/~1v1~1agents/get/parameters/0/examples/onePage"],
     ["a schema example", "/components/schemas/Timestamp/example"],
     ["a property's schema examples", "/components/schemas/Webhook/properties/events/examples/0"],
     [
@@ -79,6 +81,8 @@ describe("the example harness", () => {
   it.each([
     ["an int32 page beyond 2^31-1", "/components/parameters/Page/schema", 2 ** 31],
     ["an E.164 value without +", "/components/parameters/PhoneNumberPath/schema", "14155550123"],
+    ["a status filter that is no call status", "/components/parameters/CallStatusFilter/schema", "finished"],
+    ["a negative page of an inline page parameter", "/paths/~1v1~1agents/get/parameters/0/schema", -1],
   ] as const)("rejects %s", (_name, schema, given) => {
     expect(validator.errors(schema, given)).not.toEqual([]);
   });
