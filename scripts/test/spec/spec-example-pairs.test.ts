@@ -7,153 +7,150 @@
  * mode), and a request example without one is discarded (Microcks) or warned about (Specmatic).
  *
  * Walks the bundled documents without a server: the /v1 operations of generated/openapi.json and the
- * control plane's generated/mock-control.json. An error example may stay unpaired only where no request
- * that fits the schemas gives it (`whyUnpaired`); a success example always has its request. The replay
- * of each pair against the mock is scripts/test/spec-example-pairs.test.ts; that every example fits its
- * schema (parameter examples included) is scripts/test/spec/examples.test.ts.
+ * control plane's generated/mock-control.json (read by scripts/test/lib/example-pairs.ts). An error
+ * example stays unpaired only where UNPAIRED, the one list of them, says why; a success example always
+ * has its request. The replay of each pair against the mock is scripts/test/spec-example-replay.test.ts;
+ * that every example fits its schema (parameter examples included) is scripts/test/spec/examples.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import {
-  type Json,
-  type JsonObject,
-  deref,
-  derefObject,
-  isObject,
-  loadGenerated,
-  operationsOf,
-} from "../lib/openapi-doc.js";
+import { type OperationExamples, type ResponseExample, examplesOf, operationExamples } from "../lib/example-pairs.js";
+import { type Json, type JsonObject, derefObject, isObject, loadGenerated } from "../lib/openapi-doc.js";
 import { REFERENCE_OPERATION_IDS } from "../lib/reference-operations.js";
 
-interface ResponseExample {
-  /** `operationId status name`, as reported. */
-  key: string;
-  status: number;
-  name: string;
-  /** The Response Object, `$ref` followed. */
-  response: JsonObject;
-  value: Json;
+/** An error example that no request example goes with, and why. */
+interface Unpaired {
+  /** The examples it covers, in words. */
+  covers: string;
+  applies: (example: ResponseExample) => boolean;
+  why: string;
 }
 
-interface OperationExamples {
-  operationId: string;
-  /** Request example name -> where it is given (`query page`, `path callId`, `body`). */
-  requests: Map<string, string[]>;
-  /** Required parameters (`path callId`) and `body` when the body is required. */
-  required: string[];
-  responses: ResponseExample[];
-  /** Query parameter -> its schema's default, and per example name the values the request sends. */
-  queryDefaults: Map<string, Json>;
-  query: Map<string, Map<string, Json>>;
-}
+/** The 400 examples whose request breaks its schema: each shows the validator's `validationErrors`. */
+const REFUSED_BY_SCHEMA = new Set([
+  "sizeZero",
+  "missingName",
+  "idTooLong",
+  "unknownField",
+  "emptyName",
+  "bearerWithoutToken",
+  "noTestCases",
+  "agentIdTooLong",
+  "pageNegative",
+  "unknownStatus",
+  "missingAgentId",
+  "activeNotBoolean",
+]);
 
-const examplesOf = (node: Json | undefined): JsonObject =>
-  isObject(node) && isObject(node.examples) ? node.examples : {};
-
-function exampleValue(doc: JsonObject, example: Json): Json {
-  const resolved = deref(doc, example);
-  return isObject(resolved) ? (resolved.value ?? null) : null;
-}
-
-/** The named examples of each operation of a document, request side and response side. */
-function operationExamples(doc: JsonObject, pathPrefix = "/"): OperationExamples[] {
-  return operationsOf(doc)
-    .filter((op) => op.path.startsWith(pathPrefix))
-    .map(({ path, method, operation, parameters }) => {
-      const operationId = String(operation.operationId ?? `${method} ${path}`);
-      // An operation's parameter replaces its path item's of the same name and place (OpenAPI 3.1, 4.8.10).
-      const byPlace = new Map<string, JsonObject>();
-      for (const raw of parameters) {
-        const param = derefObject(doc, raw, `${operationId} parameter`);
-        byPlace.set(`${param.in} ${param.name}`, param);
-      }
-      const requests = new Map<string, string[]>();
-      const required: string[] = [];
-      const add = (name: string, where: string) => requests.set(name, [...(requests.get(name) ?? []), where]);
-      const queryDefaults = new Map<string, Json>();
-      const query = new Map<string, Map<string, Json>>();
-      for (const [where, param] of byPlace) {
-        if (param.required === true) required.push(where);
-        const schema = deref(doc, param.schema);
-        if (param.in === "query" && isObject(schema) && "default" in schema)
-          queryDefaults.set(String(param.name), schema.default);
-        for (const [name, example] of Object.entries(examplesOf(param))) {
-          add(name, where);
-          if (param.in !== "query") continue;
-          query.set(name, (query.get(name) ?? new Map()).set(String(param.name), exampleValue(doc, example)));
-        }
-      }
-      const body = deref(doc, operation.requestBody);
-      if (isObject(body)) {
-        if (body.required === true) required.push("body");
-        for (const media of Object.values(isObject(body.content) ? body.content : {}))
-          for (const name of Object.keys(examplesOf(media))) add(name, "body");
-      }
-      const responses: ResponseExample[] = [];
-      for (const [code, raw] of Object.entries(isObject(operation.responses) ? operation.responses : {})) {
-        const response = derefObject(doc, raw, `${operationId} ${code}`);
-        for (const media of Object.values(isObject(response.content) ? response.content : {}))
-          for (const [name, example] of Object.entries(examplesOf(media)))
-            responses.push({
-              key: `${operationId} ${code} ${name}`,
-              status: Number(code),
-              name,
-              response,
-              value: exampleValue(doc, example),
-            });
-        // A response without content names its examples here, for Microcks (a 204's request examples).
-        const refs = response["x-microcks-refs"];
-        for (const name of Array.isArray(refs) ? refs.map(String) : [])
-          responses.push({ key: `${operationId} ${code} ${name}`, status: Number(code), name, response, value: null });
-      }
-      return { operationId, requests, required, responses, queryDefaults, query };
-    });
-}
+const named = (key: string, why: string): Unpaired => ({ covers: key, applies: (e) => e.key === key, why });
 
 /**
- * Not-found examples that a request fitting the schemas could bring about (a record that exists, named
- * with one that does not go with it), left unpaired as scripts/test/spec-example-pairs.test.ts has them:
- * its replay of each pair against the mock lists them as unpaired, and fails when one is paired.
+ * The one list of response examples left unpaired. Each entry covers at least one example, and every
+ * example it covers is unpaired (a paired one means the reason no longer holds).
  */
-const NAMED_UNPAIRED: Record<string, string> = {
-  "createBatchRun 404 testCaseOfAnotherAgent": "a test case that exists, of another agent",
-  "getBatchRun 404 otherAgent": "a batch run that exists, asked for with another agent",
-  "updatePhoneNumber 404 unknownInboundAgent": "a number that exists, given an agent that does not",
-};
+const UNPAIRED: Unpaired[] = [
+  {
+    covers: "every 401",
+    applies: (e) => e.status === 401,
+    why: "the key travels in the security scheme's header, not in a parameter: no example can leave it out",
+  },
+  {
+    covers: "every 403",
+    applies: (e) => e.status === 403,
+    why: "a read-only key (a mock workspace option) or a forced answer: nothing in the request",
+  },
+  { covers: "every 500", applies: (e) => e.status === 500, why: "no request makes the server fail inside" },
+  {
+    covers: "every 413 and 415",
+    applies: (e) => e.status === 413 || e.status === 415,
+    why: "a file of over 25 MB or of another type: a multipart example holds no file",
+  },
+  {
+    covers: `the 400s ${[...REFUSED_BY_SCHEMA].join(", ")}`,
+    applies: (e) =>
+      e.status === 400 && REFUSED_BY_SCHEMA.has(e.name) && isObject(e.value) && isObject(e.value.validationErrors),
+    why:
+      "the request breaks its schema, and a request example must fit the schema (spec/README.md; lint: " +
+      "no-invalid-*-examples)",
+  },
+  {
+    covers: "a 404 whose x-assumption says it is answered only when forced",
+    applies: (e) => e.status === 404 && /only when forced/.test(String(e.response["x-assumption"] ?? "")),
+    why:
+      "the operation refers to no other resource, so it has nothing to miss: the mock answers 404 only " +
+      "when forced (Prefer: code=404 or a fault rule)",
+  },
+  // Not-found examples a request fitting the schemas could bring about (a record that exists, named with
+  // one that does not go with it), but whose body names the very ids the operation's other not-found
+  // examples need unknown: no request both brings it about in the default workspace and gets this body.
+  named(
+    "createBatchRun 404 testCaseOfAnotherAgent",
+    "a test case that exists, of another agent; its body names the agent and the test case that " +
+      "unknownAgent and unknownTestCase need unknown",
+  ),
+  named(
+    "getBatchRun 404 otherAgent",
+    "a batch run that exists, asked for with another agent; its body names the batch run that unknownBatch " +
+      "needs unknown",
+  ),
+  named(
+    "updatePhoneNumber 404 unknownInboundAgent",
+    "a number that exists, given an agent that does not; its body names the number that unknownNumber " +
+      "needs unknown",
+  ),
+];
 
 /** Why a response example has no request example, or undefined when it must have one. */
 function whyUnpaired(example: ResponseExample): string | undefined {
-  const { status, response, value, key } = example;
-  if (status < 400) return undefined; // a success example always shows what its request gets
-  if (status === 401)
-    return "the key travels in the security scheme's header, which no parameter example can leave out";
-  if (status === 403) return "the key's rights (a read-only key) or a forced answer: nothing in the request";
-  if (status === 500) return "no request makes the server fail inside";
-  if (status === 413 || status === 415)
-    return "a file of over 25 MB or of another type: a multipart example holds no file";
-  if (status === 400 && isObject(value) && isObject(value.validationErrors))
-    return "the request breaks its schema, and a request example must fit the schema (spec/README.md)";
-  if (status === 404 && /only when forced/.test(String(response["x-assumption"] ?? "")))
-    return "the operation has nothing to miss: 404 only when forced (Prefer: code=404 or a fault rule)";
-  return NAMED_UNPAIRED[key];
+  if (example.status < 400) return undefined; // a success example always shows what its request gets
+  return UNPAIRED.find((entry) => entry.applies(example))?.why;
 }
 
-/** What a document does wrong: unpaired response examples, request examples no response has, gaps. */
+/**
+ * What a document does wrong: a response example unpaired without a reason, or paired despite one; a
+ * request example with no response example of its name, or with response examples of two statuses; a
+ * scenario without a required parameter or body.
+ */
 function pairingProblems(doc: JsonObject, pathPrefix = "/"): string[] {
   const problems: string[] = [];
   for (const op of operationExamples(doc, pathPrefix)) {
-    const responseNames = new Set(op.responses.map((r) => r.name));
-    for (const example of op.responses)
-      if (!op.requests.has(example.name) && !whyUnpaired(example))
-        problems.push(`${example.key}: no request example of this name`);
-    for (const [name, where] of op.requests) {
-      if (!responseNames.has(name))
+    for (const example of op.responses) {
+      const paired = op.requests.has(example.name);
+      const why = whyUnpaired(example);
+      if (!paired && !why) problems.push(`${example.key}: no request example of this name`);
+      if (paired && why) problems.push(`${example.key}: paired, yet listed as unpaired (${why})`);
+    }
+    for (const [name, { where }] of op.requests) {
+      const statuses = new Set(op.responses.filter((r) => r.name === name).map((r) => r.status));
+      if (statuses.size === 0)
         problems.push(`${op.operationId} ${name} (${where.join(", ")}): no response example of this name`);
+      if (statuses.size > 1)
+        problems.push(`${op.operationId} ${name}: response examples of ${[...statuses].join(" and ")}`);
       const missing = op.required.filter((need) => !where.includes(need));
-      if (responseNames.has(name) && missing.length > 0)
+      if (statuses.size > 0 && missing.length > 0)
         problems.push(`${op.operationId} ${name}: no example for the required ${missing.join(", ")}`);
     }
   }
   return problems;
+}
+
+/** The reference's operations without a paired example of their success status. */
+function successProblems(operations: OperationExamples[]): string[] {
+  return REFERENCE_OPERATION_IDS.flatMap((operationId) => {
+    const op = operations.find((o) => o.operationId === operationId);
+    if (!op) return [`${operationId}: not in the document`];
+    const paired = op.responses.filter((r) => r.status === op.successStatus && op.requests.has(r.name));
+    return paired.length > 0 ? [] : [`${operationId}: no paired example of its success status ${op.successStatus}`];
+  });
+}
+
+/** The exceptions (and names of REFUSED_BY_SCHEMA) that cover no error example: what they were for is gone. */
+function staleExceptions(operations: OperationExamples[]): string[] {
+  const errors = operations.flatMap((op) => op.responses.filter((r) => r.status >= 400));
+  const refused = new Set(errors.filter((r) => r.status === 400).map((r) => r.name));
+  return [
+    ...UNPAIRED.filter((entry) => !errors.some(entry.applies)).map((entry) => entry.covers),
+    ...[...REFUSED_BY_SCHEMA].filter((name) => !refused.has(name)).map((name) => `400 ${name}`),
+  ];
 }
 
 interface PagedExample {
@@ -178,7 +175,7 @@ function pagedExamples(operations: OperationExamples[]): PagedExample[] {
 function pageProblems({ op, example }: PagedExample): string[] {
   const problems: string[] = [];
   const page = example.value as JsonObject;
-  const sent = op.query.get(example.name) ?? new Map<string, Json>();
+  const sent = new Map<string, Json>(Object.entries(op.requests.get(example.name)?.query ?? {}));
   for (const name of ["page", "size"]) {
     const asked = sent.has(name) ? sent.get(name) : op.queryDefaults.get(name);
     if (page[name] !== asked)
@@ -201,6 +198,7 @@ describe("named examples pair by name (generated/openapi.json, /v1)", () => {
   const operations = operationExamples(platform, "/v1/");
 
   it("walks the reference's 17 operations", () => {
+    expect(REFERENCE_OPERATION_IDS).toHaveLength(17);
     expect(operations.map((op) => op.operationId)).toEqual(expect.arrayContaining([...REFERENCE_OPERATION_IDS]));
   });
 
@@ -217,15 +215,13 @@ describe("named examples pair by name (generated/openapi.json, /v1)", () => {
   ])("%s %s has its request example, on %j", (operationId, name, where) => {
     const op = operations.find((o) => o.operationId === operationId);
     expect(op?.responses.filter((r) => r.status === 200).map((r) => r.name)).toContain(name);
-    expect(op?.requests.get(name)).toEqual(where);
+    expect(op?.requests.get(name)?.where).toEqual(where);
   });
 
-  it("pairs every success example, and leaves unpaired only the error examples it says why of", () => {
+  it("pairs every success example, and an example of each operation's success status", () => {
     const unpaired = operations.flatMap((op) => op.responses.filter((r) => !op.requests.has(r.name)));
-    const withSuccess = operations.filter((op) => op.responses.some((r) => r.status < 400));
-    expect(withSuccess.map((op) => op.operationId)).toEqual(expect.arrayContaining([...REFERENCE_OPERATION_IDS]));
     expect(unpaired.filter((r) => r.status < 400).map((r) => r.key)).toEqual([]);
-    expect(unpaired.filter((r) => !whyUnpaired(r)).map((r) => r.key)).toEqual([]);
+    expect(successProblems(operations)).toEqual([]);
   });
 
   const pages = pagedExamples(operations);
@@ -236,16 +232,7 @@ describe("named examples pair by name (generated/openapi.json, /v1)", () => {
     expect(pageProblems(paged)).toEqual([]);
   });
 
-  it("names no error example as unpaired that is paired, or that is not there", () => {
-    const responses = operations.flatMap((op) =>
-      op.responses.map((r) => ({ key: r.key, paired: op.requests.has(r.name) })),
-    );
-    for (const key of Object.keys(NAMED_UNPAIRED))
-      expect(
-        responses.find((r) => r.key === key),
-        key,
-      ).toEqual({ key, paired: false });
-  });
+  it("lists no exception that covers no example", () => expect(staleExceptions(operations)).toEqual([]));
 });
 
 describe("named examples pair by name (generated/mock-control.json)", () => {
@@ -314,6 +301,46 @@ describe("the check can fail", () => {
       delete examples.unknownCall;
     });
     expect(pairingProblems(doc, "/v1/")).toEqual(["getCall 404 unknownCall: no request example of this name"]);
+  });
+
+  it("reports an error example that is paired, yet listed as unpaired", () => {
+    const doc = altered((d) => {
+      const examples = at(d, "components", "parameters", "CallId").examples as JsonObject;
+      examples.missingKey = examples.ended;
+    });
+    expect(pairingProblems(doc, "/v1/")).toEqual([
+      `getCall 401 missingKey: paired, yet listed as unpaired (${UNPAIRED[0].why})`,
+    ]);
+  });
+
+  it("reports a request example whose name has response examples of two statuses", () => {
+    const doc = altered((d) => {
+      const notFound = at(d, "paths", "/v1/calls/{callId}", "get", "responses", "404", "content");
+      const examples = examplesOf(notFound["application/json"]);
+      examples.ended = examples.unknownCall;
+    });
+    expect(pairingProblems(doc, "/v1/")).toEqual(["getCall ended: response examples of 200 and 404"]);
+  });
+
+  it("reports an operation without a paired example of its success status", () => {
+    const doc = altered((d) => {
+      delete at(d, "paths", "/v1/qa-rules/{qaRuleId}", "delete", "responses", "204")["x-microcks-refs"];
+    });
+    expect(successProblems(operationExamples(doc, "/v1/"))).toEqual([
+      "deleteQaRule: no paired example of its success status 204",
+    ]);
+  });
+
+  it("reports an exception, and a name of REFUSED_BY_SCHEMA, that covers no example", () => {
+    const doc = altered((d) => {
+      for (const status of ["413", "415"]) {
+        const content = at(d, "paths", "/v1/knowledge-bases", "post", "responses", status, "content");
+        delete (content["application/json"] as JsonObject).examples;
+      }
+      const badRequest = at(d, "paths", "/v1/webhooks", "get", "responses", "400", "content");
+      delete (badRequest["application/json"] as JsonObject).examples;
+    });
+    expect(staleExceptions(operationExamples(doc, "/v1/"))).toEqual(["every 413 and 415", "400 activeNotBoolean"]);
   });
 
   it("reports a scenario that leaves out a required parameter", () => {
