@@ -1,18 +1,45 @@
 /**
  * The kit as another repository gets it: `npm pack`, the tarball installed in fresh projects, then
- * everything a user does with it. Two projects: `alone` holds the kit and nothing else (what an
- * install pulls in, the bins), `app` is a frontend app with its own tools (msw, vitest, jsdom,
- * typescript, esbuild, @types/node) and the files of scripts/test/consumer/. The tools come in at the
- * versions this repo runs, from npm's cache where it has them.
+ * everything a user does with it, on each Node.js a user runs (scripts/test/lib/node-versions.ts: 20, 22
+ * and 24 at exact versions, their executables installed from the npm registry's `node` package by the
+ * test and kept in node_modules/.cache/tested-node/, the machine's own used where it is exactly one of
+ * them). Two projects: `alone` holds the kit and
+ * nothing else (what an install pulls in, the bins), `app` is a frontend app with its own tools (msw,
+ * vitest, jsdom, typescript, esbuild, @types/node of each tested Node) and the files of
+ * scripts/test/consumer/. The tools come in at the versions this repo runs, from npm's cache where it
+ * has them.
+ *
+ * The tarball is packed once and each project installed once, by the machine's npm and Node. Installing
+ * per Node would change nothing on disk: no package the kit brings has an install script or anything
+ * built natively (checked below), so npm writes the same files whichever Node runs it. What npm run by
+ * another Node does differently is its engines check: that one runs per Node (`npm install --dry-run`,
+ * which writes nothing). Everything else a user runs runs on each Node, the Nodes side by side: the bins
+ * (the server, the docs, an OpenAPI 3.0 `--spec`, the conformance suite through npx), the entries
+ * imported as ES modules and through require(), the Node side type-checked against that Node's
+ * @types/node, and the app's vitest tests with the MSW handlers. What does not depend on the Node (the
+ * tarball's files, the browser bundles and the browser side's types, a checkout's `npm start`) runs once,
+ * on the machine's Node. A failure names the Node it ran on.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { access, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import {
+  access,
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installedPackages, processTree } from "../bench/installed.js";
+import { MACHINE_NODE, must, type NodeUnderTest, run, startListening, stop } from "./lib/consumer-processes.js";
+import { installedNode, majorOf, TESTED_NODES } from "./lib/node-versions.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./consumer", import.meta.url));
@@ -42,44 +69,6 @@ const NEVER_INSTALLED = [
 ];
 /** The lifecycle scripts npm runs when it installs a package; a binding.gyp means `node-gyp rebuild` as install. */
 const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall"];
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment without npm's own variables: vitest may run under `npm test`, and a nested npm must not inherit them. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
-  };
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(npm_|INIT_CWD$|PATH$|NODE_OPTIONS$|VITEST|MOCK_|PORT$|HOST$)/.test(name)) env[name] = value;
-  }
-  return env;
-}
-
-async function run(command: string, args: string[], cwd: string): Promise<Run> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(command, args, {
-      cwd,
-      env: cleanEnv(),
-      maxBuffer: 64 * 2 ** 20,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string; message: string };
-    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? e.message };
-  }
-}
-
-async function must(command: string, args: string[], cwd: string): Promise<Run> {
-  const result = await run(command, args, cwd);
-  if (result.code !== 0)
-    throw new Error(`${command} ${args.join(" ")} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return result;
-}
 
 async function versionOf(name: string): Promise<string> {
   return JSON.parse(await readFile(path.join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
@@ -127,64 +116,125 @@ async function newProject(dir: string): Promise<void> {
   );
 }
 
+/** The strictest settings an app may have, under one module resolution. */
+function strictOptions(resolution: "bundler" | "nodenext"): Record<string, unknown> {
+  return {
+    target: "ES2022",
+    module: resolution === "bundler" ? "ESNext" : "NodeNext",
+    moduleResolution: resolution,
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    erasableSyntaxOnly: true,
+    verbatimModuleSyntax: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
+    noFallthroughCasesInSwitch: true,
+    noUncheckedSideEffectImports: true,
+    skipLibCheck: false,
+    noEmit: true,
+  };
+}
+
+/**
+ * Writes `config` into the app as `name` and type-checks it with the app's tsc on `node`, once: with
+ * --listFiles tsc prints every file it read (absolute paths) before its diagnostics. Asserts that the
+ * check passes and that of the kit it read only .d.ts files; returns the files read.
+ */
+async function typeCheck(name: string, config: object, node: NodeUnderTest): Promise<string[]> {
+  await writeFile(path.join(app, name), JSON.stringify(config, null, 2));
+  const tsc = path.join(app, "node_modules", "typescript", "bin", "tsc");
+  const result = await run(node.binary, [tsc, "-p", name, "--listFiles"], app, node);
+  const lines = result.stdout.split("\n");
+  const diagnostics = lines.filter((line) => !line.startsWith("/")).join("\n");
+  expect(result.code, `on Node ${node.version}, ${name}:\n${diagnostics}${result.stderr}`).toBe(0);
+  const files = lines.filter((line) => line.startsWith("/"));
+  const kitFiles = files.filter((f) => f.includes("/agent-platform-mock-kit/"));
+  expect(kitFiles.length, name).toBeGreaterThan(0);
+  expect(
+    kitFiles.filter((f) => !f.endsWith(".d.ts")),
+    name,
+  ).toEqual([]);
+  return files;
+}
+
 const NPM_INSTALL = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
 
-/** Starts a program and resolves with its URL once it prints `listening on URL/v1`. */
-function startListening(
-  command: string,
-  args: string[],
-  cwd: string,
-  options: { detached?: boolean } = {},
-): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(command, args, {
-    cwd,
-    env: cleanEnv(),
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: options.detached ?? false,
-  });
-  let output = "";
-  child.stdout!.on("data", (c) => (output += c));
-  child.stderr!.on("data", (c) => (output += c));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} printed no URL within 30 s:\n${output}`)), 30_000);
-    child.stdout!.on("data", () => {
-      const found = /listening on (http:\/\/\S+)\/v1/.exec(output);
-      if (found) clearTimeout(timer), resolve({ child, url: found[1]!, output: () => output });
-    });
-    child.once(
-      "exit",
-      (code) => (clearTimeout(timer), reject(new Error(`${command} exited ${code} before listening:\n${output}`))),
-    );
-  });
-}
-
-async function stop(child: ChildProcess, group = false): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  if (group) process.kill(-child.pid!, "SIGTERM");
-  else child.kill("SIGTERM");
-  await exited;
-}
+/** An OpenAPI 3.0 document with a `nullable` field: `--spec` brings it to 3.1 with @scalar/openapi-upgrader. */
+const OPENAPI_30 = {
+  openapi: "3.0.3",
+  info: { title: "Pets", version: "1" },
+  servers: [{ url: "/v1" }],
+  paths: {
+    "/pets/{petId}": {
+      get: {
+        operationId: "getPet",
+        parameters: [{ name: "petId", in: "path", required: true, schema: { type: "string" } }],
+        responses: {
+          "200": {
+            description: "A pet",
+            content: {
+              "application/json": { schema: { $ref: "#/components/schemas/Pet" }, example: { id: "p1", tag: null } },
+            },
+          },
+        },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Pet: {
+        type: "object",
+        required: ["id", "tag"],
+        properties: { id: { type: "string" }, tag: { type: "string", nullable: true } },
+      },
+    },
+  },
+};
 
 let work: string;
 let packed: { filename: string; files: { path: string }[] };
+let tarball: string;
 let alone: string;
 let app: string;
+/** Each tested Node's executable, by version. */
+const nodes = new Map<string, NodeUnderTest>();
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), "kit-consumer-"));
-  // prepack builds dist/ when a source is newer than the last build.
-  const pack = await must("npm", ["pack", "--json", "--pack-destination", work], ROOT);
-  packed = JSON.parse(pack.stdout)[0];
-  const tarball = path.join(work, packed.filename);
   alone = path.join(work, "alone");
   app = path.join(work, "app");
-  await Promise.all([newProject(alone), newProject(app)]);
-  await cp(FIXTURE, app, { recursive: true });
-  const tools = await Promise.all(APP_TOOLS.map(async (name) => `${name}@${await versionOf(name)}`));
+  const installNodes = async (): Promise<void> => {
+    for (const node of await Promise.all(TESTED_NODES.map(({ version }) => installedNode(version))))
+      nodes.set(node.version, node);
+  };
+  const packAndInstall = async (): Promise<void> => {
+    // prepack builds dist/ when a source is newer than the last build.
+    const pack = await must("npm", ["pack", "--json", "--pack-destination", work], ROOT);
+    packed = JSON.parse(pack.stdout)[0];
+    tarball = path.join(work, packed.filename);
+    await Promise.all([newProject(alone), newProject(app)]);
+    await cp(FIXTURE, app, { recursive: true });
+    const tools = await Promise.all(APP_TOOLS.map(async (name) => `${name}@${await versionOf(name)}`));
+    // Each tested Node's @types/node beside the tools' own, under an alias that types-node-<major>/node points at.
+    const types = TESTED_NODES.map(({ version, types }) => `@types/node-${majorOf(version)}@npm:@types/node@${types}`);
+    await Promise.all([
+      must("npm", [...NPM_INSTALL, tarball], alone),
+      must("npm", [...NPM_INSTALL, tarball, ...tools, ...types], app),
+    ]);
+    for (const { version } of TESTED_NODES) {
+      const major = majorOf(version);
+      await mkdir(path.join(app, `types-node-${major}`));
+      await symlink(
+        path.join(app, "node_modules", "@types", `node-${major}`),
+        path.join(app, `types-node-${major}`, "node"),
+      );
+    }
+  };
   await Promise.all([
-    must("npm", [...NPM_INSTALL, tarball], alone),
-    must("npm", [...NPM_INSTALL, tarball, ...tools], app),
+    installNodes(),
+    packAndInstall(),
+    writeFile(path.join(work, "pets-3.0.json"), JSON.stringify(OPENAPI_30)),
   ]);
 }, 240_000);
 
@@ -193,7 +243,7 @@ afterAll(async () => {
 });
 
 describe("the packed tarball", () => {
-  it("holds the compiled package and nothing of the repo's tests, benchmarks or sources", () => {
+  it("holds the compiled package and nothing of the repo's tests, benchmarks or sources", async () => {
     const files = packed.files.map((f) => f.path);
     expect(packed.filename).toBe("agent-platform-mock-kit-0.1.0.tgz");
     expect(files.filter((f) => !f.startsWith("dist/") && f !== "package.json" && f !== "README.md")).toEqual([]);
@@ -203,14 +253,16 @@ describe("the packed tarball", () => {
       (f) => f.endsWith(".js") && !/^dist\/mock-server\/(docs-site\/(assets|vendor)|dashboard\/assets)\//.test(f),
     );
     expect(js.filter((f) => !files.includes(f.replace(/\.js$/, ".d.ts")))).toEqual([]);
+    // The bins, where package.json puts them: agent-platform-mock (the server, or one of its commands) and the suite.
+    const manifest = JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8"));
+    const bins = Object.values(manifest.bin as Record<string, string>).map((file) => path.posix.normalize(file));
+    expect(bins).toHaveLength(2);
     expect(files).toEqual(
       expect.arrayContaining([
+        ...bins,
         "dist/generated/openapi.json",
         "dist/mock-server/main.js",
-        // The agent-platform-mock bin: the server, or one of its commands (drift).
-        "dist/conformance/agent-platform-mock.js",
         "dist/conformance/drift/command.js",
-        "dist/conformance/cli.js",
         "dist/mock-server/docs-site/assets/docs.css",
         // Swagger UI, copied from the dev dependency swagger-ui-dist by the build, with its licence.
         "dist/mock-server/docs-site/vendor/swagger-ui/swagger-ui-bundle.js",
@@ -235,80 +287,195 @@ describe("the packed tarball", () => {
   it("runs no install script of any package it brings (no telemetry, nothing built at install)", async () => {
     expect(await packagesWithInstallScripts(alone)).toEqual([]);
   });
+
+  it("says in engines the majors it is tested on", async () => {
+    const { engines } = JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8"));
+    const majors = [...(engines.node as string).matchAll(/(?:\^|>=)(\d+)\./g)].map((m) => Number(m[1]));
+    expect(majors).toEqual(TESTED_NODES.map(({ version }) => majorOf(version)));
+  });
 });
 
-describe("the bins", () => {
-  it("agent-platform-mock runs as one process with no loader and serves the API and the docs", async () => {
-    const bin = path.join(alone, "node_modules", ".bin", "agent-platform-mock");
-    const help = await must(bin, ["--help"], alone);
-    expect(help.stdout).toMatch(/^Usage: agent-platform-mock/);
-    expect(help.stdout).toMatch(/agent-platform-mock drift --url URL/);
-    const driftHelp = await must(bin, ["drift", "--help"], alone);
-    expect(driftHelp.stdout).toMatch(/^usage: agent-platform-mock drift --url URL/);
-    const { child, url } = await startListening(
-      bin,
-      ["--port", "0", "--host", "127.0.0.1", "--log-format", "off"],
-      alone,
-    );
-    try {
-      expect(await processTree(child.pid!)).toEqual([child.pid]);
-      const cmdline = (await readFile(`/proc/${child.pid}/cmdline`, "utf8")).split("\0");
-      expect(path.basename(cmdline[0]!)).toMatch(/^node/);
-      expect(cmdline.join(" ")).not.toMatch(/tsx|--import|--loader/);
-      expect(await (await fetch(`${url}/__mock/health`)).json()).toMatchObject({
-        status: "ok",
-        kit: "agent-platform-mock-kit",
-      });
-      const agents = await fetch(`${url}/v1/agents?size=2`, { headers: { "X-API-Key": "mock-api-key" } });
-      expect(agents.status).toBe(200);
-      expect(((await agents.json()) as { data: unknown[] }).data).toHaveLength(2);
-      expect((await fetch(`${url}/docs`)).status).toBe(200);
-      // The dashboard's script was bundled by the build: neither esbuild nor preact is installed here.
-      const page = await fetch(`${url}/__mock/ui`);
-      expect([page.status, page.headers.get("content-security-policy")]).toEqual([
-        200,
-        expect.stringContaining("script-src 'self'"),
-      ]);
-      const script = await fetch(`${url}/__mock/ui/dashboard.js`);
-      expect(script.status).toBe(200);
-      expect((await script.text()).length).toBeGreaterThan(10_000);
-      // Swagger UI's files come from the package's own copy: swagger-ui-dist is not installed.
-      for (const asset of ["swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png", "favicon-16x16.png"]) {
-        const answer = await fetch(`${url}/docs/${asset}`);
-        expect(answer.status, asset).toBe(200);
-        expect((await answer.arrayBuffer()).byteLength, asset).toBeGreaterThan(0);
-      }
-    } finally {
-      await stop(child);
-    }
-  }, 60_000);
+// Each Node's checks side by side, and beside the ones run once (every suite from here on is concurrent).
+for (const { version, types, engineWarnings } of TESTED_NODES)
+  describe.concurrent(`a consumer on Node ${version}`, () => {
+    const major = majorOf(version);
+    const node = (): NodeUnderTest => nodes.get(version)!;
 
-  it("agent-platform-conformance passes against the mock started with npx agent-platform-mock", async () => {
-    const { child, url } = await startListening(
-      "npx",
-      ["--no-install", "agent-platform-mock", "--port", "0", "--host", "127.0.0.1", "--log-format", "off"],
-      alone,
-      { detached: true },
-    );
-    try {
-      const report = path.join(work, "conformance.json");
-      const result = await run(
-        path.join(alone, "node_modules", ".bin", "agent-platform-conformance"),
-        ["--base-url", url, "--api-key", "mock-api-key", "--json", report],
-        alone,
+    it("gets from npm, run on this Node, no engine warning but the known ones", async () => {
+      const project = path.join(work, `engines-${major}`);
+      await newProject(project);
+      const result = await must(
+        "npm",
+        ["install", "--dry-run", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=warn", tarball],
+        project,
+        node(),
       );
-      expect(result.code, `${result.stdout.slice(-3000)}\n${result.stderr}`).toBe(0);
-      expect(result.stdout).toMatch(/the kit's mock/i);
-      const summary = JSON.parse(await readFile(report, "utf8")).summary;
-      expect(summary.failed).toBe(0);
-      expect(summary.passed).toBeGreaterThan(100);
-    } finally {
-      await stop(child, true);
-    }
-  }, 180_000);
-});
+      const warned = [...`${result.stdout}${result.stderr}`.matchAll(/EBADENGINE\s+package: '(@?[^@']+)@/g)].map(
+        (m) => m[1],
+      );
+      expect(warned.sort(), `npm's EBADENGINE warnings on Node ${version}`).toEqual(engineWarnings);
+    }, 60_000);
 
-describe("a checkout of the repo with only the production dependencies (npm ci --omit=dev)", () => {
+    it("runs agent-platform-mock as one process of this Node with no loader, serving the API and the docs", async () => {
+      const bin = path.join(alone, "node_modules", ".bin", "agent-platform-mock");
+      const help = await must(bin, ["--help"], alone, node());
+      expect(help.stdout).toMatch(/^Usage: agent-platform-mock/);
+      expect(help.stdout).toMatch(/agent-platform-mock drift --url URL/);
+      const driftHelp = await must(bin, ["drift", "--help"], alone, node());
+      expect(driftHelp.stdout).toMatch(/^usage: agent-platform-mock drift --url URL/);
+      const { child, url } = await startListening(
+        bin,
+        ["--port", "0", "--host", "127.0.0.1", "--log-format", "off"],
+        alone,
+        { node: node() },
+      );
+      try {
+        expect(await processTree(child.pid!)).toEqual([child.pid]);
+        expect(await readlink(`/proc/${child.pid}/exe`), `the Node running the bin`).toBe(
+          await realpath(node().binary),
+        );
+        const cmdline = (await readFile(`/proc/${child.pid}/cmdline`, "utf8")).split("\0");
+        expect(path.basename(cmdline[0]!)).toMatch(/^node/);
+        expect(cmdline.join(" ")).not.toMatch(/tsx|--import|--loader/);
+        expect(await (await fetch(`${url}/__mock/health`)).json()).toMatchObject({
+          status: "ok",
+          kit: "agent-platform-mock-kit",
+        });
+        const agents = await fetch(`${url}/v1/agents?size=2`, { headers: { "X-API-Key": "mock-api-key" } });
+        expect(agents.status).toBe(200);
+        expect(((await agents.json()) as { data: unknown[] }).data).toHaveLength(2);
+        expect((await fetch(`${url}/docs`)).status).toBe(200);
+        // The dashboard's script was bundled by the build: neither esbuild nor preact is installed here.
+        const page = await fetch(`${url}/__mock/ui`);
+        expect([page.status, page.headers.get("content-security-policy")]).toEqual([
+          200,
+          expect.stringContaining("script-src 'self'"),
+        ]);
+        const script = await fetch(`${url}/__mock/ui/dashboard.js`);
+        expect(script.status).toBe(200);
+        expect((await script.text()).length).toBeGreaterThan(10_000);
+        // Swagger UI's files come from the package's own copy: swagger-ui-dist is not installed.
+        for (const asset of ["swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png", "favicon-16x16.png"]) {
+          const answer = await fetch(`${url}/docs/${asset}`);
+          expect(answer.status, asset).toBe(200);
+          expect((await answer.arrayBuffer()).byteLength, asset).toBeGreaterThan(0);
+        }
+      } finally {
+        await stop(child);
+      }
+    }, 60_000);
+
+    it("serves an OpenAPI 3.0 document with agent-platform-mock --spec (brought to 3.1 by @scalar/openapi-upgrader)", async () => {
+      const bin = path.join(alone, "node_modules", ".bin", "agent-platform-mock");
+      const { child, url } = await startListening(
+        bin,
+        ["--spec", path.join(work, "pets-3.0.json"), "--port", "0", "--host", "127.0.0.1", "--log-format", "off"],
+        alone,
+        { node: node() },
+      );
+      try {
+        // `nullable: true` read as 3.1's null type: the mock's response validation lets the example's null through.
+        const pet = await fetch(`${url}/v1/pets/p1`);
+        expect([pet.status, await pet.json()]).toEqual([200, { id: "p1", tag: null }]);
+      } finally {
+        await stop(child);
+      }
+    }, 60_000);
+
+    it("passes agent-platform-conformance against the mock started with npx agent-platform-mock", async () => {
+      const { child, url } = await startListening(
+        "npx",
+        ["--no-install", "agent-platform-mock", "--port", "0", "--host", "127.0.0.1", "--log-format", "off"],
+        alone,
+        { detached: true, node: node() },
+      );
+      try {
+        const report = path.join(work, `conformance-${major}.json`);
+        const result = await run(
+          path.join(alone, "node_modules", ".bin", "agent-platform-conformance"),
+          ["--base-url", url, "--api-key", "mock-api-key", "--json", report],
+          alone,
+          node(),
+        );
+        expect(result.code, `${result.stdout.slice(-3000)}\n${result.stderr}`).toBe(0);
+        expect(result.stdout).toMatch(/the kit's mock/i);
+        const summary = JSON.parse(await readFile(report, "utf8")).summary;
+        expect(summary.failed).toBe(0);
+        expect(summary.passed).toBeGreaterThan(100);
+      } finally {
+        await stop(child, true);
+      }
+    }, 180_000);
+
+    it("imports every entry as ES modules and through require(), and runs the server entry", async () => {
+      const { stdout } = await must(node().binary, ["smoke.mjs"], app, node());
+      const out = JSON.parse(stdout.trim().split("\n").pop()!);
+      expect(out.client).toEqual(expect.arrayContaining(["createPlatformClient", "createControlClient"]));
+      expect(out.server).toEqual(expect.arrayContaining(["startMock", "createApp"]));
+      expect(out.msw).toEqual(expect.arrayContaining(["createMockHandlers"]));
+      expect(out.webhooks).toEqual(expect.arrayContaining(["verifyWebhookSignature"]));
+      expect(out.specTitle).toBe("Conversational Agent Platform API");
+      expect(out.specOperations).toBe(17);
+      expect(out.startMock).toEqual({ status: 200, agents: 3 });
+      // Express is an optional peer: without it createApp says what to install.
+      expect(out.createApp).toMatch(/needs Express.*npm install express/);
+      expect(out.resolved).toMatch(/node_modules\/agent-platform-mock-kit\/dist\/generated\/openapi\.json$/);
+
+      const required = JSON.parse(
+        (await must(node().binary, ["require.cjs"], app, node())).stdout.trim().split("\n").pop()!,
+      );
+      expect(required).toEqual({
+        client: expect.arrayContaining(["createPlatformClient", "createControlClient"]),
+        server: expect.arrayContaining(["startMock", "createApp"]),
+        msw: expect.arrayContaining(["createMockHandlers"]),
+        webhooks: expect.arrayContaining(["verifyWebhookSignature"]),
+        dashboard: expect.any(Array),
+        specTitle: "Conversational Agent Platform API",
+      });
+    }, 60_000);
+
+    it(`type-checks its Node side against @types/node@${types} under moduleResolution nodenext`, async () => {
+      const files = await typeCheck(
+        `tsconfig.node.v${major}.json`,
+        {
+          compilerOptions: {
+            ...strictOptions("nodenext"),
+            lib: ["ES2022", "DOM"],
+            types: ["node"],
+            // An app on this Node has this @types/node as node_modules/@types/node; here it sits under an alias.
+            typeRoots: [`./types-node-${major}`],
+          },
+          files: ["src/node-side.ts"],
+        },
+        node(),
+      );
+      expect(files.filter((f) => /\/@types\/node[^/]*\/index\.d\.ts$/.test(f))).toEqual([
+        path.join(app, "node_modules", "@types", `node-${major}`, "index.d.ts"),
+      ]);
+    }, 120_000);
+
+    it("passes its vitest tests: ./msw under jsdom, and the server of a global setup", async () => {
+      const report = path.join(app, `vitest-${major}.json`);
+      // No results cache: the apps's vitest runs once per Node, side by side.
+      const result = await run(
+        node().binary,
+        [
+          path.join(app, "node_modules", "vitest", "vitest.mjs"),
+          "run",
+          "--no-cache",
+          "--reporter=json",
+          `--outputFile=${report}`,
+        ],
+        app,
+        node(),
+      );
+      const summary = JSON.parse(await readFile(report, "utf8"));
+      expect(result.code, JSON.stringify(summary.testResults?.map((t: { message: string }) => t.message))).toBe(0);
+      expect({ passed: summary.numPassedTests, failed: summary.numFailedTests }).toEqual({ passed: 4, failed: 0 });
+    }, 120_000);
+  });
+
+describe.concurrent("a checkout of the repo with only the production dependencies (npm ci --omit=dev)", () => {
   it("runs the mock with npm start once dist/ is built, and says what to do before that", async () => {
     const checkout = path.join(work, "checkout");
     const tracked = (await must("git", ["ls-files", "-z"], ROOT)).stdout.split("\0").filter(Boolean);
@@ -348,73 +515,33 @@ describe("a checkout of the repo with only the production dependencies (npm ci -
   }, 120_000);
 });
 
-describe("an app that depends on the kit", () => {
-  it("imports every entry from plain Node and runs the server entry", async () => {
-    const { stdout } = await must(process.execPath, ["smoke.mjs"], app);
-    const out = JSON.parse(stdout.trim().split("\n").pop()!);
-    expect(out.client).toEqual(expect.arrayContaining(["createPlatformClient", "createControlClient"]));
-    expect(out.server).toEqual(expect.arrayContaining(["startMock", "createApp"]));
-    expect(out.msw).toEqual(expect.arrayContaining(["createMockHandlers"]));
-    expect(out.webhooks).toEqual(expect.arrayContaining(["verifyWebhookSignature"]));
-    expect(out.specTitle).toBe("Conversational Agent Platform API");
-    expect(out.specOperations).toBe(17);
-    expect(out.startMock).toEqual({ status: 200, agents: 3 });
-    // Express is an optional peer: without it createApp says what to install.
-    expect(out.createApp).toMatch(/needs Express.*npm install express/);
-    expect(out.resolved).toMatch(/node_modules\/agent-platform-mock-kit\/dist\/generated\/openapi\.json$/);
-  }, 60_000);
-
-  it.each(["bundler", "nodenext"])(
-    "type-checks under moduleResolution %s with strict settings, reading only .d.ts files of the kit",
+describe.concurrent("an app that depends on the kit, whatever its Node", () => {
+  it.each(["bundler", "nodenext"] as const)(
+    "type-checks its browser side under moduleResolution %s with strict settings, reading only .d.ts files of the kit",
     async (resolution) => {
-      const strict = {
-        target: "ES2022",
-        module: resolution === "bundler" ? "ESNext" : "NodeNext",
-        moduleResolution: resolution,
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        noUncheckedIndexedAccess: true,
-        erasableSyntaxOnly: true,
-        verbatimModuleSyntax: true,
-        noUnusedLocals: true,
-        noUnusedParameters: true,
-        noFallthroughCasesInSwitch: true,
-        noUncheckedSideEffectImports: true,
-        skipLibCheck: false,
-        noEmit: true,
-      };
-      // The browser code sees no Node types; the Node side has @types/node, as such an app would.
-      const configs = {
-        [`tsconfig.browser.${resolution}.json`]: {
-          compilerOptions: { ...strict, lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] },
+      // The browser code sees no Node types.
+      await typeCheck(
+        `tsconfig.browser.${resolution}.json`,
+        {
+          compilerOptions: { ...strictOptions(resolution), lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] },
           files: ["src/app.ts", "src/dashboard.ts"],
         },
-        [`tsconfig.node.${resolution}.json`]: {
-          compilerOptions: { ...strict, lib: ["ES2022", "DOM"], types: ["node"] },
-          files: ["src/node-side.ts"],
-        },
-      };
-      for (const [name, config] of Object.entries(configs)) {
-        await writeFile(path.join(app, name), JSON.stringify(config, null, 2));
-        const result = await run(
-          process.execPath,
-          [path.join(app, "node_modules", "typescript", "bin", "tsc"), "-p", name, "--listFilesOnly"],
-          app,
-        );
-        expect(result.code, result.stdout + result.stderr).toBe(0);
-        const kitFiles = result.stdout.split("\n").filter((f) => f.includes("/agent-platform-mock-kit/"));
-        expect(kitFiles.length).toBeGreaterThan(0);
-        expect(kitFiles.filter((f) => !f.endsWith(".d.ts"))).toEqual([]);
-        const checked = await run(
-          process.execPath,
-          [path.join(app, "node_modules", "typescript", "bin", "tsc"), "-p", name],
-          app,
-        );
-        expect(checked.code, `${name}:\n${checked.stdout}${checked.stderr}`).toBe(0);
-      }
+        MACHINE_NODE,
+      );
     },
     120_000,
   );
+
+  it("type-checks its Node side under moduleResolution bundler (nodenext: on each Node, above)", async () => {
+    await typeCheck(
+      "tsconfig.node.bundler.json",
+      {
+        compilerOptions: { ...strictOptions("bundler"), lib: ["ES2022", "DOM"], types: ["node"] },
+        files: ["src/node-side.ts"],
+      },
+      MACHINE_NODE,
+    );
+  }, 120_000);
 
   /** `src/<name>.ts` of the app bundled for the browser with the app's esbuild: its inputs and its text. */
   async function browserBundle(name: string): Promise<{ inputs: string[]; text: string }> {
@@ -459,16 +586,4 @@ describe("an app that depends on the kit", () => {
     ]);
     expect(text).not.toMatch(NODE_MODULE);
   }, 60_000);
-
-  it("passes its vitest tests: ./msw under jsdom, and the server of a global setup", async () => {
-    const report = path.join(app, "vitest.json");
-    const result = await run(
-      process.execPath,
-      [path.join(app, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", `--outputFile=${report}`],
-      app,
-    );
-    const summary = JSON.parse(await readFile(report, "utf8"));
-    expect(result.code, JSON.stringify(summary.testResults?.map((t: { message: string }) => t.message))).toBe(0);
-    expect({ passed: summary.numPassedTests, failed: summary.numFailedTests }).toEqual({ passed: 4, failed: 0 });
-  }, 120_000);
 });
