@@ -2,24 +2,34 @@
  * The drift check (npm run check:generated) and the spec lint (npm run lint:spec).
  * Failure cases run on a temporary copy of spec/, generated/ and the generator, never on the real
  * generated/ (test files run in parallel).
+ *
+ * Every case has a copy of its own, so the cases run concurrently: each command regenerates or lints
+ * the whole spec (seconds of one core), two at a time, so a 2-core machine uses both cores and a test
+ * file beside this one still gets its share.
  */
 import { execFile } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import pLimit from "p-limit";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "./lib/openapi-doc.js";
 
 const bin = (name: string): string => path.join(repoRoot, "node_modules", ".bin", name);
+/** A case's time includes its wait for a free slot. */
 const TIMEOUT = 120_000;
+/** Commands running at once: the cores of a small machine. */
+const slots = pLimit(2);
 
 interface Run {
   code: number;
   output: string;
 }
 
-async function run(command: string, args: string[], cwd: string): Promise<Run> {
+const run = (command: string, args: string[], cwd: string): Promise<Run> => slots(() => runNow(command, args, cwd));
+
+async function runNow(command: string, args: string[], cwd: string): Promise<Run> {
   try {
     const { stdout, stderr } = await promisify(execFile)(command, args, {
       cwd,
@@ -64,7 +74,7 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
   await writeFile(file, changed);
 }
 
-describe("npm scripts", () => {
+describe.concurrent("npm scripts", () => {
   it("run the commands these tests run", async () => {
     const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as {
       scripts: Record<string, string>;
@@ -74,7 +84,7 @@ describe("npm scripts", () => {
   });
 });
 
-describe("drift check", () => {
+describe.concurrent("drift check", () => {
   it(
     "passes on the working tree",
     async () => {
@@ -148,7 +158,7 @@ describe("drift check", () => {
   );
 });
 
-describe("spec lint", () => {
+describe.concurrent("spec lint", () => {
   it(
     "passes on the working tree",
     async () => {
