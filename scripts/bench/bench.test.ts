@@ -1,6 +1,8 @@
 /**
  * Smoke run of `npm run bench -- --quick`: a few seconds of every part, so the bench keeps working.
- * No thresholds: it asserts only that every row of every table got figures.
+ * No thresholds: it asserts only that every row of every table got figures. The smoke run and part 7's
+ * --only run go side by side (describe.concurrent): each starts its own processes on ephemeral ports and
+ * writes only its own files, and neither asserts a figure that needs the machine to itself.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -226,7 +228,7 @@ async function runAlone(part: string) {
   }
 }
 
-describe("part 7's arithmetic", () => {
+describe.concurrent("part 7's arithmetic", () => {
   it("takes the floor as the gateway's requests over 20/s, and holds a run to 1.3x of it and 5 % of 429s", () => {
     expect(gatewayDerived(gatewayRun(33, 600, 12))).toEqual({ floorSec: 30, overFloor: 1.1, share429: 0.02 });
     expect(gatewayDerived(gatewayRun(10, 100, 0), 5)).toEqual({ floorSec: 20, overFloor: 0.5, share429: 0 });
@@ -248,7 +250,7 @@ describe("part 7's arithmetic", () => {
   }, 60_000);
 });
 
-describe("part 11's arithmetic", () => {
+describe.concurrent("part 11's arithmetic", () => {
   it("reads the mock's round trips from its metrics, every series summed", () => {
     const text = [
       "# HELP apm_store_round_trips_total Round trips to Redis",
@@ -279,7 +281,7 @@ describe("part 11's arithmetic", () => {
   });
 });
 
-describe("npm run bench -- --quick", () => {
+describe.concurrent("npm run bench -- --quick", () => {
   it("produces figures for every row", async () => {
     const r = await runBench(["--quick"], () => undefined);
     expect(r.compare.map((row) => row.scenario)).toHaveLength(6);

@@ -411,7 +411,13 @@ async function slowRun(kind: SlowRow["reader"], load: LoadOptions, plan: Dashboa
   try {
     const pid = mock.process.pid;
     const batch = (amount: number) =>
-      measureLoad(mock.url, DASHBOARD_REQUEST, { connections: load.connections, durationSec: 0, warmupSec: 0, amount });
+      measureLoad(mock.url, DASHBOARD_REQUEST, {
+        connections: load.connections,
+        durationSec: 0,
+        warmupSec: 0,
+        amount,
+        sampleMs: load.sampleMs,
+      });
     await batch(plan.slowWarmup);
     if (kind === "paused") {
       reader = await startReader(mock.url);

@@ -37,6 +37,12 @@ export interface LoadOptions {
   amount?: number;
   /** Smoke runs: all targets of a request at once (autocannon never finishes in under a second). */
   parallel?: boolean;
+  /**
+   * Smoke runs: autocannon's sample interval in ms (its `sampleInt`, 1,000 by default). A run ends at the
+   * first sample after its last answer, so at the default a run of `amount` requests lasts at least a
+   * second however few they are; the full bench leaves it unset.
+   */
+  sampleMs?: number;
 }
 
 export function percentile(sorted: Float64Array | number[], p: number): number {
@@ -61,6 +67,7 @@ function cannon(
         body: r.body,
         connections: o.connections,
         ...length,
+        ...(o.sampleMs && { sampleInt: o.sampleMs }),
         timeout: 10,
       },
       (error, result) => (error ? reject(error) : resolve(result)),
@@ -200,6 +207,7 @@ export function atFixedRate(
     connections: pace.connections,
     overallRate: pace.rate,
     ...(o.amount ? { amount: o.amount } : { duration: pace.durationSec }),
+    ...(o.sampleMs && { sampleInt: o.sampleMs }),
     timeout: 10,
   };
   return new Promise((resolve, reject) => {

@@ -273,7 +273,10 @@ function startAndTooling(r: Results): string {
         list(r.installed.starts),
       ],
       ["installed bin: CPU time used by then", list(r.installed.startCpu)],
-      ["installed bin: RSS after 2 s idle; processes", `${mib(r.installed.idleRss)}; ${r.installed.processes}`],
+      [
+        `installed bin: RSS after ${(r.installed.idleMs ?? 2_000) / 1000} s idle; processes`,
+        `${mib(r.installed.idleRss)}; ${r.installed.processes}`,
+      ],
       [
         "packed tarball: size, files; packages an install of it alone brings",
         `${(r.installed.tarballBytes / 1024).toFixed(0)} KiB, ${r.installed.tarballFiles} files; ${r.installed.packages} packages`,

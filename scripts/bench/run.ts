@@ -2,11 +2,11 @@
  * npm run bench [-- --quick] [--out FILE] [--json FILE] [--render-from FILE] [--only gateway|compare|upstream|exercised|dashboard|sharing]
  * npm run bench -- --against REV [--only PART[,PART]] [--rounds N] [--json FILE] [--quick]
  * Runs every part of the benchmark in one process on this machine and rewrites scripts/bench/RESULTS.md.
- * --quick: a smoke run of a few seconds per part (tiny durations and sizes), for `npm test`; its figures
- * mean nothing and it writes RESULTS.md only when --out says so. --json keeps the figures; --render-from
- * rewrites RESULTS.md from such a file without measuring. --only gateway measures part 7 alone and puts its
- * figures into those an earlier run saved (the --json file, default scripts/bench/results.json), then
- * rewrites RESULTS.md (and the --json file) from the whole. --only compare does the same for part 1 (the
+ * --quick: a smoke run of a few seconds per part (tiny durations and sizes, two parts at a time: steps.ts),
+ * for `npm test`; its figures mean nothing and it writes RESULTS.md only when --out says so. --json keeps
+ * the figures; --render-from rewrites RESULTS.md from such a file without measuring. --only gateway
+ * measures part 7 alone and puts its figures into those an earlier run saved (the --json file, default
+ * scripts/bench/results.json), then rewrites RESULTS.md (and the --json file) from the whole. --only compare does the same for part 1 (the
  * mock beside bare Express, bare node:http and Prism), the figures a change to the request path moves;
  * --only upstream for part 8 (the upstream door beside a bare proxy, scripts/bench/upstream.ts), whose
  * section RESULTS.md gets from renderUpstream, before the profiling notes; --only exercised for part 9
@@ -40,6 +40,7 @@ import { measureSharing, renderSharing, type SharingFigures, type SharingPlan } 
 import { measureSharedStore } from "./shared-store.js";
 import { measureStarts, measureTooling } from "./tooling.js";
 import { measureUploads } from "./uploads.js";
+import { type Log, runStep, runSteps, type Step, step } from "./steps.js";
 import { measureUpstream, renderUpstream, type UpstreamFigures, type UpstreamPlan } from "./upstream.js";
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -54,6 +55,8 @@ export const FULL = {
   scaleSamples: 300,
   startSamples: 3,
   installedSamples: 10,
+  /** How long the installed bin sits idle before its RSS is read. */
+  installedIdleMs: 2_000,
   warmStart: true,
   uploadSamples: 3,
   /** Part 6: requests of each operation counted for Redis round trips. */
@@ -95,17 +98,20 @@ export const FULL = {
     benchmarkRequests: 100_000,
     clusterMasters: 3,
   } as SharingPlan,
+  /** Parts measured at once: one, so that no part's figures share the machine with another's. */
+  lanes: 1,
 };
 
 export const QUICK: typeof FULL = {
-  load: { connections: 2, durationSec: 1, warmupSec: 0, amount: 10, parallel: true },
+  load: { connections: 2, durationSec: 1, warmupSec: 0, amount: 10, parallel: true, sampleMs: 20 },
   scale: [
     { calls: 100, testRuns: 10 },
     { calls: 1_000, testRuns: 100 },
   ],
   scaleSamples: 10,
   startSamples: 1,
-  installedSamples: 2,
+  installedSamples: 1,
+  installedIdleMs: 100,
   warmStart: false,
   uploadSamples: 1,
   roundTripRequests: 5,
@@ -129,12 +135,43 @@ export const QUICK: typeof FULL = {
     rate: 100,
     rateConnections: 2,
     rateSec: 1,
-    delayMs: 20,
+    // Held longer than the full bench's 20 ms: a median of 5 requests must tell one round trip's delay
+    // from the machine's noise (bench.test.ts asserts at least half a round trip), with another part
+    // (and another test file) beside it.
+    delayMs: 100,
     sequential: 5,
     benchmarkRequests: 1_000,
     clusterMasters: 3,
   },
+  // Its figures mean nothing and are asserted only to be there and to agree with each other: two parts
+  // at a time (QUICK_ORDER), most of whose time is spent waiting for the processes they start.
+  lanes: 2,
 };
+
+/** --quick's parts, the longest first, so that the lanes end about together. */
+const QUICK_ORDER = [
+  "tooling",
+  "exercised",
+  "dashboard",
+  "sharing",
+  "installed",
+  "compare",
+  "scale",
+  "upstream",
+  "starts",
+  "sharedStore",
+  "gateway",
+  "msw",
+  "uploads",
+] as const;
+
+/** `steps` in the order `order` names them (all of them, each once). */
+function orderedFor<S extends Record<string, unknown>>(steps: S, order: readonly (keyof S & string)[]): S {
+  const missing = Object.keys(steps).filter((name) => !order.includes(name));
+  if (missing.length || order.length !== Object.keys(steps).length)
+    throw new Error(`the order names ${order.join(", ")}; the steps are ${Object.keys(steps).join(", ")}`);
+  return Object.fromEntries(order.map((name) => [name, steps[name]])) as S;
+}
 
 /** Parts that can run alone (--only). */
 const ALONE = ["gateway", "compare", "upstream", "exercised", "dashboard", "sharing"] as const;
@@ -233,13 +270,6 @@ export async function runBench(argv: string[], log: (line: string) => void = con
   const plan = quick ? QUICK : FULL;
   const started = performance.now();
   const loadBefore = os.loadavg();
-  const step = async <T>(title: string, work: () => Promise<T>): Promise<T> => {
-    log(`${title}...`);
-    const t = performance.now();
-    const result = await work();
-    log(`  (${((performance.now() - t) / 1000).toFixed(1)} s)`);
-    return result;
-  };
   const write = (results: BenchResults) => {
     const out = values.out ?? (quick ? undefined : here("RESULTS.md"));
     if (out) writeFileSync(out, renderMarkdown(results));
@@ -254,72 +284,83 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     compare: {
       number: 1,
       title: "1. side by side: bare Express, bare node:http, mock as npm start, mock with NODE_ENV=production, Prism",
-      measure: () => runComparison(plan.load, log),
+      measure: (log: Log) => runComparison(plan.load, log),
     },
     gateway: {
       number: 7,
       title:
         "7. the conformance suite through an API gateway: clean, rate-limited 20/s (Retry-After in seconds, as a date, none), a realistic mix",
-      measure: () => measureGateway(command, plan.gateway, log),
+      measure: (log: Log) => measureGateway(command, plan.gateway, log),
     },
     upstream: {
       number: 8,
       title:
         "8. the upstream door (--upstream) beside a bare node:http proxy: latency at a fixed rate, most requests per second, RSS during an upload",
-      measure: () => measureUpstream(command, plan.load, plan.upstream, log),
+      measure: (log: Log) => measureUpstream(command, plan.load, plan.upstream, log),
     },
     exercised: {
       number: 9,
       title:
         "9. what was exercised: observing each answer for coverage, the HAR journal's memory, reading the coverage report and the HAR",
-      measure: () => measureExercised(command, plan.load, plan.exercised, log),
+      measure: (log: Log) => measureExercised(command, plan.load, plan.exercised, log),
     },
     dashboard: {
       number: 10,
       title:
         "10. the dashboard's cost: most requests per second and CPU per request with its event stream read, a reader that stops reading",
-      measure: () => measureDashboard(command, plan.load, plan.dashboard, log),
+      measure: (log: Log) => measureDashboard(command, plan.load, plan.dashboard, log),
     },
     sharing: {
       number: 11,
       title:
         "11. sharing one mock: CPU per request on Redis against in memory, round trips on the response path, --workers 1 and 2",
-      measure: () => measureSharing(command, plan.load, plan.sharing, log),
+      measure: (log: Log) => measureSharing(command, plan.load, plan.sharing, log),
     },
-  } satisfies Record<(typeof ALONE)[number], { number: number; title: string; measure: () => Promise<unknown> }>;
-  const measure = <K extends keyof typeof parts>(name: K) =>
-    step<unknown>(parts[name].title, parts[name].measure) as ReturnType<(typeof parts)[K]["measure"]>;
+  } satisfies Record<
+    (typeof ALONE)[number],
+    { number: number; title: string; measure: (log: Log) => Promise<unknown> }
+  >;
+  const part = <K extends keyof typeof parts>(name: K) =>
+    step<unknown>(parts[name].title, parts[name].measure) as Step<Awaited<ReturnType<(typeof parts)[K]["measure"]>>>;
 
   if (values.only !== undefined) {
     const name = values.only as keyof typeof parts;
     const from = values.json ?? here("results.json");
     const saved = JSON.parse(readFileSync(from, "utf8")) as BenchResults;
-    const results: BenchResults = { ...saved, [name]: await measure(name) };
+    const results: BenchResults = { ...saved, [name]: await runStep(part(name), log) };
     const out = write(results);
     log(`part ${parts[name].number} done; the other parts' figures from ${from}${out ? `; wrote ${out}` : ""}`);
     return results;
   }
 
-  const compare = await measure("compare");
-  const msw = await step("2. the MSW door (setupServer in Node, fetch in the same process)", () =>
-    measureMswDoor(plan.load, log),
+  const steps = {
+    compare: part("compare"),
+    msw: step("2. the MSW door (setupServer in Node, fetch in the same process)", (log) =>
+      measureMswDoor(plan.load, log),
+    ),
+    scale: step("3. scale", (log) => runScale(plan.scale, plan.scaleSamples, log)),
+    starts: step("4. start times", () => measureStarts(plan.startSamples, plan.warmStart)),
+    installed: step("4. the packed tarball installed in a fresh project: its bin's start and idle RSS", () =>
+      measureInstalledBin(plan.installedSamples, plan.installedIdleMs),
+    ),
+    tooling: step("4. npm run generate, conformance against a local mock", () => measureTooling()),
+    uploads: step("5. uploads", () => measureUploads(plan.uploadSamples)),
+    sharedStore: step(
+      "6. shared store: in memory, --store redis (1 process), --store redis --workers 2; Redis round trips per operation",
+      (log) => measureSharedStore(plan.load, plan.roundTripRequests, log),
+    ),
+    gateway: part("gateway"),
+    upstream: part("upstream"),
+    exercised: part("exercised"),
+    dashboard: part("dashboard"),
+    sharing: part("sharing"),
+  };
+  const { compare, msw, scale, starts, installed, tooling, uploads, sharedStore, ...more } = await runSteps(
+    quick ? orderedFor(steps, QUICK_ORDER) : steps,
+    plan.lanes,
+    log,
   );
-  const scale = await step("3. scale", () => runScale(plan.scale, plan.scaleSamples, log));
-  const starts = await step("4. start times", () => measureStarts(plan.startSamples, plan.warmStart));
-  const installed = await step("4. the packed tarball installed in a fresh project: its bin's start and idle RSS", () =>
-    measureInstalledBin(plan.installedSamples),
-  );
-  const tooling = await step("4. npm run generate, conformance against a local mock", () => measureTooling());
-  const uploads = await step("5. uploads", () => measureUploads(plan.uploadSamples));
-  const sharedStore = await step(
-    "6. shared store: in memory, --store redis (1 process), --store redis --workers 2; Redis round trips per operation",
-    () => measureSharedStore(plan.load, plan.roundTripRequests, log),
-  );
-  const gateway = await measure("gateway");
-  const upstream = await measure("upstream");
-  const exercised = await measure("exercised");
-  const dashboard = await measure("dashboard");
-  const sharing = await measure("sharing");
+  const { gateway, upstream, exercised, dashboard, sharing } = more;
 
   const cpus = os.cpus();
   const results: BenchResults = {

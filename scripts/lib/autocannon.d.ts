@@ -31,6 +31,8 @@ declare module "autocannon" {
       connections?: number;
       duration?: number;
       amount?: number;
+      /** Milliseconds between samples (1,000 by default); a run ends at a sample. */
+      sampleInt?: number;
       timeout?: number;
       pipelining?: number;
       requests?: unknown[];
