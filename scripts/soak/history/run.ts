@@ -130,7 +130,17 @@ export interface CheckerResult {
   shrinkRuns: number;
 }
 
-export async function runChecker(options: CheckerOptions): Promise<CheckerResult> {
+/**
+ * What the runs of a check share: the topology, the receiver and the model, started once. A run on it
+ * gets fresh workspaces (as fast-check's shrink runs do) and its own receiver paths (`run`); counters
+ * read from the replicas (conflicts and retries) count from the rig's start.
+ */
+export interface Rig {
+  shared: Shared;
+  close(): Promise<void>;
+}
+
+export async function startRig(options: Pick<CheckerOptions, "replicas" | "cluster" | "mockRoot">): Promise<Rig> {
   const topology = await startTopology({
     replicas: options.replicas,
     cluster: options.cluster,
@@ -139,9 +149,29 @@ export async function runChecker(options: CheckerOptions): Promise<CheckerResult
   });
   const receiver = await startReceiver();
   const model = await startModel(1);
-  const shared: Shared = { topology, model, receiver, scrapedBeforeKill: 0, run: 0 };
+  return {
+    shared: { topology, model, receiver, scrapedBeforeKill: 0, run: 0 },
+    async close() {
+      await model.close();
+      await receiver.close();
+      await topology.close();
+    },
+  };
+}
+
+/**
+ * A seeded run, shrunk within `options.shrinkMs` if it shows an anomaly, on `rig` (one of its own,
+ * started and closed here, when none is given: the rig's `replicas` and `cluster` are then the options').
+ */
+export async function runChecker(options: CheckerOptions, rig?: Rig): Promise<CheckerResult> {
+  const own = rig ?? (await startRig(options));
+  const { shared } = own;
+  const { topology } = shared;
   options.log(
-    `replicas ${topology.replicas.map((r) => `${r.name}=${r.url}`).join(" ")} on ${topology.redis.url}${options.cluster ? " (cluster)" : ""}`,
+    `replicas ${topology
+      .live()
+      .map((r) => `${r.name}=${r.url}`)
+      .join(" ")} on ${topology.redis.url}${topology.cluster ? " (cluster)" : ""}`,
   );
   let first: RunResult | undefined;
   let smallest: RunResult | undefined;
@@ -174,9 +204,7 @@ export async function runChecker(options: CheckerOptions): Promise<CheckerResult
     // A failing property is expected (the anomalies are in the results); anything else is not.
     if (!first) throw error;
   } finally {
-    await model.close();
-    await receiver.close();
-    await topology.close();
+    if (!rig) await own.close();
   }
   if (!first) throw new Error("the checker did not run");
   return { first, smallest, shrinkRuns };
