@@ -17,6 +17,10 @@
  *   request; the reference's operations answer as before;
  * - `npm run conformance` against it passes the generic rules the suite derives for the six new
  *   operations (the round trip of contacts among them).
+ *
+ * The check's commands run in two lanes (scripts/test/lib/check-lanes.ts): its unit tests from the
+ * start, the build then the rest of the check beside them; the mock starts as soon as it is built,
+ * and the tests over HTTP run while the check goes on. The check's own test comes last and waits for it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -24,6 +28,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CheckLanes, startCheckInLanes } from "./lib/check-lanes.js";
 import { applyEdits, walkthroughEdits } from "./lib/spec-walkthrough.js";
 import { cleanEnv, type Ran, type ThrowawayRepo, throwawayRepo } from "./lib/throwaway-repo.js";
 
@@ -50,7 +55,7 @@ describe("the spec leads: a new collection and a new operation in spec/, served 
   let url = "";
   let apiKey = "";
   let startLog = "";
-  let checks: { check: Ran; build: Ran };
+  let checks: { check: CheckLanes; build: Ran } | undefined;
   /** The copy's own compiled response validators (its generated/validators.js). */
   let validators: Validators;
 
@@ -71,10 +76,7 @@ describe("the spec leads: a new collection and a new operation in spec/, served 
     await applyEdits(repo.dir, walkthroughEdits());
     const generated = await repo.run("npm", ["run", "generate"]);
     expect(generated.code, said(generated)).toBe(0);
-    const [check, build] = await Promise.all([
-      repo.run("npm", ["run", "check"], 540_000),
-      repo.run("node", ["scripts/build.mjs"]),
-    ]);
+    const { first: build, check } = await startCheckInLanes(repo, () => repo.run("node", ["scripts/build.mjs"]));
     checks = { check, build };
     validators = (await import(pathToFileURL(path.join(repo.dir, "generated/validators.js")).href))
       .operationValidators as Validators;
@@ -109,25 +111,15 @@ describe("the spec leads: a new collection and a new operation in spec/, served 
   }, 600_000);
 
   afterAll(async () => {
+    // The check may still run when a test before its own failed: the copy goes once it is done.
+    await checks?.check.result;
     if (mock && mock.exitCode === null) {
       const exited = new Promise((resolve) => mock!.once("exit", resolve));
       mock.kill("SIGTERM");
       await exited;
     }
     await repo?.remove();
-  });
-
-  it("passes npm run check (type-check, lint, the new operations listed as served generically, unit tests), and builds", () => {
-    expect(checks.check.code, said(checks.check)).toBe(0);
-    expect(listingOf(checks.check.stdout)).toEqual([
-      expect.stringMatching(/^served generically: 6 of 23 operations have no hand-written handler/),
-      "  generic collection contacts (id: contactId): listContacts, createContact, getContact, updateContact, deleteContact",
-      "  generic answers from the schema: getUsage",
-    ]);
-    // The unit tests ran, and none failed.
-    expect(stripVTControlCharacters(checks.check.stdout)).toMatch(/^ +Test Files +\d+ passed \(\d+\)$/m);
-    expect(checks.build.code, said(checks.build)).toBe(0);
-  });
+  }, 600_000);
 
   it("starts, its log naming the new collection and its id field", () => {
     expect(startLog).toContain(
@@ -241,4 +233,17 @@ describe("the spec leads: a new collection and a new operation in spec/, served 
     expect(calls.body!.data).toHaveLength(2);
     expect((await call("GET", "/v1/calls/no-such-call")).status).toBe(404);
   });
+
+  it("passes npm run check (type-check, lint, the new operations listed as served generically, unit tests), and builds", async () => {
+    const check = await checks!.check.result;
+    expect(check.code, said(check)).toBe(0);
+    expect(listingOf(check.stdout)).toEqual([
+      expect.stringMatching(/^served generically: 6 of 23 operations have no hand-written handler/),
+      "  generic collection contacts (id: contactId): listContacts, createContact, getContact, updateContact, deleteContact",
+      "  generic answers from the schema: getUsage",
+    ]);
+    // The unit tests ran, and none failed.
+    expect(stripVTControlCharacters(check.stdout)).toMatch(/^ +Test Files +\d+ passed \(\d+\)$/m);
+    expect(checks!.build.code, said(checks!.build)).toBe(0);
+  }, 600_000);
 });
