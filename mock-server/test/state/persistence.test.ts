@@ -86,7 +86,8 @@ async function writeEverything(mock: MockProcess) {
   return { integration, rule, other };
 }
 
-describe("--state-file", () => {
+// Every test has its own state file and its own processes, and mostly waits on them: run side by side.
+describe.concurrent("--state-file", () => {
   it("restores every record, key and secret after SIGTERM and a restart", async () => {
     const file = join(dir, "restart.json");
     const args = ["--state-file", file, "--save-interval", "3600", "--clock", "virtual"];
@@ -196,12 +197,14 @@ describe("--state-file", () => {
   it("refuses an unreadable state file and one it cannot write, with exit code 2", async () => {
     const directory = join(dir, "a-directory.json");
     mkdirSync(directory);
-    const unreadable = await runMockToExit(["--state-file", directory]);
+    const [unreadable, unwritable] = await Promise.all([
+      runMockToExit(["--state-file", directory]),
+      runMockToExit(["--state-file", join(dir, "no-such-directory", "state.json")]),
+    ]);
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toMatch(/cannot be read/);
     expect(statSync(directory).isDirectory()).toBe(true);
 
-    const unwritable = await runMockToExit(["--state-file", join(dir, "no-such-directory", "state.json")]);
     expect(unwritable.code).toBe(2);
     expect(unwritable.stderr).toMatch(/cannot be written/);
   });
