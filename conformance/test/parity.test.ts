@@ -4,12 +4,15 @@
  * (422 for an invalid size, calls listed oldest first, error bodies without `path`) differs in exactly
  * those, plus the rule outcomes they flip; behind a gateway that answers 429 with Retry-After and the
  * odd 502 it still differs in nothing; and a target it cannot use stops it with one line (exit 2).
+ * Each comparison has two mocks of its own and runs beside the others: the paced one mostly waits on its
+ * gateway, the two full ones are CPU-bound in this process and go one at a time.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pLimit from "p-limit";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { startMock, type RunningMock } from "../../mock-server/server.js";
 import { main } from "../cli.js";
 import { parityMain } from "../parity/command.js";
@@ -65,26 +68,49 @@ async function closedPort(): Promise<number> {
 const nonOutcome = (r: ParityResult) => r.differences.filter((d) => d.kind !== "outcome");
 const probeOf = (d: Difference) => String((d.a as { probe: string }).probe);
 
-describe("parity", () => {
-  let a: RunningMock;
-  let b: RunningMock;
-  let keys: { a: string; b: string };
+interface Pair {
+  a: RunningMock;
+  b: RunningMock;
+}
+
+/** Different seeds: different agents, calls, numbers and webhooks, the same behaviour. */
+async function startPair(): Promise<Pair> {
+  const [a, b] = await Promise.all([
+    startMock({ port: 0, host: "127.0.0.1", seed: 1 }),
+    startMock({ port: 0, host: "127.0.0.1", seed: 7 }),
+  ]);
+  return { a, b };
+}
+
+/** `body` with a pair of mocks of its own, closed after: comparisons running side by side share nothing. */
+async function withPair<T>(body: (pair: Pair) => Promise<T>): Promise<T> {
+  const pair = await startPair();
+  try {
+    return await body(pair);
+  } finally {
+    await Promise.all([pair.a.close(), pair.b.close()]);
+  }
+}
+
+/** The two full comparisons keep this process's core busy: one at a time. */
+const cpuBound = pLimit(1);
+/** A comparison may wait for the other full one: its timeout allows for that. */
+const QUEUED = 300_000;
+
+describe("parity", { concurrent: true }, () => {
+  /** For the runs that cannot start, which send a request or two at most. */
+  let shared: Pair;
   let dir: string;
   beforeAll(async () => {
-    // Different seeds: different agents, calls, numbers and webhooks, the same behaviour.
-    [a, b] = await Promise.all([
-      startMock({ port: 0, host: "127.0.0.1", seed: 1 }),
-      startMock({ port: 0, host: "127.0.0.1", seed: 7 }),
-    ]);
-    keys = { a: await secondKey(a), b: await secondKey(b) };
+    shared = await startPair();
     dir = mkdtempSync(join(tmpdir(), "parity-"));
   });
   afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
+    await Promise.all([shared?.a.close(), shared?.b.close()]);
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function parity(bUrl: string, extra: string[] = []) {
+  async function parity({ a, b }: Pair, bUrl: string, extra: string[] = []) {
     const out: string[] = [];
     const err: string[] = [];
     const json = join(dir, `${Math.random()}.json`);
@@ -101,118 +127,142 @@ describe("parity", () => {
     return { code, result: result!, out: out.join("\n"), err: err.join("\n"), json, html };
   }
 
-  it("finds no difference between two mocks holding different data", async () => {
-    const run = await parity(b.url, ["--second-api-key", keys.a, "--against-second-api-key", keys.b]);
-    expect(run.err).toBe("");
-    expect(run.result.differences).toEqual([]);
-    expect(run.code).toBe(0);
-    // Everything was compared: every rule, and the probes (isolation ones included).
-    expect(run.result.rulesCompared).toBeGreaterThan(150);
-    expect(run.result.observationsCompared).toBeGreaterThan(100);
-    expect(run.result.notCompared.unobserved).toEqual({ a: 0, b: 0 });
-    const isolation = run.result.b.observations.find((o) => o.probe === "a call of another workspace");
-    expect(isolation?.value).toEqual({ status: 404 });
-    const report = JSON.parse(readFileSync(run.json, "utf8"));
-    expect(report.differences).toEqual([]);
-    expect(report.a).toBe(a.url);
-    expect(report.b).toBe(b.url);
-    expect(run.out).toMatch(/No differences: A and B behave alike/);
-    expect(run.out).toMatch(/0 rules inconclusive on A, 0 rules inconclusive on B/);
-    expect(readFileSync(run.html, "utf8")).toContain("ALIKE");
-    expect(JSON.stringify(report)).not.toContain(b.apiKey);
-  }, 120_000);
+  it(
+    "runs through a gateway's 429s (Retry-After) and 502s and still finds no difference",
+    { timeout: QUEUED },
+    ({ expect }) =>
+      withPair(async (pair) => {
+        const { b } = pair;
+        const gateway = await startGateway({
+          upstream: b.url,
+          seed: 11,
+          // A window's 429 announces the wait to its end (Retry-After: 1), which the auto pace learns exactly.
+          fixedWindow: { limit: 25, windowSeconds: 1 },
+          gatewayErrors: { probability: 0.01, statuses: [502] },
+          // The API's traffic only: the suite's fixtures on the mock's control plane are not the subject here.
+          quiet: (path) => path.startsWith("/__mock"),
+        });
+        try {
+          // A share of the rules keeps the paced run short; the probes all run.
+          const run = await parity(pair, gateway.url, ["--only", "/listCalls\\.|createIntegration\\./"]);
+          const stats = gateway.stats();
+          expect(stats.rateLimited).toBeGreaterThan(0);
+          expect(stats.gatewayErrors["502"]).toBeGreaterThan(0);
+          expect(run.result.differences).toEqual([]);
+          expect(run.code).toBe(0);
+          expect(run.result.b.environment.rateLimited).toBe(stats.rateLimited);
+          expect(run.out).toMatch(/Environment: A .*; B \d+ requests, [1-9]\d* rate-limited/);
+        } finally {
+          await gateway.close();
+        }
+      }),
+  );
 
-  it("reports the three behaviours a rewriting proxy changes, and the rule outcomes they flip", async () => {
-    const proxy = await startFaultProxy(b.url, chainHooks(SIZE_422, OLDEST_FIRST, NO_PATH));
-    try {
-      const run = await parity(proxy.url);
-      expect(run.code).toBe(1);
-      const kinds = new Set(nonOutcome(run.result).map((d) => d.kind));
-      expect([...kinds].sort()).toEqual(["message", "order", "status"]);
-      // (1) Only the invalid sizes, on every list: 400 on A, 422 on B.
-      const statuses = run.result.differences.filter((d) => d.kind === "status");
-      expect(statuses.map((d) => d.operationId).sort()).toEqual([...LISTS].sort());
-      for (const d of statuses) {
-        expect(probeOf(d)).toBe("size=0, size=abc");
-        expect(d.a).toMatchObject({ status: 400 });
-        expect(d.b).toMatchObject({ status: 422 });
-      }
-      // (2) The call list, by its creation timestamps, not by ids.
-      expect(run.result.differences.filter((d) => d.kind === "order")).toEqual([
-        {
-          operationId: "listCalls",
-          kind: "order",
-          a: { probe: "first page by createdAt", order: "newest-first" },
-          b: { probe: "first page by createdAt", order: "oldest-first" },
-        },
-      ]);
-      // (3) Error bodies without path: that aspect only, on every operation with an error probe.
-      const messages = run.result.differences.filter((d) => d.kind === "message");
-      expect(messages.length).toBeGreaterThanOrEqual(15);
-      for (const d of messages) {
-        const { probe: _a, ...aspectsA } = d.a as Record<string, unknown>;
-        const { probe: _b, ...aspectsB } = d.b as Record<string, unknown>;
-        expect(aspectsA).toEqual({ path: "the request path" });
-        expect(aspectsB).toEqual({ path: "(absent)" });
-      }
-      // The rules those behaviours break fail on B only; each names its rule.
-      const outcomes = run.result.differences.filter((d) => d.kind === "outcome");
-      expect(outcomes.length).toBeGreaterThan(0);
-      for (const d of outcomes) {
-        expect(d.rule).toMatch(/^[A-Za-z]+\.[\w-]+$/);
-        expect(d.a).toEqual({ outcome: "passed" });
-        expect((d.b as { outcome: string }).outcome).toMatch(/^(failed|errored)$/);
-      }
-      expect(outcomes.map((d) => d.rule)).toContain("listCalls.newest-first");
-      // The JSON report holds exactly the fixed shape.
-      const report = JSON.parse(readFileSync(run.json, "utf8"));
-      expect(report.differences).toEqual(run.result.differences);
-      for (const d of report.differences) {
-        expect(Object.keys(d).every((k) => ["operationId", "kind", "a", "b", "rule"].includes(k))).toBe(true);
-        expect(["status", "order", "default", "field", "message", "outcome"]).toContain(d.kind);
-        expect(d.kind === "outcome").toBe(typeof d.rule === "string");
-      }
-      expect(report.summary.differences).toMatchObject({ status: 5, order: 1, default: 0, field: 0 });
-      // The console groups by operation.
-      expect(run.out).toMatch(
-        /\nlistCalls\n( {2}.*\n)* {2}order {4}first page by createdAt: A newest-first; B oldest-first/,
-      );
-      expect(run.out).toMatch(/ {2}status {3}size=0, size=abc: A 400; B 422/);
-      expect(run.out).toMatch(
-        / {2}message {2}page=-1, page=abc, size=0, size=abc: A path: the request path; B path: \(absent\)/,
-      );
-      const html = readFileSync(run.html, "utf8");
-      expect(html).toContain("DIFFER");
-      expect(html).toContain("oldest-first");
-    } finally {
-      await proxy.close();
-    }
-  }, 120_000);
+  it("finds no difference between two mocks holding different data", { timeout: QUEUED }, ({ expect }) =>
+    cpuBound(() =>
+      withPair(async (pair) => {
+        const { a, b } = pair;
+        const run = await parity(pair, b.url, [
+          "--second-api-key",
+          await secondKey(a),
+          "--against-second-api-key",
+          await secondKey(b),
+        ]);
+        expect(run.err).toBe("");
+        expect(run.result.differences).toEqual([]);
+        expect(run.code).toBe(0);
+        // Everything was compared: every rule, and the probes (isolation ones included).
+        expect(run.result.rulesCompared).toBeGreaterThan(150);
+        expect(run.result.observationsCompared).toBeGreaterThan(100);
+        expect(run.result.notCompared.unobserved).toEqual({ a: 0, b: 0 });
+        const isolation = run.result.b.observations.find((o) => o.probe === "a call of another workspace");
+        expect(isolation?.value).toEqual({ status: 404 });
+        const report = JSON.parse(readFileSync(run.json, "utf8"));
+        expect(report.differences).toEqual([]);
+        expect(report.a).toBe(a.url);
+        expect(report.b).toBe(b.url);
+        expect(run.out).toMatch(/No differences: A and B behave alike/);
+        expect(run.out).toMatch(/0 rules inconclusive on A, 0 rules inconclusive on B/);
+        expect(readFileSync(run.html, "utf8")).toContain("ALIKE");
+        expect(JSON.stringify(report)).not.toContain(b.apiKey);
+      }),
+    ),
+  );
 
-  it("runs through a gateway's 429s (Retry-After) and 502s and still finds no difference", async () => {
-    const gateway = await startGateway({
-      upstream: b.url,
-      seed: 11,
-      // A window's 429 announces the wait to its end (Retry-After: 1), which the auto pace learns exactly.
-      fixedWindow: { limit: 25, windowSeconds: 1 },
-      gatewayErrors: { probability: 0.01, statuses: [502] },
-      // The API's traffic only: the suite's fixtures on the mock's control plane are not the subject here.
-      quiet: (path) => path.startsWith("/__mock"),
-    });
-    try {
-      // A share of the rules keeps the paced run short; the probes all run.
-      const run = await parity(gateway.url, ["--only", "/listCalls\\.|createIntegration\\./"]);
-      const stats = gateway.stats();
-      expect(stats.rateLimited).toBeGreaterThan(0);
-      expect(stats.gatewayErrors["502"]).toBeGreaterThan(0);
-      expect(run.result.differences).toEqual([]);
-      expect(run.code).toBe(0);
-      expect(run.result.b.environment.rateLimited).toBe(stats.rateLimited);
-      expect(run.out).toMatch(/Environment: A .*; B \d+ requests, [1-9]\d* rate-limited/);
-    } finally {
-      await gateway.close();
-    }
-  }, 120_000);
+  it(
+    "reports the three behaviours a rewriting proxy changes, and the rule outcomes they flip",
+    { timeout: QUEUED },
+    ({ expect }) =>
+      cpuBound(() =>
+        withPair(async (pair) => {
+          const { b } = pair;
+          const proxy = await startFaultProxy(b.url, chainHooks(SIZE_422, OLDEST_FIRST, NO_PATH));
+          try {
+            const run = await parity(pair, proxy.url);
+            expect(run.code).toBe(1);
+            const kinds = new Set(nonOutcome(run.result).map((d) => d.kind));
+            expect([...kinds].sort()).toEqual(["message", "order", "status"]);
+            // (1) Only the invalid sizes, on every list: 400 on A, 422 on B.
+            const statuses = run.result.differences.filter((d) => d.kind === "status");
+            expect(statuses.map((d) => d.operationId).sort()).toEqual([...LISTS].sort());
+            for (const d of statuses) {
+              expect(probeOf(d)).toBe("size=0, size=abc");
+              expect(d.a).toMatchObject({ status: 400 });
+              expect(d.b).toMatchObject({ status: 422 });
+            }
+            // (2) The call list, by its creation timestamps, not by ids.
+            expect(run.result.differences.filter((d) => d.kind === "order")).toEqual([
+              {
+                operationId: "listCalls",
+                kind: "order",
+                a: { probe: "first page by createdAt", order: "newest-first" },
+                b: { probe: "first page by createdAt", order: "oldest-first" },
+              },
+            ]);
+            // (3) Error bodies without path: that aspect only, on every operation with an error probe.
+            const messages = run.result.differences.filter((d) => d.kind === "message");
+            expect(messages.length).toBeGreaterThanOrEqual(15);
+            for (const d of messages) {
+              const { probe: _a, ...aspectsA } = d.a as Record<string, unknown>;
+              const { probe: _b, ...aspectsB } = d.b as Record<string, unknown>;
+              expect(aspectsA).toEqual({ path: "the request path" });
+              expect(aspectsB).toEqual({ path: "(absent)" });
+            }
+            // The rules those behaviours break fail on B only; each names its rule.
+            const outcomes = run.result.differences.filter((d) => d.kind === "outcome");
+            expect(outcomes.length).toBeGreaterThan(0);
+            for (const d of outcomes) {
+              expect(d.rule).toMatch(/^[A-Za-z]+\.[\w-]+$/);
+              expect(d.a).toEqual({ outcome: "passed" });
+              expect((d.b as { outcome: string }).outcome).toMatch(/^(failed|errored)$/);
+            }
+            expect(outcomes.map((d) => d.rule)).toContain("listCalls.newest-first");
+            // The JSON report holds exactly the fixed shape.
+            const report = JSON.parse(readFileSync(run.json, "utf8"));
+            expect(report.differences).toEqual(run.result.differences);
+            for (const d of report.differences) {
+              expect(Object.keys(d).every((k) => ["operationId", "kind", "a", "b", "rule"].includes(k))).toBe(true);
+              expect(["status", "order", "default", "field", "message", "outcome"]).toContain(d.kind);
+              expect(d.kind === "outcome").toBe(typeof d.rule === "string");
+            }
+            expect(report.summary.differences).toMatchObject({ status: 5, order: 1, default: 0, field: 0 });
+            // The console groups by operation.
+            expect(run.out).toMatch(
+              /\nlistCalls\n( {2}.*\n)* {2}order {4}first page by createdAt: A newest-first; B oldest-first/,
+            );
+            expect(run.out).toMatch(/ {2}status {3}size=0, size=abc: A 400; B 422/);
+            expect(run.out).toMatch(
+              / {2}message {2}page=-1, page=abc, size=0, size=abc: A path: the request path; B path: \(absent\)/,
+            );
+            const html = readFileSync(run.html, "utf8");
+            expect(html).toContain("DIFFER");
+            expect(html).toContain("oldest-first");
+          } finally {
+            await proxy.close();
+          }
+        }),
+      ),
+  );
 
   describe("cannot run: exit 2 with one line", () => {
     const lines = async (argv: string[]) => {
@@ -221,7 +271,8 @@ describe("parity", () => {
       return { code, err: err.join("\n") };
     };
 
-    it("when B cannot be reached", async () => {
+    it("when B cannot be reached", async ({ expect }) => {
+      const { a } = shared;
       const port = await closedPort();
       const run = await lines([
         "--base-url",
@@ -240,7 +291,8 @@ describe("parity", () => {
       expect(run.err.split("\n")).toHaveLength(1);
     });
 
-    it("when B refuses its key, without printing it", async () => {
+    it("when B refuses its key, without printing it", async ({ expect }) => {
+      const { a, b } = shared;
       const run = await lines([
         "--base-url",
         a.url,
@@ -258,7 +310,8 @@ describe("parity", () => {
       expect(run.err).not.toContain("wrong-key-123");
     });
 
-    it("when an option is missing or wrong", async () => {
+    it("when an option is missing or wrong", async ({ expect }) => {
+      const { a, b } = shared;
       expect((await lines(["--base-url", a.url, "--api-key", a.apiKey])).err).toMatch(/cannot run: no --against B/);
       expect(
         (
