@@ -6,10 +6,15 @@
  * parameter: their tests put a record first): the handlers and their tests compile with the whole copy
  * (`npx tsc --noEmit`), biome finds nothing to fix, and the scaffolded tests pass as written. And its
  * refusals, exit 2 with one line.
+ *
+ * The four scaffolds run once, one after another (each registers its handler in the same
+ * mock-server/routes/index.ts), before the tests; then the refusals, which only read, run beside the
+ * type-check of the whole copy, two commands at a time.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
+import pLimit from "p-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyEdits, walkthroughEdits } from "./lib/spec-walkthrough.js";
 import { type Ran, type ThrowawayRepo, throwawayRepo } from "./lib/throwaway-repo.js";
@@ -23,16 +28,22 @@ const SCAFFOLDED = [
 
 const said = (ran: Ran) => `exit ${ran.code}\n${ran.stdout}\n${ran.stderr}`;
 
-describe("npm run scaffold, on a copy of the repository with the walk-through's operations", () => {
+describe.concurrent("npm run scaffold, on a copy of the repository with the walk-through's operations", () => {
   let repo: ThrowawayRepo;
-  const scaffold = (id: string) => repo.run("npm", ["run", "-s", "scaffold", "--", id]);
+  /** Commands in the copy running at once, across the tests: the cores of a small machine. */
+  const slots = pLimit(2);
+  const run = (program: string, args: string[]) => slots(() => repo.run(program, args));
+  const scaffold = (id: string) => run("npm", ["run", "-s", "scaffold", "--", id]);
+  /** What `npm run scaffold` said for each of SCAFFOLDED, in order. */
+  const written: Ran[] = [];
 
   beforeAll(async () => {
     repo = await throwawayRepo("scaffold-test");
     await applyEdits(repo.dir, walkthroughEdits());
     const generated = await repo.run("npm", ["run", "generate"]);
     expect(generated.code, said(generated)).toBe(0);
-  }, 180_000);
+    for (const { id } of SCAFFOLDED) written.push(await scaffold(id));
+  }, 240_000);
   afterAll(async () => {
     await repo?.remove();
   });
@@ -50,11 +61,12 @@ describe("npm run scaffold, on a copy of the repository with the walk-through's 
     const none = await scaffold("");
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^usage: npm run scaffold -- OPERATION_ID/);
-  });
+    // Its commands may wait for a slot while the type-check runs.
+  }, 240_000);
 
   it("writes a handler and its test beside the others, registered, compiling, and the test passes", async () => {
-    for (const { id, file } of SCAFFOLDED) {
-      const ran = await scaffold(id);
+    for (const [i, { file }] of SCAFFOLDED.entries()) {
+      const ran = written[i]!;
       expect(ran.code, said(ran)).toBe(0);
       expect(ran.stdout).toContain(`wrote mock-server/routes/${file}.ts`);
       expect(ran.stdout).toContain(`wrote mock-server/routes/${file}.test.ts`);
@@ -83,23 +95,24 @@ describe("npm run scaffold, on a copy of the repository with the walk-through's 
       `mock-server/routes/${file}.ts`,
       `mock-server/routes/${file}.test.ts`,
     ]);
-    const [tsc, biome, tests] = await Promise.all([
-      repo.run("npx", ["tsc", "--noEmit", "-p", "."]),
-      repo.run("npx", ["biome", "check", "mock-server/routes/index.ts", ...files]),
-      repo.run("npx", [
+    // The type-check first: the longest, the other commands share the second slot.
+    const [tsc, biome, tests, again] = await Promise.all([
+      run("npx", ["tsc", "--noEmit", "-p", "."]),
+      run("npx", ["biome", "check", "mock-server/routes/index.ts", ...files]),
+      run("npx", [
         "vitest",
         "run",
         "--config",
         "scripts/vitest.config.ts",
         ...files.filter((f) => f.endsWith(".test.ts")),
       ]),
+      scaffold("getUsage"),
     ]);
     expect(tsc.code, said(tsc)).toBe(0);
     expect(biome.code, said(biome)).toBe(0);
     expect(tests.code, said(tests)).toBe(0);
     expect(stripVTControlCharacters(tests.stdout)).toMatch(/Tests\s+4 passed/);
 
-    const again = await scaffold("getUsage");
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/^scaffold: getUsage already has a hand-written handler/);
   }, 240_000);
