@@ -6,6 +6,7 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import SlowFirstSequencer from "./test/lib/slow-first-sequencer.js";
 
 const UNIT = [
   "{mock-server,conformance}/**/*.test.ts",
@@ -23,6 +24,7 @@ export default defineConfig({
     // the processes and sockets they start (the whole run used 68 % of one core). One file per core.
     pool: "forks",
     maxWorkers: availableParallelism(),
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,
