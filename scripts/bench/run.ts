@@ -355,12 +355,21 @@ export async function runBench(argv: string[], log: (line: string) => void = con
     dashboard: part("dashboard"),
     sharing: part("sharing"),
   };
-  const { compare, msw, scale, starts, installed, tooling, uploads, sharedStore, ...more } = await runSteps(
-    quick ? orderedFor(steps, QUICK_ORDER) : steps,
-    plan.lanes,
-    log,
-  );
-  const { gateway, upstream, exercised, dashboard, sharing } = more;
+  const {
+    compare,
+    msw,
+    scale,
+    starts,
+    installed,
+    tooling,
+    uploads,
+    sharedStore,
+    gateway,
+    upstream,
+    exercised,
+    dashboard,
+    sharing,
+  } = await runSteps(quick ? orderedFor(steps, QUICK_ORDER) : steps, plan.lanes, log);
 
   const cpus = os.cpus();
   const results: BenchResults = {
