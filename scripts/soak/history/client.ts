@@ -110,7 +110,9 @@ export class Client {
       if (replica.killedAt !== undefined || !replica.alive) {
         ctx.figures.indeterminate++;
         entry.note = "indeterminate: replica killed";
-        if (req.workspace && req.method !== "GET" && req.role === "owner") req.workspace.unresolved = true;
+        // A write's outcome is unknown; so is a read's that may have used up the workspace's fault rule.
+        if (req.workspace && (req.method !== "GET" || req.workspace.faultPending) && req.role === "owner")
+          req.workspace.unresolved = true;
       } else
         ctx.history.anomalies.push({
           kind: "network",

@@ -106,7 +106,12 @@ export async function fault(client: Client, w: OwnedWorkspace, op: OpOf<"fault">
     listWebhooks: { k: "list", w: op.w, what: "webhooks", r: r + 1 },
     getIntegration: { k: "getQaRule", w: op.w, i: op.status, r: r + 1 },
   };
-  await redirect(next[op.op]);
+  w.faultPending = true;
+  try {
+    await redirect(next[op.op]);
+  } finally {
+    w.faultPending = false;
+  }
   return op.k;
 }
 

@@ -97,6 +97,7 @@ export async function createWorkspace(
     testCases: [],
     // A seeded workspace's world is not followed by the model (see the report): its acknowledged records are checked.
     unresolved: !empty,
+    faultPending: false,
     acked: new Map(),
     deleted: false,
     hooks: new Map(),

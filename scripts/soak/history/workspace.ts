@@ -32,6 +32,8 @@ export interface OwnedWorkspace {
   testCases: string[];
   /** An owner write whose outcome is unknown (killed replica): no longer compared with the model. */
   unresolved: boolean;
+  /** A one-shot fault rule is set and its request not yet answered: a read may change state too (it uses the rule up). */
+  faultPending: boolean;
   /** Ids of records created by acknowledged writes, by collection (unresolved workspaces are checked on these). */
   acked: Map<string, Set<string>>;
   deleted: boolean;
