@@ -12,6 +12,7 @@ import { documentedRecords } from "../seed/documented.js";
 import { recordErrors, SCHEMA_OF } from "./record-checks.js";
 import type { CollectionName } from "./records.js";
 import { recordRuler } from "./record-rule.js";
+import { without, withValues } from "../test/dotted-paths.js";
 
 type Json = Record<string, any>;
 
@@ -65,26 +66,6 @@ const CASES: { name: CollectionName; record: Json; omissible: Record<string, nul
   },
 ];
 
-function without(record: Json, paths: string[]): Json {
-  const copy = structuredClone(record);
-  for (const path of paths) {
-    const keys = path.split(".");
-    const last = keys.pop()!;
-    delete keys.reduce((at, key) => at[key], copy)[last];
-  }
-  return copy;
-}
-
-function withValues(record: Json, values: [string, unknown][]): Json {
-  const copy = structuredClone(record);
-  for (const [path, value] of values) {
-    const keys = path.split(".");
-    const last = keys.pop()!;
-    keys.reduce((at, key) => at[key], copy)[last] = value;
-  }
-  return copy;
-}
-
 describe("a record lacking only what the record rule adds", () => {
   it.each(CASES)("$name: kept with any set of those fields filled, valid as the spec is written", (c) => {
     expect(recordErrors(c.name, c.record)).toBeUndefined();
@@ -95,12 +76,7 @@ describe("a record lacking only what the record rule adds", () => {
         if ("errors" in ruled) throw new Error(JSON.stringify(ruled.errors));
         expect(ruled.filled.map((f) => f.path).sort()).toEqual([...omitted].sort());
         for (const f of ruled.filled) expect(f.value).toEqual(c.omissible[f.path]);
-        expect(ruled.record).toEqual(
-          withValues(
-            c.record,
-            omitted.map((p) => [p, c.omissible[p]]),
-          ),
-        );
+        expect(ruled.record).toEqual(withValues(c.record, Object.fromEntries(omitted.map((p) => [p, c.omissible[p]]))));
         expect(recordErrors(c.name, ruled.record)).toBeUndefined();
       }),
       { numRuns: 40 },
@@ -120,7 +96,7 @@ describe("a record lacking only what the record rule adds", () => {
     expect(call.phoneNumber).toBeTruthy();
     const filled = settle("calls", call);
     expect(filled).toEqual({
-      record: withValues(CASES[1].record, [["phoneNumber.friendlyName", null]]),
+      record: withValues(CASES[1].record, { "phoneNumber.friendlyName": null }),
       filled: [{ path: "phoneNumber.friendlyName", value: null }],
     });
   });

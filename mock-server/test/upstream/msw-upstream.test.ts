@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMockHandlers, type MockHandlersOptions } from "../../msw/handlers.js";
 import { startMock, type RunningMock } from "../../server.js";
 import { startUpstream } from "./broken-upstream.js";
+import { without } from "../dotted-paths.js";
 
 type Json = Record<string, any>;
 
@@ -137,11 +138,11 @@ describe("createMockHandlers({ upstream }) under msw/node", () => {
     const agentPage = await direct("/v1/agents?size=100");
     const [a, b] = agentPage.data as Json[];
     const lacking = [
-      omit(a, ["agentSettings.globalPrompt", "agentSettings.agentTimezone", "agentSettings.webhooks"]),
-      omit(b, ["agentSettings.globalPrompt"]),
+      without(a, ["agentSettings.globalPrompt", "agentSettings.agentTimezone", "agentSettings.webhooks"]),
+      without(b, ["agentSettings.globalPrompt"]),
     ];
     // Refused at the documented level too: a welcome type the reference does not list.
-    const loud = omit({ ...(agentPage.data[2] as Json), welcomeMessageType: "loud" }, ["agentSettings.webhooks"]);
+    const loud = without({ ...(agentPage.data[2] as Json), welcomeMessageType: "loud" }, ["agentSettings.webhooks"]);
     const staging = await startUpstream({
       "GET /v1/agents": { status: 200, body: { ...agentPage, data: [...lacking, loud] } },
     });
@@ -229,14 +230,3 @@ describe("createMockHandlers({ upstream }) under msw/node", () => {
     expect(upstream.mock.journal.count({ operationId: "listCalls" })).toBe(before + 2);
   });
 });
-
-/** A copy of `record` without the fields at the dotted paths. */
-function omit(record: Json, paths: string[]): Json {
-  const copy = structuredClone(record);
-  for (const path of paths) {
-    const keys = path.split(".");
-    const last = keys.pop()!;
-    delete keys.reduce((at, key) => at[key], copy)[last];
-  }
-  return copy;
-}

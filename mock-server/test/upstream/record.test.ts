@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../server.js";
 import { spawnMock, type MockProcess } from "../process.js";
 import { type OwnUpstream, realAnswer, startUpstream } from "./broken-upstream.js";
+import { without, withValues } from "../dotted-paths.js";
 
 type Json = Record<string, any>;
 
@@ -255,14 +256,14 @@ describe("--record in front of an upstream that omits what only the record rule 
     const [a, b, c, d] = agentPage.data as Json[];
     sent = {
       agents: [
-        omit(a, ["agentSettings.globalPrompt", "agentSettings.agentTimezone", "agentSettings.webhooks"]),
-        omit(b, ["agentSettings.echoCancellation", "agentSettings.postConversationAnalysis"]),
+        without(a, ["agentSettings.globalPrompt", "agentSettings.agentTimezone", "agentSettings.webhooks"]),
+        without(b, ["agentSettings.echoCancellation", "agentSettings.postConversationAnalysis"]),
       ],
       // Refused at the documented level too: a welcome type the reference does not list, and no id.
-      loud: omit({ ...c, welcomeMessageType: "loud" }, ["agentSettings.globalPrompt"]),
-      nameless: omit(d, ["agentId", "agentSettings.webhooks"]),
-      numbers: (numberPage.data as Json[]).map((n) => omit(n, ["friendlyName", "terminationSipURI"])),
-      calls: (callPage.data as Json[]).map((call) => omit(call, ["transcript", "campaign"])),
+      loud: without({ ...c, welcomeMessageType: "loud" }, ["agentSettings.globalPrompt"]),
+      nameless: without(d, ["agentId", "agentSettings.webhooks"]),
+      numbers: (numberPage.data as Json[]).map((n) => without(n, ["friendlyName", "terminationSipURI"])),
+      calls: (callPage.data as Json[]).map((call) => without(call, ["transcript", "campaign"])),
     };
     const page = (template: Json, data: Json[]) => ({ status: 200, body: { ...template, data } });
     upstream = await startUpstream({
@@ -296,13 +297,13 @@ describe("--record in front of an upstream that omits what only the record rule 
     expect(byId(agents, "agentId")).toEqual(
       byId(
         [
-          fill(sent.agents[0], {
+          withValues(sent.agents[0], {
             "agentSettings.globalPrompt": null,
             "agentSettings.agentTimezone": null,
             "agentSettings.webhooks": [],
           }),
           // Its webhooks' secrets are not kept, as ever.
-          fill(sent.agents[1], {
+          withValues(sent.agents[1], {
             "agentSettings.echoCancellation": null,
             "agentSettings.postConversationAnalysis": [],
             "agentSettings.webhooks": sent.agents[1].agentSettings.webhooks.map((w: Json) => ({
@@ -317,14 +318,14 @@ describe("--record in front of an upstream that omits what only the record rule 
     const numbers = (await get(door.url, "/__mock/workspaces/recorded/phoneNumbers", null)) as Json[];
     expect(byId(numbers, "sipPhoneNumber")).toEqual(
       byId(
-        sent.numbers.map((n) => fill(n, { friendlyName: null, terminationSipURI: null })),
+        sent.numbers.map((n) => withValues(n, { friendlyName: null, terminationSipURI: null })),
         "sipPhoneNumber",
       ),
     );
     const calls = (await get(door.url, "/__mock/workspaces/recorded/calls", null)) as Json[];
     expect(byId(calls, "callId")).toEqual(
       byId(
-        sent.calls.map((c) => fill(c, { transcript: null, campaign: null })),
+        sent.calls.map((c) => withValues(c, { transcript: null, campaign: null })),
         "callId",
       ),
     );
@@ -374,31 +375,9 @@ describe("--record in front of an upstream that omits what only the record rule 
       const calls = (await get(offline.url, "/v1/calls?size=100", apiKey)).data as Json[];
       expect(byId(calls, "callId")).toEqual(byId(snapshot.calls, "callId"));
       const one = await get(offline.url, `/v1/calls/${sent.calls[0].callId}`, apiKey);
-      expect(one).toEqual(fill(sent.calls[0], { transcript: null, campaign: null }));
+      expect(one).toEqual(withValues(sent.calls[0], { transcript: null, campaign: null }));
     } finally {
       await offline.close();
     }
   });
 });
-
-/** A copy of `record` without the fields at the dotted paths. */
-function omit(record: Json, paths: string[]): Json {
-  const copy = structuredClone(record);
-  for (const path of paths) {
-    const keys = path.split(".");
-    const last = keys.pop()!;
-    delete keys.reduce((at, key) => at[key], copy)[last];
-  }
-  return copy;
-}
-
-/** A copy of `record` with the values at the dotted paths. */
-function fill(record: Json, values: Record<string, unknown>): Json {
-  const copy = structuredClone(record);
-  for (const [path, value] of Object.entries(values)) {
-    const keys = path.split(".");
-    const last = keys.pop()!;
-    keys.reduce((at, key) => at[key], copy)[last] = value;
-  }
-  return copy;
-}
