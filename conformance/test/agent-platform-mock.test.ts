@@ -3,52 +3,14 @@
  * code, one line when it cannot run), any other argv the server as `npm start` runs it (its usage, with
  * the commands below it; listening).
  */
-import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the command to its end, or until `until` matches its stdout (then `then` runs, and it is stopped with SIGTERM). */
-function command(
-  args: string[],
-  until?: RegExp,
-  then?: (match: RegExpExecArray) => Promise<void>,
-): Promise<Exit & { matched?: RegExpExecArray }> {
-  const env = { ...process.env };
-  for (const name of Object.keys(env))
-    if (name.startsWith("MOCK_") || name === "PORT" || name === "HOST") delete env[name];
-  const child = spawn(process.execPath, ["--import", "tsx", "conformance/agent-platform-mock.ts", ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  let matched: RegExpExecArray | undefined;
-  child.stdout.on("data", (chunk) => {
-    stdout += chunk;
-    const found = until?.exec(stdout);
-    if (found && !matched) {
-      matched = found;
-      void Promise.resolve(then?.(found)).finally(() => child.kill("SIGTERM"));
-    }
-  });
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr, matched })));
-}
+import { runMockBin } from "./mock-bin.js";
 
 describe("agent-platform-mock drift", () => {
   it("prints its usage", async () => {
-    const exit = await command(["drift", "--help"]);
+    const exit = await runMockBin(["drift", "--help"]);
     expect(exit.code).toBe(0);
     expect(exit.stdout).toMatch(/^usage: agent-platform-mock drift --url URL/);
   });
@@ -72,7 +34,7 @@ describe("agent-platform-mock drift", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const exit = await command(["drift", "--url", url]);
+      const exit = await runMockBin(["drift", "--url", url]);
       expect(exit.code, exit.stderr).toBe(1);
       expect(exit.stdout).toMatch(/✗ response status \[documented\] +1× +e\.g\. listCalls answered 418/);
     } finally {
@@ -81,7 +43,7 @@ describe("agent-platform-mock drift", () => {
   });
 
   it("cannot run: exit 2 with one line", async () => {
-    const exit = await command(["drift", "--url", "http://127.0.0.1:4010/v1"]);
+    const exit = await runMockBin(["drift", "--url", "http://127.0.0.1:4010/v1"]);
     expect(exit.code).toBe(2);
     expect(exit.stdout).toBe("");
     expect(exit.stderr.trim().split("\n")).toEqual([
@@ -92,7 +54,7 @@ describe("agent-platform-mock drift", () => {
 
 describe("agent-platform-mock without a command", () => {
   it("prints the server's usage, then the commands", async () => {
-    const exit = await command(["--help"]);
+    const exit = await runMockBin(["--help"]);
     expect(exit.code, exit.stderr).toBe(0);
     expect(exit.stdout).toMatch(/^Usage: agent-platform-mock \[options\]/);
     expect(exit.stdout).toMatch(/--port/);
@@ -100,14 +62,14 @@ describe("agent-platform-mock without a command", () => {
   });
 
   it("refuses a bad flag as the server does", async () => {
-    const exit = await command(["--no-such-flag"]);
+    const exit = await runMockBin(["--no-such-flag"]);
     expect(exit.code).toBe(2);
     expect(exit.stderr).toMatch(/no-such-flag/);
   });
 
   it("runs the server", async () => {
     let health: unknown;
-    const exit = await command(
+    const exit = await runMockBin(
       ["--port", "0", "--host", "127.0.0.1", "--log-format", "off"],
       /listening on (http:\/\/[^\s]+)\/v1/,
       async (found) => {

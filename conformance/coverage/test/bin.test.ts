@@ -2,32 +2,14 @@
  * `agent-platform-mock coverage` as a process: the command is dispatched (its usage, its exit code from
  * --fail-under on a saved journal, one line when it cannot run), and the server's --help lists it.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { runMockBin } from "../../test/mock-bin.js";
 
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "coverage-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function command(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  for (const name of Object.keys(env))
-    if (name.startsWith("MOCK_") || name === "PORT" || name === "HOST") delete env[name];
-  const child = spawn(process.execPath, ["--import", "tsx", "conformance/agent-platform-mock.ts", ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
-}
 
 /** A journal (GET /__mock/requests) of one consumer: a call read, and a call that does not exist. */
 const journal = [
@@ -68,7 +50,7 @@ const journal = [
 
 describe("agent-platform-mock coverage", () => {
   it("prints its usage", async () => {
-    const exit = await command(["coverage", "--help"]);
+    const exit = await runMockBin(["coverage", "--help"]);
     expect(exit.code).toBe(0);
     expect(exit.stdout).toMatch(/^usage: agent-platform-mock coverage --url URL/);
   });
@@ -76,18 +58,18 @@ describe("agent-platform-mock coverage", () => {
   it("exits by --fail-under, offline from a journal", async () => {
     const file = join(dir, "journal.json");
     writeFileSync(file, JSON.stringify(journal));
-    const low = await command(["coverage", "--from", file, "--fail-under", "1"]);
+    const low = await runMockBin(["coverage", "--from", file, "--fail-under", "1"]);
     expect(low.code, low.stderr).toBe(0);
     expect(low.stdout).toMatch(/^Coverage of workspace w1, .*journal\.json \(the journal's JSON, 2 of 3 entries/);
     // Statuses only (a journal has no bodies): getCall's 200 and 404 received, 4 of its 6 not.
     expect(low.stdout).toContain("  getCall  GET /v1/calls/{callId}  (2 of 6 received)");
-    const high = await command(["coverage", "--from", file, "--fail-under", "50"]);
+    const high = await runMockBin(["coverage", "--from", file, "--fail-under", "50"]);
     expect(high.code).toBe(1);
     expect(high.stdout).toMatch(/^FAIL: \d+ % is below --fail-under 50$/m);
   });
 
   it("cannot run: exit 2 with one line", async () => {
-    const exit = await command(["coverage", "--from", join(dir, "missing.har")]);
+    const exit = await runMockBin(["coverage", "--from", join(dir, "missing.har")]);
     expect(exit.code).toBe(2);
     expect(exit.stdout).toBe("");
     expect(exit.stderr.trim().split("\n")).toHaveLength(1);
@@ -97,7 +79,7 @@ describe("agent-platform-mock coverage", () => {
   });
 
   it("is listed under the server's --help", async () => {
-    const exit = await command(["--help"]);
+    const exit = await runMockBin(["--help"]);
     expect(exit.code, exit.stderr).toBe(0);
     expect(exit.stdout).toMatch(/\n {2}agent-platform-mock coverage --url URL/);
   });
