@@ -70,6 +70,11 @@ export class Commits {
    * version check failed: everything is undone, and the caller reads the units again and retries.
    */
   async attempt<T>(units: Unit[], work: () => T): Promise<Outcome<T>> {
+    // A copy of unknown version (-1: its whole write was refused or undone) holds what this process
+    // meant to write, not what Redis has. Work on it would be written with expected -1, which skips
+    // the version check: a field write landing blind, and the copy then claiming Redis's version while
+    // lacking what others wrote before. So it is read again first, as after a conflict.
+    if (units.some((unit) => unit.version < 0)) return { done: false };
     const attempt: Attempt = { born: [], releases: [] };
     try {
       for (const unit of units) {

@@ -308,18 +308,24 @@ export class RedisStore implements Store {
   /** Brings units up to date, one round trip for all of them. */
   private async read(units: Unit[]): Promise<SyncResult[]> {
     if (units.length === 0) return [];
-    const results = await this.link.sync(units.map((u) => ({ unit: u.name, since: u.version })));
-    for (const [i, unit] of units.entries()) await hold([unit], () => this.applySync(unit, results[i]));
+    const asked = units.map((u) => ({ unit: u.name, since: u.version }));
+    const results = await this.link.sync(asked);
+    for (const [i, unit] of units.entries()) await hold([unit], () => this.applySync(unit, results[i], asked[i].since));
     return results;
   }
 
-  /** Applies what a read found, unless this copy is already as new (another read or write got there first). */
-  private applySync(unit: Unit, result: SyncResult): void {
+  /**
+   * Applies what a read found, unless this copy is already as new (another read or write got there
+   * first). Changes since `since` fit only a copy at `since` or later: one that fell behind meanwhile
+   * (-1: its whole write refused) would mix them into what Redis never had, so it waits for its own read.
+   */
+  private applySync(unit: Unit, result: SyncResult, since: number): void {
     if (result.kind === "same") {
       if (result.version === unit.version) unit.gen = result.gen;
       return;
     }
     if (result.version <= unit.version && result.version !== 0) return;
+    if (result.kind === "changes" && unit.version < since) return;
     const fields = unit.fields as Fields<Change>;
     if (result.kind === "whole") fields.clear();
     for (const [field, text] of result.values)
